@@ -1,0 +1,55 @@
+#pragma once
+/// @file
+/// Entry header of the CUDA-only backend. This is the one place in tensormg that asks whether the
+/// CUDA backend is compiled; everything CUDA-specific (device queries, inline-PTX mma kernels,
+/// swizzled layouts, Contraction specializations for Kokkos::Cuda) sits behind it.
+
+#include <Kokkos_Core.hpp>
+
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace tensormg::cuda_mma {
+
+/// Properties of the CUDA device the default execution space runs on.
+struct DeviceProperties {
+  std::string name;
+  int compute_capability_major = 0;
+  int compute_capability_minor = 0;
+  int multiprocessors = 0;
+  int sm_clock_khz = 0;      ///< maximum SM clock
+  int memory_clock_khz = 0;  ///< maximum memory clock
+  int memory_bus_bits = 0;
+  std::size_t global_memory_bytes = 0;
+  int l2_bytes = 0;
+  int shared_memory_per_sm_bytes = 0;
+  int shared_memory_per_block_optin_bytes = 0;
+};
+
+/// Throughput of one tensor-core instruction shape, measured by a loop of independent `mma.sync`.
+struct MmaRate {
+  std::string shape;      ///< e.g. "f64.m16n8k16"
+  bool available = false; ///< false when the compiled architecture lacks the shape
+  double flops_per_second = 0;
+  double seconds = 0;
+  double checksum = 0;    ///< sum of all results, so the work cannot be optimized away
+};
+
+#if defined(KOKKOS_ENABLE_CUDA)
+inline constexpr bool enabled = true;
+DeviceProperties device_properties();
+/// Runs the FP64 m8n8k4, FP64 m16n8k16 (sm_90) and FP16 m16n8k16 (FP32 accumulate) loops.
+std::vector<MmaRate> measure_mma_rates();
+#else
+inline constexpr bool enabled = false;
+[[noreturn]] inline DeviceProperties device_properties() {
+  throw std::logic_error("tensormg was built without the CUDA backend: no CUDA device properties");
+}
+[[noreturn]] inline std::vector<MmaRate> measure_mma_rates() {
+  throw std::logic_error("tensormg was built without the CUDA backend: no mma instructions");
+}
+#endif
+
+}  // namespace tensormg::cuda_mma

@@ -1,0 +1,39 @@
+#include <cuda_runtime.h>
+
+#include <string>
+
+#include "backends/cuda_mma/cuda_mma.hpp"
+
+namespace tensormg::cuda_mma {
+
+namespace {
+int attribute(cudaDeviceAttr what, int device) {
+  int value = 0;
+  if (cudaDeviceGetAttribute(&value, what, device) != cudaSuccess) return 0;
+  return value;
+}
+}  // namespace
+
+DeviceProperties device_properties() {
+  const int device = Kokkos::Cuda().cuda_device();
+  cudaDeviceProp prop{};
+  const cudaError_t err = cudaGetDeviceProperties(&prop, device);
+  if (err != cudaSuccess)
+    throw std::runtime_error(std::string("cudaGetDeviceProperties failed: ") + cudaGetErrorString(err));
+  DeviceProperties p;
+  p.name = prop.name;
+  p.compute_capability_major = prop.major;
+  p.compute_capability_minor = prop.minor;
+  p.multiprocessors = prop.multiProcessorCount;
+  // CUDA 13 removed the clock fields from cudaDeviceProp; the attributes remain.
+  p.sm_clock_khz = attribute(cudaDevAttrClockRate, device);
+  p.memory_clock_khz = attribute(cudaDevAttrMemoryClockRate, device);
+  p.memory_bus_bits = prop.memoryBusWidth;
+  p.global_memory_bytes = prop.totalGlobalMem;
+  p.l2_bytes = prop.l2CacheSize;
+  p.shared_memory_per_sm_bytes = static_cast<int>(prop.sharedMemPerMultiprocessor);
+  p.shared_memory_per_block_optin_bytes = static_cast<int>(prop.sharedMemPerBlockOptin);
+  return p;
+}
+
+}  // namespace tensormg::cuda_mma

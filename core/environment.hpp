@@ -1,0 +1,50 @@
+#pragma once
+/// @file
+/// Start-up and shut-down of MPI and Kokkos, and the guarded main() of every tensormg program.
+
+#include <mpi.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace tensormg {
+
+/// Owns MPI and Kokkos for the lifetime of a program (like Kokkos::ScopeGuard, plus MPI).
+/// Initializes whichever of the two is not initialized yet and finalizes only what it initialized.
+/// `--kokkos-*` flags are consumed by Kokkos and removed from argc/argv; the rest is left for the
+/// program's own parser. On multi-GPU nodes pass `--kokkos-num-devices=N`: Kokkos then maps
+/// ranks to devices by their node-local rank.
+class Environment {
+ public:
+  Environment(int& argc, char**& argv, MPI_Comm comm = MPI_COMM_WORLD);
+  ~Environment();
+  Environment(const Environment&) = delete;
+  Environment& operator=(const Environment&) = delete;
+
+  MPI_Comm comm() const { return comm_; }
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+  /// The command line as given, before Kokkos removed its flags (for run records).
+  const std::vector<std::string>& command_line() const { return command_line_; }
+  /// argc/argv without the flags Kokkos consumed, for the program's own parser.
+  int argc() const { return static_cast<int>(argv_.size()) - 1; }
+  char** argv() { return argv_.data(); }
+
+ private:
+  MPI_Comm comm_;
+  int rank_ = 0;
+  int size_ = 1;
+  bool owns_mpi_ = false;
+  bool owns_kokkos_ = false;
+  std::vector<std::string> command_line_;
+  std::vector<char*> argv_;  // null-terminated
+};
+
+/// Runs body inside an Environment and turns errors into exit codes:
+///  - InputError thrown collectively (every rank): printed once by rank 0, exit code 2 on all ranks;
+///  - any other exception (one rank only): printed with its rank, then MPI_Abort with code 1 or 2.
+/// Returns the body's return value otherwise.
+int run_main(int argc, char** argv, const std::function<int(Environment&)>& body);
+
+}  // namespace tensormg

@@ -1,0 +1,179 @@
+// tensormg-ceilings: measures the hardware ceilings every later benchmark reports against.
+//   DRAM copy bandwidth (bytes read + written), FP64 and FP32 FMA rate, and on a GPU the
+//   shared-memory load bandwidth and the tensor-core mma rates (FP64 m8n8k4, FP64 m16n8k16 on
+//   sm_90, FP16 m16n8k16 with FP32 accumulation).
+// Writes a JSON record (device, clocks, git hash, date, method) to --output.
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <type_traits>
+
+#include "backends/cuda_mma/cuda_mma.hpp"
+#include "core/environment.hpp"
+#include "core/error.hpp"
+#include "core/json.hpp"
+#include "core/profiling.hpp"
+#include "core/provenance.hpp"
+#include "core/types.hpp"
+#include "drivers/command_line.hpp"
+#include "perf/benchmark_support.hpp"
+
+namespace {
+
+using namespace tensormg;
+using Exec = Kokkos::DefaultExecutionSpace;
+constexpr bool on_gpu = !std::is_same_v<Exec, Kokkos::DefaultHostExecutionSpace>;
+
+double copy_bandwidth(std::size_t bytes_per_array, int repeats) {
+  const std::size_t n = bytes_per_array / sizeof(double);
+  Kokkos::View<double*, Exec> a("tensormg::ceilings::copy_a", n), b("tensormg::ceilings::copy_b", n);
+  Kokkos::parallel_for(kernel_name({"ceilings", "copy_init"}), Kokkos::RangePolicy<Exec>(0, n),
+                       KOKKOS_LAMBDA(std::size_t i) { a(i) = 1.0 + 1e-9 * double(i); });
+  const double t = perf::median_seconds(repeats, [&] {
+    Kokkos::parallel_for(kernel_name({"ceilings", "copy"}), Kokkos::RangePolicy<Exec>(0, n),
+                         KOKKOS_LAMBDA(std::size_t i) { b(i) = a(i); });
+  });
+  return 2.0 * n * sizeof(double) / t;
+}
+
+/// Each work item runs `lanes` independent FMA chains (the inner loop vectorizes on the CPU and
+/// gives independent instructions to each GPU thread).
+template <class Number>
+double fma_rate(int repeats) {
+  constexpr int lanes = on_gpu ? 16 : 64;  // the CPU needs more chains to cover add+mul latency
+  const int iterations = on_gpu ? 4096 : 1 << 16;
+  const std::size_t items = on_gpu ? std::size_t(1) << 20 : std::size_t(Exec().concurrency()) * 64;
+  Kokkos::View<Number*, Exec> out("tensormg::ceilings::fma_out", items);
+  const Number a = Number(0.999999), c = Number(1e-7);
+  const double t = perf::median_seconds(repeats, [&] {
+    Kokkos::parallel_for(
+        kernel_name({"ceilings", "fma", number_name<Number>()}), Kokkos::RangePolicy<Exec>(0, items),
+        KOKKOS_LAMBDA(std::size_t i) {
+          Number x[lanes];
+          for (int l = 0; l < lanes; ++l) x[l] = Number(1e-3) * Number(l + (i & 7));
+          for (int it = 0; it < iterations; ++it)
+            for (int l = 0; l < lanes; ++l) x[l] = x[l] * a + c;
+          Number s = 0;
+          for (int l = 0; l < lanes; ++l) s += x[l];
+          out(i) = s;
+        });
+  });
+  return 2.0 * double(items) * iterations * lanes / t;
+}
+
+/// Shared-memory load bandwidth: every thread of a 256-thread team reads 15 doubles from team
+/// scratch per iteration, consecutive threads at consecutive addresses (conflict-free).
+double shared_bandwidth(int multiprocessors, int repeats) {
+  constexpr int team_size = 256, buffer = 4096, loads = 15;
+  const int iterations = 1 << 12;
+  const int league = multiprocessors * 8;
+  using Policy = Kokkos::TeamPolicy<Exec>;
+  using Member = Policy::member_type;
+  using Scratch = Kokkos::View<double*, Exec::scratch_memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  Kokkos::View<double*, Exec> out("tensormg::ceilings::shared_out", std::size_t(league) * team_size);
+  const auto policy =
+      Policy(league, team_size, 1).set_scratch_size(0, Kokkos::PerTeam(Scratch::shmem_size(buffer)));
+  const double t = perf::median_seconds(repeats, [&] {
+    Kokkos::parallel_for(
+        kernel_name({"ceilings", "shared_load"}), policy, KOKKOS_LAMBDA(const Member& team) {
+          Scratch s(team.team_scratch(0), buffer);
+          const int r = team.team_rank();
+          for (int i = r; i < buffer; i += team_size) s(i) = 1e-6 * i;
+          team.team_barrier();
+          volatile double* p = s.data();
+          double acc[3] = {0, 0, 0};
+          for (int it = 0; it < iterations; ++it) {
+            const int base = (it & 7) * 32 + r;
+#pragma unroll
+            for (int j = 0; j < loads; ++j) acc[j % 3] += p[base + j * team_size];
+          }
+          out(std::size_t(team.league_rank()) * team_size + r) = acc[0] + acc[1] + acc[2];
+        });
+  });
+  return double(league) * team_size * iterations * loads * sizeof(double) / t;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return tensormg::run_main(argc, argv, [](tensormg::Environment& env) {
+    CLI::App app{"tensormg-ceilings: measured hardware ceilings (copy, FMA, shared memory, mma)"};
+    std::string output = "ceilings.json";
+    double copy_mib = on_gpu ? 2048 : 512;
+    int repeats = 7;
+    bool overwrite = false;
+    app.add_option("-o,--output", output, "JSON record to write");
+    app.add_option("--copy-mib", copy_mib, "size of each array of the copy test in MiB")
+        ->check(CLI::Range(1.0, 65536.0));
+    app.add_option("--repeats", repeats, "timed repetitions (the median is reported)")->check(CLI::Range(1, 1000));
+    app.add_flag("--overwrite", overwrite, "replace an existing output file");
+    if (auto code = parse_command_line(app, env)) return *code;
+    TENSORMG_CHECK_COLLECTIVE(env.comm(), overwrite || !std::ifstream(output).good(),
+                              "output file '" << output << "' exists; pass --overwrite to replace it");
+
+    Json record = Json::object();
+    record["kind"] = "tensormg-ceilings";
+    record["provenance"] = provenance_record(env.command_line(), env.size());
+    Json& dev = record["device"];
+    dev["backend"] = backend_name();
+    dev["name"] = device_name();
+    dev["concurrency"] = Exec().concurrency();
+    int multiprocessors = 0;
+    if constexpr (cuda_mma::enabled) {
+      const auto p = cuda_mma::device_properties();
+      multiprocessors = p.multiprocessors;
+      dev["compute_capability"] = std::to_string(p.compute_capability_major) + "." +
+                                  std::to_string(p.compute_capability_minor);
+      dev["multiprocessors"] = p.multiprocessors;
+      dev["sm_clock_mhz"] = p.sm_clock_khz / 1000.0;
+      dev["memory_clock_mhz"] = p.memory_clock_khz / 1000.0;
+      dev["memory_bus_bits"] = p.memory_bus_bits;
+      dev["global_memory_gib"] = double(p.global_memory_bytes) / (1 << 30);
+      dev["l2_mib"] = p.l2_bytes / double(1 << 20);
+      dev["shared_memory_per_sm_kib"] = p.shared_memory_per_sm_bytes / 1024.0;
+    }
+
+    Json& c = record["ceilings"];
+    Json& method = record["method"];
+    method["timing"] = "median of " + std::to_string(repeats) + " fenced repetitions after one warm-up";
+    method["copy"] = "b(i) = a(i) over two arrays of " + std::to_string(copy_mib) +
+                     " MiB; bytes = read + written";
+    method["fma"] = std::string(on_gpu ? "16" : "64") + " independent x = x*a + c chains per work item; 2 flops per FMA";
+
+    const double copy = copy_bandwidth(std::size_t(copy_mib * (1 << 20)), repeats);
+    c["dram_copy_GBps"] = copy / 1e9;
+    const double f64 = fma_rate<double>(repeats);
+    c["fp64_fma_GFLOPs"] = f64 / 1e9;
+    const double f32 = fma_rate<float>(repeats);
+    c["fp32_fma_GFLOPs"] = f32 / 1e9;
+    if constexpr (on_gpu) {
+      method["shared"] = "256-thread teams, 15 conflict-free 8-byte scratch loads per thread and iteration";
+      c["shared_load_GBps"] = shared_bandwidth(multiprocessors > 0 ? multiprocessors : 132, repeats) / 1e9;
+    } else {
+      c["shared_load_GBps"] = nullptr;
+    }
+    if constexpr (cuda_mma::enabled) {
+      method["mma"] = "8 warps per block, 8 blocks per SM, 4 independent mma.sync accumulators per warp";
+      for (const auto& r : cuda_mma::measure_mma_rates()) {
+        const std::string key = "mma_" + r.shape + "_GFLOPs";
+        if (r.available) c[key] = r.flops_per_second / 1e9;
+        else c[key] = nullptr;
+      }
+    }
+
+    if (env.rank() == 0) {
+      const std::string text = record.dump(2) + "\n";
+      const std::string tmp = output + ".tmp";
+      {
+        std::ofstream out(tmp);
+        TENSORMG_CHECK(out.good(), "cannot write '" << tmp << "'");
+        out << text;
+      }
+      TENSORMG_CHECK(std::rename(tmp.c_str(), output.c_str()) == 0, "cannot rename '" << tmp << "' to '" << output << "'");
+      std::cout << text;
+    }
+    return 0;
+  });
+}
