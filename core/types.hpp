@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 namespace tensormg {
 
@@ -18,6 +19,17 @@ using local_index = std::int32_t;
 using DefaultExec = Kokkos::DefaultExecutionSpace;
 /// The host execution space used for set-up and host references.
 using HostExec = Kokkos::DefaultHostExecutionSpace;
+/// The second execution space every kernel is instantiated for and tested on: Serial when the
+/// host default equals the device default (OpenMP builds), else the host default (Serial or
+/// OpenMP next to Cuda).
+#if defined(KOKKOS_ENABLE_SERIAL)
+using SecondaryExec = std::conditional_t<std::is_same_v<DefaultExec, HostExec>, Kokkos::Serial, HostExec>;
+#else
+using SecondaryExec = HostExec;
+#endif
+static_assert(!std::is_same_v<DefaultExec, SecondaryExec>,
+              "tensormg instantiates its kernels for two execution spaces: configure Kokkos with "
+              "Kokkos_ENABLE_SERIAL=ON next to OpenMP, or with a host space next to Cuda");
 /// Memory space of an execution space.
 template <class ExecSpace>
 using MemorySpaceOf = typename ExecSpace::memory_space;

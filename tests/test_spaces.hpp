@@ -1,22 +1,17 @@
 #pragma once
-// The execution spaces every typed test body runs on: the default (device) space and the host
-// space, or Serial when the host default is the same as the device default (OpenMP builds).
+// The execution spaces every typed test body runs on: DefaultExec and SecondaryExec (core/types.hpp).
 #include <gtest/gtest.h>
 
 #include <Kokkos_Core.hpp>
+
+#include "core/types.hpp"
 
 #include <string>
 #include <type_traits>
 
 namespace tensormg::testing {
 
-#if defined(KOKKOS_ENABLE_SERIAL)
-using SecondSpace = std::conditional_t<
-    std::is_same_v<Kokkos::DefaultExecutionSpace, Kokkos::DefaultHostExecutionSpace>, Kokkos::Serial,
-    Kokkos::DefaultHostExecutionSpace>;
-#else
-using SecondSpace = Kokkos::DefaultHostExecutionSpace;
-#endif
+using SecondSpace = tensormg::SecondaryExec;
 
 using ExecSpaces =
     std::conditional_t<std::is_same_v<Kokkos::DefaultExecutionSpace, SecondSpace>,

@@ -1,0 +1,101 @@
+#pragma once
+/// @file
+/// A vector distributed over MPI ranks: owned entries [0, n_owned) followed by ghost entries,
+/// one Kokkos View in the execution space's memory. BLAS-1 goes through Kokkos Kernels on the
+/// owned range plus an MPI reduction; with one rank the same code runs without messages.
+
+#include <KokkosBlas1_axpby.hpp>
+#include <KokkosBlas1_dot.hpp>
+#include <KokkosBlas1_nrminf.hpp>
+#include <KokkosBlas1_scal.hpp>
+
+#include <cmath>
+#include <memory>
+
+#include "core/error.hpp"
+#include "core/partitioner.hpp"
+
+namespace tensormg {
+
+template <class Number, class ExecSpace = DefaultExec>
+class DistributedVector {
+ public:
+  using value_type = Number;
+  using execution_space = ExecSpace;
+  using memory_space = typename ExecSpace::memory_space;
+  using view_type = Kokkos::View<Number*, memory_space>;
+  using partitioner_type = Partitioner<ExecSpace>;
+
+  DistributedVector() = default;
+  explicit DistributedVector(std::shared_ptr<const partitioner_type> partitioner, const std::string& name = "vector") {
+    reinit(std::move(partitioner), name);
+  }
+  /// (Re)allocates for the given layout; all entries zero.
+  void reinit(std::shared_ptr<const partitioner_type> partitioner, const std::string& name = "vector") {
+    partitioner_ = std::move(partitioner);
+    data_ = view_type("tensormg::" + name, partitioner_->n_local());
+  }
+  /// Same layout as other, entries zero.
+  template <class OtherNumber>
+  void reinit_like(const DistributedVector<OtherNumber, ExecSpace>& other, const std::string& name = "vector") {
+    reinit(other.partitioner(), name);
+  }
+
+  const std::shared_ptr<const partitioner_type>& partitioner() const { return partitioner_; }
+  /// All local entries, owned then ghost.
+  const view_type& view() const { return data_; }
+  /// The owned entries.
+  auto owned() const { return Kokkos::subview(data_, Kokkos::make_pair(local_index(0), n_owned())); }
+  local_index n_owned() const { return partitioner_->n_owned(); }
+  local_index n_local() const { return partitioner_->n_local(); }
+  global_index size() const { return partitioner_->n_global(); }
+  MPI_Comm comm() const { return partitioner_->comm(); }
+
+  /// Ghost entries get the owners' values (the data View is shared, so this is const).
+  void update_ghosts() const { partitioner_->update_ghosts(data_); }
+  /// Ghost contributions are added to their owners, then ghosts are zero.
+  void compress_add() { partitioner_->compress_add(data_); }
+  void zero_ghosts() {
+    Kokkos::deep_copy(ExecSpace(), Kokkos::subview(data_, Kokkos::make_pair(n_owned(), n_local())), Number(0));
+  }
+
+  /// Sets all entries, ghosts included.
+  void fill(Number value) { Kokkos::deep_copy(ExecSpace(), data_, value); }
+  void copy_from(const DistributedVector& other) { Kokkos::deep_copy(ExecSpace(), data_, other.data_); }
+  /// Copies owned entries of a vector of the same layout and another precision.
+  template <class OtherNumber>
+  void copy_converted_from(const DistributedVector<OtherNumber, ExecSpace>& other) {
+    const auto dst = data_;
+    const auto src = other.view();
+    Kokkos::parallel_for("tensormg::vector::convert", Kokkos::RangePolicy<ExecSpace>(0, n_owned()),
+                         KOKKOS_LAMBDA(local_index i) { dst(i) = static_cast<Number>(src(i)); });
+  }
+
+  /// Σ x_i y_i over all owned entries of all ranks.
+  Number dot(const DistributedVector& y) const { return allreduce_sum(KokkosBlas::dot(owned(), y.owned())); }
+  Number l2_norm() const { return std::sqrt(dot(*this)); }
+  Number linf_norm() const {
+    Number local = n_owned() > 0 ? Number(KokkosBlas::nrminf(owned())) : Number(0);
+    Number global = 0;
+    MPI_Allreduce(&local, &global, 1, detail::mpi_type<Number>(), MPI_MAX, comm());
+    return global;
+  }
+  /// this *= a (owned entries)
+  void scale(Number a) { KokkosBlas::scal(owned(), a, owned()); }
+  /// this += a x (owned entries)
+  void add(Number a, const DistributedVector& x) { KokkosBlas::axpby(a, x.owned(), Number(1), owned()); }
+  /// this = a x + b this (owned entries)
+  void axpby(Number a, const DistributedVector& x, Number b) { KokkosBlas::axpby(a, x.owned(), b, owned()); }
+
+ private:
+  Number allreduce_sum(Number local) const {
+    Number global = 0;
+    MPI_Allreduce(&local, &global, 1, detail::mpi_type<Number>(), MPI_SUM, comm());
+    return global;
+  }
+
+  std::shared_ptr<const partitioner_type> partitioner_;
+  view_type data_;
+};
+
+}  // namespace tensormg

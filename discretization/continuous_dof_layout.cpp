@@ -1,0 +1,91 @@
+#include "discretization/continuous_dof_layout.hpp"
+
+#include "core/error.hpp"
+#include "discretization/polynomials_1d.hpp"
+
+namespace tensormg {
+
+template <class ExecSpace>
+ContinuousDofLayout<ExecSpace>::ContinuousDofLayout(std::shared_ptr<const CartesianMesh> mesh, int degree)
+    : mesh_(std::move(mesh)) {
+  const int dim = mesh_->dim();
+  TENSORMG_CHECK_COLLECTIVE(mesh_->comm(), degree >= 1 && degree <= max_degree(dim),
+                            "degree " << degree << " is not supported in " << dim << "D; use 1.." << max_degree(dim));
+  gl_points_ = gauss_lobatto_quadrature(degree + 1).points;
+  box_.dim = dim;
+  box_.degree = degree;
+  const bool has_cells = mesh_->n_local_cells() > 0;
+  for (int d = 0; d < 3; ++d) {
+    if (d >= dim) {
+      box_.n[d] = box_.o[d] = 1;
+      box_.cells[d] = 1;
+      continue;
+    }
+    const global_index cb = mesh_->cell_begin()[d], ce = mesh_->cell_end()[d];
+    box_.global_nodes[d] = mesh_->n_cells()[d] * degree + 1;
+    box_.offset[d] = cb * degree;
+    box_.cells[d] = has_cells ? static_cast<local_index>(ce - cb) : 0;
+    box_.n[d] = has_cells ? static_cast<local_index>((ce - cb) * degree + 1) : 0;
+    box_.o[d] = has_cells ? box_.n[d] - (ce == mesh_->n_cells()[d] ? 0 : 1) : 0;
+  }
+  box_.n_owned = box_.o[0] * box_.o[1] * box_.o[2];
+
+  // Ghosts in the order NodeBox::index assigns them: lexicographic over the box, owned skipped.
+  std::vector<global_index> ghost_ids;
+  std::vector<int> ghost_owner;
+  for (local_index iz = 0; iz < box_.n[2]; ++iz)
+    for (local_index iy = 0; iy < box_.n[1]; ++iy)
+      for (local_index ix = 0; ix < box_.n[0]; ++ix) {
+        if (ix < box_.o[0] && iy < box_.o[1] && iz < box_.o[2]) continue;
+        const local_index i[3] = {ix, iy, iz};
+        std::array<int, 3> owner{0, 0, 0};
+        for (int d = 0; d < dim; ++d) owner[d] = owner_coordinate(d, box_.offset[d] + i[d]);
+        TENSORMG_ASSERT(box_.index(ix, iy, iz) == box_.n_owned + local_index(ghost_ids.size()), "ghost order");
+        ghost_ids.push_back(global_index_of(ix, iy, iz));
+        ghost_owner.push_back(mesh_->rank_of(owner));
+      }
+  const NodeBox box = box_;
+  partitioner_ = std::make_shared<Partitioner<ExecSpace>>(
+      mesh_->comm(), box_.n_owned, ghost_ids, ghost_owner, [box](global_index id) -> local_index {
+        global_index g[3] = {id % box.global_nodes[0], (id / box.global_nodes[0]) % box.global_nodes[1],
+                             id / (box.global_nodes[0] * box.global_nodes[1])};
+        local_index l[3];
+        for (int d = 0; d < 3; ++d) {
+          l[d] = static_cast<local_index>(g[d] - box.offset[d]);
+          if (l[d] < 0 || l[d] >= box.o[d]) return -1;
+        }
+        return box.index(l[0], l[1], l[2]);
+      });
+}
+
+template <class ExecSpace>
+int ContinuousDofLayout<ExecSpace>::owner_coordinate(int d, global_index g) const {
+  const int k = box_.degree;
+  const int p_count = mesh_->rank_grid()[d];
+  int last_nonempty = 0;
+  for (int p = 0; p < p_count; ++p) {
+    const auto r = mesh_->cell_range(d, p);
+    if (r[1] > r[0]) last_nonempty = p;
+    if (g >= r[0] * k && g < r[1] * k) return p;
+  }
+  return last_nonempty;  // the last node of the direction
+}
+
+template <class ExecSpace>
+double ContinuousDofLayout<ExecSpace>::node_coordinate(int d, global_index g) const {
+  const int k = box_.degree;
+  const global_index cell = g / k;
+  const int j = static_cast<int>(g % k);
+  return mesh_->brick().lower[d] + mesh_->h()[d] * (double(cell) + gl_points_[j]);
+}
+
+template <class ExecSpace>
+global_index ContinuousDofLayout<ExecSpace>::global_index_of(local_index ix, local_index iy, local_index iz) const {
+  return (box_.offset[0] + ix) +
+         box_.global_nodes[0] * ((box_.offset[1] + iy) + box_.global_nodes[1] * (box_.offset[2] + iz));
+}
+
+template class ContinuousDofLayout<DefaultExec>;
+template class ContinuousDofLayout<SecondaryExec>;
+
+}  // namespace tensormg

@@ -1,0 +1,77 @@
+#pragma once
+/// @file
+/// Nodes of continuous Q_k elements on a CartesianMesh: global lexicographic numbering of the
+/// (N_d k + 1) nodes per direction (paper 000, Fig. 4), the rank's owned and ghost nodes, and the
+/// homogeneous Dirichlet boundary. No index arrays: kernels compute local indices from node
+/// coordinates through NodeBox.
+
+#include <memory>
+
+#include "core/partitioner.hpp"
+#include "discretization/cartesian_mesh.hpp"
+
+namespace tensormg {
+
+/// Maps the rank's local node coordinates to local vector indices; trivially copyable, used in
+/// kernels. The rank's node box covers its cells' closure: n[d] = cells * k + 1 nodes (0 without
+/// cells). The rank owns the first o[d] of them per direction (the upper layer belongs to the next
+/// rank, except on the domain's upper boundary); owned nodes come first in lexicographic order of
+/// the owned box, ghosts follow in lexicographic order of the whole box.
+struct NodeBox {
+  int dim = 2;
+  int degree = 1;
+  local_index n[3] = {0, 0, 0};
+  local_index o[3] = {0, 0, 0};
+  local_index n_owned = 0;
+  global_index offset[3] = {0, 0, 0};        ///< global node coordinate of local node (0, 0, 0)
+  global_index global_nodes[3] = {1, 1, 1};  ///< nodes per direction of the whole mesh
+  local_index cells[3] = {0, 0, 0};          ///< local cells per direction
+
+  KOKKOS_INLINE_FUNCTION local_index index(local_index ix, local_index iy, local_index iz) const {
+    if (ix < o[0] && iy < o[1] && iz < o[2]) return ix + o[0] * (iy + o[1] * iz);
+    const local_index full = ix + n[0] * (iy + n[1] * iz);
+    const local_index owned_before =
+        o[0] * o[1] * (iz < o[2] ? iz : o[2]) +
+        (iz < o[2] ? o[0] * (iy < o[1] ? iy : o[1]) + (iy < o[1] ? (ix < o[0] ? ix : o[0]) : 0) : 0);
+    return n_owned + full - owned_before;
+  }
+  /// True for nodes on the boundary of the brick (Dirichlet nodes).
+  KOKKOS_INLINE_FUNCTION bool on_boundary(local_index ix, local_index iy, local_index iz) const {
+    const global_index g[3] = {offset[0] + ix, offset[1] + iy, offset[2] + iz};
+    for (int d = 0; d < dim; ++d)
+      if (g[d] == 0 || g[d] == global_nodes[d] - 1) return true;
+    return false;
+  }
+};
+
+/// Host-side layout: the NodeBox, node coordinates, and the partitioner of vectors on it.
+template <class ExecSpace>
+class ContinuousDofLayout {
+ public:
+  /// Collective. Degrees 1..10 in 2D and 1..8 in 3D.
+  ContinuousDofLayout(std::shared_ptr<const CartesianMesh> mesh, int degree);
+
+  const CartesianMesh& mesh() const { return *mesh_; }
+  const std::shared_ptr<const CartesianMesh>& mesh_ptr() const { return mesh_; }
+  int degree() const { return box_.degree; }
+  int dim() const { return box_.dim; }
+  const NodeBox& box() const { return box_; }
+  const std::shared_ptr<const Partitioner<ExecSpace>>& partitioner() const { return partitioner_; }
+  global_index n_global_dofs() const { return partitioner_->n_global(); }
+  /// Coordinate of global node g in direction d (Gauss–Lobatto points inside each cell).
+  double node_coordinate(int d, global_index g) const;
+  /// Global lexicographic index of a local node.
+  global_index global_index_of(local_index ix, local_index iy, local_index iz) const;
+
+  /// Largest supported degree in a dimension.
+  static int max_degree(int dim) { return dim == 2 ? 10 : 8; }
+
+ private:
+  int owner_coordinate(int d, global_index g) const;
+  std::shared_ptr<const CartesianMesh> mesh_;
+  NodeBox box_;
+  std::vector<double> gl_points_;
+  std::shared_ptr<const Partitioner<ExecSpace>> partitioner_;
+};
+
+}  // namespace tensormg

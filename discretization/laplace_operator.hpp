@@ -1,0 +1,79 @@
+#pragma once
+/// @file
+/// Matrix-free continuous Q_k operator a·(−Δ) + b·(mass) with homogeneous Dirichlet rows
+/// eliminated: vmult reads Dirichlet entries of src as zero and returns them unchanged in dst
+/// (identity rows), so the operator is symmetric positive definite on the whole vector.
+/// Host-built data (1D matrices, NodeBox) + device functor (laplace_kernels.hpp); (dim, k)
+/// dispatched at run time from one table (laplace_instantiate_*.cpp).
+
+#include <memory>
+#include <string>
+
+#include "core/distributed_vector.hpp"
+#include "discretization/continuous_dof_layout.hpp"
+
+namespace tensormg {
+
+/// How cell contributions are summed into the global vector.
+enum class ScatterMode {
+  atomic,   ///< all cells in one launch, atomic adds
+  coloring  ///< 2^d launches over cells of equal parity, plain adds
+};
+std::string to_string(ScatterMode m);
+ScatterMode parse_scatter_mode(const std::string& text);
+
+struct LaplaceOptions {
+  double laplace_coefficient = 1;  ///< a
+  double mass_coefficient = 0;     ///< b
+  ScatterMode scatter = ScatterMode::atomic;
+  int cells_per_team = 0;          ///< 0: chosen per (dim, k) and backend
+};
+
+template <class Number, class ExecSpace = DefaultExec>
+class LaplaceOperator {
+ public:
+  using vector_type = DistributedVector<Number, ExecSpace>;
+  using value_type = Number;
+
+  LaplaceOperator(std::shared_ptr<const ContinuousDofLayout<ExecSpace>> layout, LaplaceOptions options = {});
+
+  /// dst = A src with Dirichlet rows as identity. Updates src's ghosts.
+  void vmult(vector_type& dst, const vector_type& src) const;
+  /// dst = A_full src without any boundary treatment (for lifting inhomogeneous Dirichlet data).
+  void vmult_unconstrained(vector_type& dst, const vector_type& src) const;
+  /// The diagonal of the constrained operator (1 on Dirichlet rows), owned entries.
+  void compute_diagonal(vector_type& diag) const;
+
+  const ContinuousDofLayout<ExecSpace>& layout() const { return *layout_; }
+  const std::shared_ptr<const ContinuousDofLayout<ExecSpace>>& layout_ptr() const { return layout_; }
+  const LaplaceOptions& options() const { return options_; }
+  int cells_per_team() const { return cells_per_team_; }
+  /// Vector with this operator's layout, zero.
+  vector_type make_vector(const std::string& name = "vector") const {
+    return vector_type(layout_->partitioner(), name);
+  }
+  /// Floating-point operations of one vmult on this rank, by the sum-factorization count
+  /// (2 flops per multiply-add; gather/scatter not counted).
+  double flops_per_vmult() const;
+  /// The 1D matrices as the kernel uses them: [direction][mass, stiffness][i][j] (host copy).
+  std::vector<double> matrices_1d() const;
+
+ private:
+  void apply(vector_type& dst, const vector_type& src, bool constrained) const;
+  std::shared_ptr<const ContinuousDofLayout<ExecSpace>> layout_;
+  LaplaceOptions options_;
+  int cells_per_team_ = 1;
+  Kokkos::View<Number*, typename ExecSpace::memory_space> matrices_;
+  Kokkos::View<local_index*, typename ExecSpace::memory_space> boundary_owned_;  // owned Dirichlet nodes
+};
+
+/// Sets dst(i) = src(i) on the owned Dirichlet nodes listed in `nodes`.
+template <class Number, class ExecSpace>
+void copy_entries(const Kokkos::View<local_index*, typename ExecSpace::memory_space>& nodes,
+                  DistributedVector<Number, ExecSpace>& dst, const DistributedVector<Number, ExecSpace>& src);
+
+/// Owned local indices of the Dirichlet nodes of a layout.
+template <class ExecSpace>
+Kokkos::View<local_index*, typename ExecSpace::memory_space> owned_boundary_nodes(const NodeBox& box);
+
+}  // namespace tensormg

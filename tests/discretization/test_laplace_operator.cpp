@@ -1,0 +1,118 @@
+// Matrix-free continuous Q_k operator against the assembled CRS matrix, plus symmetry,
+// positivity, diagonal, scatter variants and precision.
+#include <gtest/gtest.h>
+
+#include "discretization/assembled_laplace.hpp"
+#include "discretization/laplace_operator.hpp"
+#include "tests/test_spaces.hpp"
+#include "tests/test_utils.hpp"
+
+namespace {
+
+using namespace tensormg;
+using namespace tensormg::testing;
+
+template <class ExecSpace>
+class LaplaceOperatorTest : public ::testing::Test {};
+TYPED_TEST_SUITE(LaplaceOperatorTest, ExecSpaces, ExecSpaceName);
+
+/// Anisotropic meshes small enough for the CRS matrix at every degree.
+std::shared_ptr<const CartesianMesh> test_mesh(int dim, int k) {
+  if (dim == 2) return make_mesh(2, {2, 3, 1}, 1, {1.0, 2.5, 1.0});
+  if (k <= 4) return make_mesh(3, {2, 3, 2}, 0, {1.0, 0.7, 1.9});
+  return make_mesh(3, {2, 1, 2}, 0, {1.0, 0.7, 1.9});
+}
+
+template <class Number, class ExecSpace>
+double matrix_free_vs_assembled(int dim, int k, LaplaceOptions options, std::uint64_t seed) {
+  const auto layout = make_layout<ExecSpace>(test_mesh(dim, k), k);
+  const LaplaceOperator<Number, ExecSpace> op(layout, options);
+  const AssembledLaplace<Number, ExecSpace> csr(layout, options.laplace_coefficient, options.mass_coefficient);
+  auto x = op.make_vector(), y = op.make_vector(), z = op.make_vector();
+  fill_random(*layout, x, seed);
+  op.vmult(y, x);
+  csr.vmult(z, x);
+  return relative_max_difference(y, z);
+}
+
+TYPED_TEST(LaplaceOperatorTest, MatchesAssembledMatrixForAllDegrees2D) {
+  for (int k = 1; k <= 10; ++k)
+    EXPECT_LE((matrix_free_vs_assembled<double, TypeParam>(2, k, {}, 10 + k)), 1e-12) << "k=" << k;
+}
+
+TYPED_TEST(LaplaceOperatorTest, MatchesAssembledMatrixForAllDegrees3D) {
+  for (int k = 1; k <= 8; ++k)
+    EXPECT_LE((matrix_free_vs_assembled<double, TypeParam>(3, k, {}, 20 + k)), 1e-12) << "k=" << k;
+}
+
+TYPED_TEST(LaplaceOperatorTest, ColoringAndHelmholtzTermsMatchAssembledMatrix) {
+  LaplaceOptions options;
+  options.scatter = ScatterMode::coloring;
+  options.mass_coefficient = 0.75;
+  options.laplace_coefficient = 2.0;
+  for (int dim = 2; dim <= 3; ++dim)
+    for (int k : {1, 2, 5})
+      EXPECT_LE((matrix_free_vs_assembled<double, TypeParam>(dim, k, options, 7 * k)), 1e-12)
+          << "dim=" << dim << " k=" << k;
+  options.scatter = ScatterMode::atomic;
+  options.cells_per_team = 3;  // a non-default team shape
+  for (int dim = 2; dim <= 3; ++dim)
+    EXPECT_LE((matrix_free_vs_assembled<double, TypeParam>(dim, 3, options, 99)), 1e-12) << "dim=" << dim;
+}
+
+TYPED_TEST(LaplaceOperatorTest, FloatMatchesToSinglePrecision) {
+  for (int dim = 2; dim <= 3; ++dim)
+    for (int k : {2, 4}) EXPECT_LE((matrix_free_vs_assembled<float, TypeParam>(dim, k, {}, 5)), 2e-6);
+}
+
+template <class ExecSpace>
+void check_symmetric_positive_and_diagonal(int dim, int k) {
+  const auto layout = make_layout<ExecSpace>(test_mesh(dim, k), k);
+  const LaplaceOperator<double, ExecSpace> op(layout);
+  auto x = op.make_vector(), y = op.make_vector(), ax = op.make_vector(), ay = op.make_vector();
+  fill_random(*layout, x, 1);
+  fill_random(*layout, y, 2);
+  op.vmult(ax, x);
+  op.vmult(ay, y);
+  const double xay = x.dot(ay), yax = y.dot(ax);
+  EXPECT_NEAR(xay, yax, 1e-12 * std::abs(xay)) << "dim=" << dim << " k=" << k;
+  EXPECT_GT(x.dot(ax), 0.0);
+  // Diagonal: e_i^T A e_i for a few unit vectors, against compute_diagonal.
+  auto diag = op.make_vector();
+  op.compute_diagonal(diag);
+  const AssembledLaplace<double, ExecSpace> csr(layout);
+  auto e = op.make_vector(), ae = op.make_vector();
+  auto diag_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), diag.view());
+  for (global_index g : {global_index(0), layout->n_global_dofs() / 2, layout->n_global_dofs() / 3 + 1}) {
+    fill_by_global_index(*layout, e, [g](global_index i) { return i == g ? 1.0 : 0.0; });
+    op.vmult(ae, e);
+    const double aii = e.dot(ae);
+    double mine = 0;
+    for_each_owned_node(*layout, [&](local_index l, global_index gi, const std::array<double, 3>&) {
+      if (gi == g) mine = diag_host(l);
+    });
+    double d = 0;
+    MPI_Allreduce(&mine, &d, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    EXPECT_NEAR(d, aii, 1e-12 * std::abs(aii)) << "dim=" << dim << " k=" << k << " node " << g;
+  }
+}
+
+TYPED_TEST(LaplaceOperatorTest, IsSymmetricPositiveWithExactDiagonal) {
+  for (int k : {1, 3, 6}) check_symmetric_positive_and_diagonal<TypeParam>(2, k);
+  for (int k : {1, 2, 4}) check_symmetric_positive_and_diagonal<TypeParam>(3, k);
+}
+
+TEST(LaplaceOperator, RejectsUnsupportedDegreesOnEveryRank) {
+  const auto mesh = make_mesh(3, {2, 2, 2}, 0);
+  for (int k : {0, 9}) {
+    try {
+      ContinuousDofLayout<DefaultExec> layout(mesh, k);
+      FAIL() << "degree " << k << " accepted";
+    } catch (const InputError& e) {
+      EXPECT_TRUE(e.collective());
+      EXPECT_NE(std::string(e.what()).find("use 1..8"), std::string::npos) << e.what();
+    }
+  }
+}
+
+}  // namespace
