@@ -71,6 +71,20 @@ class DistributedVector {
                          KOKKOS_LAMBDA(local_index i) { dst(i) = static_cast<Number>(src(i)); });
   }
 
+  /// this_i = a_i b_i (owned entries).
+  void pointwise_multiply(const DistributedVector& a, const DistributedVector& b) {
+    const auto d = data_;
+    const auto x = a.view(), y = b.view();
+    Kokkos::parallel_for("tensormg::vector::pointwise_multiply", Kokkos::RangePolicy<ExecSpace>(0, n_owned()),
+                         KOKKOS_LAMBDA(local_index i) { d(i) = x(i) * y(i); });
+  }
+  /// this_i = 1 / this_i (owned entries); zeros stay zero.
+  void invert_entries() {
+    const auto d = data_;
+    Kokkos::parallel_for("tensormg::vector::invert", Kokkos::RangePolicy<ExecSpace>(0, n_owned()),
+                         KOKKOS_LAMBDA(local_index i) { d(i) = d(i) != Number(0) ? Number(1) / d(i) : Number(0); });
+  }
+
   /// Σ x_i y_i over all owned entries of all ranks.
   Number dot(const DistributedVector& y) const { return allreduce_sum(KokkosBlas::dot(owned(), y.owned())); }
   Number l2_norm() const { return std::sqrt(dot(*this)); }

@@ -79,7 +79,9 @@ struct CellOperatorKernel {
   detail::CellRange cells;
 
   /// Scratch layout per team: the 1D matrices, then three cell buffers per cell (u, t0, t1).
-  static std::size_t scratch_entries(int cells_per_team) { return matrix_size + 3 * cell_size * cells_per_team; }
+  KOKKOS_INLINE_FUNCTION static std::size_t scratch_entries(int cells_per_team) {
+    return matrix_size + 3 * cell_size * cells_per_team;
+  }
   std::size_t team_shmem_size(int /*team_size*/) const {
     return ScratchView::shmem_size(scratch_entries(args.cells_per_team));
   }
