@@ -1,5 +1,6 @@
 #pragma once
-// Implementation of Partitioner (templated on memory space and number type).
+// Implementation of Partitioner (templated on execution space and number type).
+#include "core/partitioner.hpp"
 #include <algorithm>
 #include <map>
 

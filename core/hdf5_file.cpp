@@ -1,0 +1,114 @@
+#include "core/hdf5_file.hpp"
+
+#include <sys/stat.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "core/error.hpp"
+
+namespace tensormg {
+
+bool path_exists(const std::string& path) {
+  struct stat st {};
+  return stat(path.c_str(), &st) == 0;
+}
+
+Hdf5Writer::Hdf5Writer(std::string path) : path_(std::move(path)), tmp_(path_ + ".tmp") {
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // errors are reported as InputError, not printed
+  file_ = H5Fcreate(tmp_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  TENSORMG_CHECK(file_ >= 0, "cannot create HDF5 file '" << tmp_ << "' (does the directory exist and is it writable?)");
+}
+
+Hdf5Writer::~Hdf5Writer() {
+  if (file_ >= 0) H5Fclose(file_);
+  if (!committed_) std::remove(tmp_.c_str());
+}
+
+hid_t Hdf5Writer::group_for(const std::string& name) {
+  // Creates intermediate groups ("mesh/x" -> group "mesh").
+  std::size_t pos = 0;
+  while ((pos = name.find('/', pos + 1)) != std::string::npos) {
+    const std::string g = name.substr(0, pos);
+    if (H5Lexists(file_, g.c_str(), H5P_DEFAULT) <= 0) {
+      const hid_t id = H5Gcreate2(file_, g.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+      TENSORMG_CHECK(id >= 0, "cannot create HDF5 group '" << g << "' in '" << tmp_ << "'");
+      H5Gclose(id);
+    }
+  }
+  return file_;
+}
+
+void Hdf5Writer::write(const std::string& name, const std::vector<double>& data, const std::vector<hsize_t>& dims) {
+  hsize_t count = 1;
+  for (const auto d : dims) count *= d;
+  TENSORMG_CHECK(count == data.size(), "dataset '" << name << "': " << data.size() << " values for " << count << " entries");
+  const hid_t space = H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr);
+  const hid_t set = H5Dcreate2(group_for(name), name.c_str(), H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  const herr_t status = set >= 0 ? H5Dwrite(set, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()) : -1;
+  if (set >= 0) H5Dclose(set);
+  H5Sclose(space);
+  TENSORMG_CHECK(status >= 0, "cannot write dataset '" << name << "' to '" << tmp_ << "' (disk full?)");
+}
+
+void Hdf5Writer::write(const std::string& name, const std::string& text) {
+  const hid_t type = H5Tcopy(H5T_C_S1);
+  H5Tset_size(type, H5T_VARIABLE);
+  const hid_t space = H5Screate(H5S_SCALAR);
+  const hid_t set = H5Dcreate2(group_for(name), name.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  const char* data = text.c_str();
+  const herr_t status = set >= 0 ? H5Dwrite(set, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, &data) : -1;
+  if (set >= 0) H5Dclose(set);
+  H5Sclose(space);
+  H5Tclose(type);
+  TENSORMG_CHECK(status >= 0, "cannot write dataset '" << name << "' to '" << tmp_ << "'");
+}
+
+void Hdf5Writer::commit() {
+  TENSORMG_CHECK(H5Fclose(file_) >= 0, "cannot close HDF5 file '" << tmp_ << "'");
+  file_ = -1;
+  TENSORMG_CHECK(std::rename(tmp_.c_str(), path_.c_str()) == 0, "cannot rename '" << tmp_ << "' to '" << path_ << "'");
+  committed_ = true;
+}
+
+std::string xdmf_rectilinear(int dim, const std::vector<hsize_t>& counts, const std::string& h5_name,
+                             const std::vector<std::string>& fields) {
+  std::ostringstream dims;  // XDMF lists the slowest direction first
+  for (int d = dim - 1; d >= 0; --d) dims << counts[d] << (d ? " " : "");
+  std::ostringstream x;
+  x << "<?xml version=\"1.0\" ?>\n<Xdmf Version=\"3.0\">\n <Domain>\n  <Grid Name=\"tensormg\" GridType=\"Uniform\">\n"
+    << "   <Topology TopologyType=\"" << dim << "DRectMesh\" Dimensions=\"" << dims.str() << "\"/>\n"
+    << "   <Geometry GeometryType=\"" << (dim == 2 ? "VXVY" : "VXVYVZ") << "\">\n";
+  const char* axis[3] = {"x", "y", "z"};
+  for (int d = 0; d < dim; ++d)
+    x << "    <DataItem Dimensions=\"" << counts[d] << "\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">"
+      << h5_name << ":/mesh/" << axis[d] << "</DataItem>\n";
+  x << "   </Geometry>\n";
+  for (const auto& f : fields)
+    x << "   <Attribute Name=\"" << f << "\" AttributeType=\"Scalar\" Center=\"Node\">\n"
+      << "    <DataItem Dimensions=\"" << dims.str() << "\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">"
+      << h5_name << ":/" << f << "</DataItem>\n   </Attribute>\n";
+  x << "  </Grid>\n </Domain>\n</Xdmf>\n";
+  return x.str();
+}
+
+void write_text_file_atomically(const std::string& path, const std::string& text) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp);
+    TENSORMG_CHECK(out.good(), "cannot create '" << tmp << "'");
+    out << text;
+    out.flush();
+    if (!out.good()) {
+      std::remove(tmp.c_str());
+      throw InputError("cannot write '" + tmp + "'");
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    throw InputError("cannot rename '" + tmp + "' to '" + path + "'");
+  }
+}
+
+}  // namespace tensormg

@@ -1,0 +1,29 @@
+#pragma once
+/// @file
+/// One HDF5 file per run, whatever the rank count: the solution on the global node grid (gathered
+/// to rank 0), the node coordinates, and the JSON run record; plus an XDMF sidecar for ParaView.
+
+#include <string>
+
+#include "core/distributed_vector.hpp"
+#include "core/json.hpp"
+#include "discretization/continuous_dof_layout.hpp"
+
+namespace tensormg {
+
+/// Collective: throws a collective InputError when path (or its .xdmf sidecar) exists and
+/// overwrite is false. Call before the run's expensive work so a refusal costs nothing.
+void check_output_path(const std::string& path, bool overwrite, MPI_Comm comm);
+
+/// Collective. Writes path (HDF5: /solution, /mesh/{x,y,z}, /run_record) and path + ".xdmf".
+/// Nothing is left at either path if writing fails; failures are collective InputErrors.
+template <class Number, class ExecSpace>
+void write_solution(const std::string& path, const ContinuousDofLayout<ExecSpace>& layout,
+                    const DistributedVector<Number, ExecSpace>& solution, const Json& record, bool overwrite);
+
+/// The solution gathered on rank 0 in global lexicographic order (empty on other ranks).
+template <class Number, class ExecSpace>
+std::vector<double> gather_on_root(const ContinuousDofLayout<ExecSpace>& layout,
+                                   const DistributedVector<Number, ExecSpace>& v);
+
+}  // namespace tensormg

@@ -1,0 +1,258 @@
+// tensormg-poisson: −Δu = f on a brick with Dirichlet conditions, continuous Q_k, matrix-free,
+// Krylov-solved, on any number of MPI ranks; prints a summary, writes HDF5 + XDMF + run record.
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <optional>
+#include <iostream>
+#include <sstream>
+
+#include "core/environment.hpp"
+#include "core/error.hpp"
+#include "core/json.hpp"
+#include "core/krylov.hpp"
+#include "core/preconditioners.hpp"
+#include "core/provenance.hpp"
+#include "core/timer.hpp"
+#include "discretization/poisson_problem.hpp"
+#include "discretization/solution_output.hpp"
+#include "drivers/command_line.hpp"
+
+namespace {
+
+using namespace tensormg;
+
+struct Options {
+  int dim = 2;
+  int degree = 2;
+  std::vector<int> cells{1};
+  std::vector<double> lower{0}, upper{1};
+  int refinements = 4;
+  std::vector<int> rank_grid{0};
+  std::string solver = "cg";
+  std::string preconditioner = "jacobi";
+  std::string precision = "double";
+  std::string problem = "sine";
+  std::string scatter = "atomic";
+  int cells_per_team = 0;
+  double rtol = 1e-8;
+  double atol = 0;
+  int max_iterations = 10000;
+  int restart = 30;
+  std::string output;
+  bool overwrite = false;
+  bool monitor = false;
+};
+
+std::string join(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
+  return s;
+}
+
+/// Checks of the options that need no mesh; throws InputError (made collective by the caller).
+void validate(Options& o) {
+  TENSORMG_CHECK(o.dim == 2 || o.dim == 3, "--dim " << o.dim << " is not supported; use 2 or 3");
+  const int max_degree = o.dim == 2 ? 10 : 8;
+  TENSORMG_CHECK(o.degree >= 1 && o.degree <= max_degree,
+                 "--degree " << o.degree << " is not supported in " << o.dim << "D; use 1.." << max_degree);
+  TENSORMG_CHECK(o.cells.size() == 1 || int(o.cells.size()) == o.dim,
+                 "--cells takes 1 or " << o.dim << " values (given " << o.cells.size() << ")");
+  if (o.cells.size() == 1) o.cells.assign(3, o.cells[0]);
+  o.cells.resize(3, 1);
+  for (auto* v : {&o.lower, &o.upper}) {
+    TENSORMG_CHECK(v->size() == 1 || int(v->size()) == o.dim, "--lower/--upper take 1 or " << o.dim << " values");
+    if (v->size() == 1) v->assign(3, (*v)[0]);
+    v->resize(3, 0.0);
+  }
+  const bool automatic_grid = o.rank_grid.size() == 1 && o.rank_grid[0] == 0;
+  TENSORMG_CHECK(automatic_grid || int(o.rank_grid.size()) == o.dim,
+                 "--rank-grid takes " << o.dim << " values (or 0 for automatic)");
+  o.rank_grid.resize(3, automatic_grid ? 0 : 1);
+  TENSORMG_CHECK(o.solver == "cg" || o.solver == "gmres" || o.solver == "fgmres",
+                 "--solver '" << o.solver << "' is not supported; use cg, gmres or fgmres");
+  TENSORMG_CHECK(o.preconditioner == "none" || o.preconditioner == "jacobi",
+                 "--preconditioner '" << o.preconditioner
+                                      << "' is not supported; use none or jacobi (multigrid comes with the mg issue)");
+  TENSORMG_CHECK(o.precision == "double" || o.precision == "float",
+                 "--precision '" << o.precision
+                                 << "' is not supported here; use double or float (mixed needs the multigrid preconditioner)");
+  const auto names = poisson_problem_names();
+  TENSORMG_CHECK(std::find(names.begin(), names.end(), o.problem) != names.end(),
+                 "--problem '" << o.problem << "' is not known; use " << join(names));
+  (void)parse_scatter_mode(o.scatter);
+  TENSORMG_CHECK(o.rtol >= 0 && o.atol >= 0 && (o.rtol > 0 || o.atol > 0), "--rtol and --atol must be >= 0, one of them > 0");
+  TENSORMG_CHECK(o.max_iterations >= 0, "--max-iterations must be >= 0");
+  TENSORMG_CHECK(o.restart >= 1, "--restart must be >= 1");
+}
+
+Json options_record(const Options& o) {
+  Json j = Json::object();
+  j["dim"] = o.dim;
+  j["degree"] = o.degree;
+  j["coarse_cells"] = std::vector<int>(o.cells.begin(), o.cells.begin() + o.dim);
+  j["lower"] = std::vector<double>(o.lower.begin(), o.lower.begin() + o.dim);
+  j["upper"] = std::vector<double>(o.upper.begin(), o.upper.begin() + o.dim);
+  j["refinements"] = o.refinements;
+  j["solver"] = o.solver;
+  j["preconditioner"] = o.preconditioner;
+  j["precision"] = o.precision;
+  j["problem"] = o.problem;
+  j["scatter"] = o.scatter;
+  j["cells_per_team"] = o.cells_per_team;
+  j["rtol"] = o.rtol;
+  j["atol"] = o.atol;
+  j["max_iterations"] = o.max_iterations;
+  j["restart"] = o.restart;
+  j["output"] = o.output;
+  return j;
+}
+
+template <class Number>
+int run(const Options& o, Environment& env) {
+  using Exec = DefaultExec;
+  using Vector = DistributedVector<Number, Exec>;
+  TimerSet timers;
+  timers["setup"].start();
+  BrickDescription brick;
+  brick.dim = o.dim;
+  for (int d = 0; d < 3; ++d) {
+    brick.coarse_cells[d] = o.cells[d];
+    brick.lower[d] = o.lower[d];
+    brick.upper[d] = o.upper[d];
+  }
+  brick.refinements = o.refinements;
+  const auto mesh = std::make_shared<CartesianMesh>(brick, env.comm(), std::array<int, 3>{o.rank_grid[0], o.rank_grid[1], o.rank_grid[2]});
+  const auto layout = std::make_shared<ContinuousDofLayout<Exec>>(mesh, o.degree);
+  LaplaceOptions lo;
+  lo.scatter = parse_scatter_mode(o.scatter);
+  lo.cells_per_team = o.cells_per_team;
+  const LaplaceOperator<Number, Exec> A(layout, lo);
+  const auto problem = make_poisson_problem(o.problem, o.dim);
+  Vector b = A.make_vector("rhs"), x = A.make_vector("solution");
+  assemble_rhs(A, problem, b);
+  std::optional<JacobiPreconditioner<Vector>> jacobi;
+  if (o.preconditioner == "jacobi") {
+    Vector diag = A.make_vector("diagonal");
+    A.compute_diagonal(diag);
+    jacobi.emplace(diag);
+  }
+  timers["setup"].stop();
+
+  SolverControl control;
+  control.rtol = o.rtol;
+  control.atol = o.atol;
+  control.max_iterations = o.max_iterations;
+  control.restart = o.restart;
+  if (o.monitor && env.rank() == 0)
+    control.monitor = [](int it, double r) { std::printf("  iteration %5d  residual %.6e\n", it, r); };
+  const auto solve = [&](const auto& P) {
+    if (o.solver == "cg") return solve_cg(A, x, b, P, control);
+    if (o.solver == "gmres") return solve_gmres(A, x, b, P, control);
+    return solve_fgmres(A, x, b, P, control);
+  };
+  timers["solve"].start();
+  const SolverResult result = jacobi ? solve(*jacobi) : solve(IdentityPreconditioner{});
+  timers["solve"].stop();
+
+  // True residual ‖b − A x‖ / ‖b‖, independent of the solver's estimate.
+  Vector r = A.make_vector("residual");
+  A.vmult(r, x);
+  r.axpby(Number(1), b, Number(-1));
+  const double b_norm = b.l2_norm();
+  const double true_residual = r.l2_norm();
+  std::optional<DiscretizationErrors> errors;
+  if (problem.known_solution()) errors = compute_errors(*layout, x, problem);
+  const auto times = timers.max_over_ranks(env.comm());
+  const double dofs = double(layout->n_global_dofs());
+
+  Json record = Json::object();
+  record["kind"] = "tensormg-poisson";
+  record["options"] = options_record(o);
+  Json& res = record["result"];
+  res["dofs"] = layout->n_global_dofs();
+  res["cells"] = mesh->n_global_cells();
+  res["ranks"] = env.size();
+  res["rank_grid"] = std::vector<int>(mesh->rank_grid().begin(), mesh->rank_grid().begin() + o.dim);
+  res["cells_per_team"] = A.cells_per_team();
+  res["iterations"] = result.iterations;
+  res["reason"] = to_string(result.reason);
+  res["converged"] = result.converged();
+  res["initial_residual"] = result.initial_residual;
+  res["final_residual"] = result.final_residual;
+  res["true_residual"] = true_residual;
+  res["relative_true_residual"] = b_norm > 0 ? true_residual / b_norm : true_residual;
+  res["residual_history"] = result.history;
+  res["setup_seconds"] = times.at("setup");
+  res["solve_seconds"] = times.at("solve");
+  res["dofs_per_second"] = dofs / times.at("solve");
+  res["dof_iterations_per_second"] = dofs * result.iterations / times.at("solve");
+  if (errors) {
+    res["l2_error"] = errors->l2;
+    res["h1_error"] = errors->h1;
+  }
+  record["provenance"] = provenance_record(env.command_line(), env.size());
+
+  if (env.rank() == 0) {
+    std::printf("tensormg-poisson: %dD Q%d, problem '%s', %s precision, %s + %s on %s\n", o.dim, o.degree,
+                o.problem.c_str(), o.precision.c_str(), o.solver.c_str(), o.preconditioner.c_str(), backend_name().c_str());
+    std::printf("  %-24s %s\n", "device", device_name().c_str());
+    std::printf("  %-24s %.0f\n", "DoFs", dofs);
+    std::printf("  %-24s %d (grid %dx%dx%d)\n", "MPI ranks", env.size(), mesh->rank_grid()[0], mesh->rank_grid()[1], mesh->rank_grid()[2]);
+    std::printf("  %-24s %d\n", "iterations", result.iterations);
+    std::printf("  %-24s %s\n", "reason", to_string(result.reason).c_str());
+    std::printf("  %-24s %.3e\n", "relative true residual", b_norm > 0 ? true_residual / b_norm : true_residual);
+    std::printf("  %-24s %.4f s\n", "setup time", times.at("setup"));
+    std::printf("  %-24s %.4f s\n", "solve time", times.at("solve"));
+    std::printf("  %-24s %.4f (DoFs / solve time)\n", "GDoF/s", dofs / times.at("solve") / 1e9);
+    std::printf("  %-24s %.4f (DoFs x iterations / solve time)\n", "GDoF/s per iteration", dofs * result.iterations / times.at("solve") / 1e9);
+    if (errors) {
+      std::printf("  %-24s %.6e\n", "L2 error", errors->l2);
+      std::printf("  %-24s %.6e\n", "H1 error", errors->h1);
+    }
+  }
+  if (!result.converged()) {
+    if (env.rank() == 0)
+      std::fprintf(stderr, "tensormg-poisson: not converged (%s); no output written\n", to_string(result.reason).c_str());
+    return 3;
+  }
+  if (!o.output.empty()) {
+    write_solution(o.output, *layout, x, record, o.overwrite);
+    if (env.rank() == 0) std::printf("  %-24s %s (+ .xdmf)\n", "output", o.output.c_str());
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return tensormg::run_main(argc, argv, [](tensormg::Environment& env) {
+    Options o;
+    CLI::App app{"tensormg-poisson: -Laplace u = f, continuous Q_k, matrix-free, Krylov"};
+    app.add_option("--dim", o.dim, "space dimension (2 or 3)");
+    app.add_option("-k,--degree", o.degree, "polynomial degree (1..10 in 2D, 1..8 in 3D)");
+    app.add_option("--cells", o.cells, "coarse cells per direction (one value or one per direction)")->delimiter(',');
+    app.add_option("--lower", o.lower, "lower corner of the brick")->delimiter(',');
+    app.add_option("--upper", o.upper, "upper corner of the brick")->delimiter(',');
+    app.add_option("-r,--refinements", o.refinements, "uniform refinements of the coarse mesh");
+    app.add_option("--rank-grid", o.rank_grid, "MPI process grid, e.g. 2,2 (0: automatic)")->delimiter(',');
+    app.add_option("--solver", o.solver, "cg, gmres or fgmres");
+    app.add_option("--preconditioner", o.preconditioner, "none or jacobi");
+    app.add_option("--precision", o.precision, "double or float");
+    app.add_option("--problem", o.problem, "sine (u = prod sin(pi x_i)), exponential (u = exp(sum x_i)) or one (f = 1)");
+    app.add_option("--scatter", o.scatter, "operator summation: atomic or coloring");
+    app.add_option("--cells-per-team", o.cells_per_team, "cells per Kokkos team in the operator (0: automatic)");
+    app.add_option("--rtol", o.rtol, "relative residual tolerance");
+    app.add_option("--atol", o.atol, "absolute residual tolerance");
+    app.add_option("--max-iterations", o.max_iterations, "iteration limit");
+    app.add_option("--restart", o.restart, "GMRES/FGMRES restart length");
+    app.add_option("-o,--output", o.output, "HDF5 file for solution and run record (an .xdmf sidecar is added)");
+    app.add_flag("--overwrite", o.overwrite, "replace existing output files");
+    app.add_flag("--monitor", o.monitor, "print the residual of every iteration");
+    if (auto code = tensormg::parse_command_line(app, env)) return *code;
+    tensormg::collectively(env.comm(), [&] { validate(o); });
+    if (!o.output.empty()) tensormg::check_output_path(o.output, o.overwrite, env.comm());
+    return o.precision == "float" ? run<float>(o, env) : run<double>(o, env);
+  });
+}

@@ -1,0 +1,86 @@
+// HDF5 output: round trip of the gathered node grid, run record, refusal to overwrite, and no
+// file left behind when writing fails.
+#include <gtest/gtest.h>
+#include <hdf5.h>
+
+#include <fstream>
+
+#include "core/hdf5_file.hpp"
+#include "discretization/solution_output.hpp"
+#include "tests/test_spaces.hpp"
+#include "tests/test_utils.hpp"
+
+namespace {
+
+using namespace tensormg;
+using namespace tensormg::testing;
+
+std::vector<double> read_dataset(hid_t file, const char* name) {
+  const hid_t set = H5Dopen2(file, name, H5P_DEFAULT);
+  const hid_t space = H5Dget_space(set);
+  std::vector<double> v(H5Sget_simple_extent_npoints(space));
+  H5Dread(set, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data());
+  H5Sclose(space);
+  H5Dclose(set);
+  return v;
+}
+
+std::string scratch_path(const std::string& name) {
+  // Every rank must agree on the name: the test binary's working directory plus the rank count.
+  return "tensormg_test_" + name + "_np" + std::to_string(world_size()) + ".h5";
+}
+
+TEST(SolutionOutput, RoundTripOnTheGlobalNodeGrid) {
+  for (int dim : {2, 3}) {
+    const auto layout = make_layout<DefaultExec>(make_mesh(dim, {2, 3, 2}, 1, {1.0, 2.0, 0.5}), 2);
+    DistributedVector<double, DefaultExec> v(layout->partitioner());
+    const auto f = [](const std::array<double, 3>& x) { return 1.0 + x[0] + 2 * x[1] + 3 * x[2]; };
+    interpolate(*layout, v, f);
+    Json record;
+    record["kind"] = "test";
+    const std::string path = scratch_path("roundtrip" + std::to_string(dim));
+    write_solution(path, *layout, v, record, true);
+    if (world_rank() == 0) {
+      const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+      ASSERT_GE(file, 0);
+      const auto u = read_dataset(file, "solution");
+      const auto x = read_dataset(file, "mesh/x"), y = read_dataset(file, "mesh/y");
+      const auto z = dim == 3 ? read_dataset(file, "mesh/z") : std::vector<double>{0.0};
+      ASSERT_EQ(u.size(), x.size() * y.size() * z.size());
+      EXPECT_EQ(x.size(), std::size_t(2 * 2 * 2 + 1));
+      EXPECT_DOUBLE_EQ(y.back(), 2.0);
+      double err = 0;
+      for (std::size_t k = 0; k < z.size(); ++k)
+        for (std::size_t j = 0; j < y.size(); ++j)
+          for (std::size_t i = 0; i < x.size(); ++i)
+            err = std::max(err, std::abs(u[i + x.size() * (j + y.size() * k)] - f({x[i], y[j], z[k]})));
+      EXPECT_LE(err, 1e-13);
+      H5Fclose(file);
+      std::ifstream xdmf(path + ".xdmf");
+      std::string text((std::istreambuf_iterator<char>(xdmf)), std::istreambuf_iterator<char>());
+      EXPECT_NE(text.find(dim == 2 ? "2DRectMesh" : "3DRectMesh"), std::string::npos);
+      EXPECT_NE(text.find(path + ":/solution"), std::string::npos);
+    }
+  }
+}
+
+TEST(SolutionOutput, RefusesToOverwriteAndLeavesNothingOnFailure) {
+  const auto layout = make_layout<DefaultExec>(make_mesh(2, {2, 2, 1}, 1), 1);
+  DistributedVector<double, DefaultExec> v(layout->partitioner());
+  const std::string path = scratch_path("overwrite");
+  write_solution(path, *layout, v, Json::object(), true);
+  try {
+    write_solution(path, *layout, v, Json::object(), false);
+    FAIL() << "overwrote";
+  } catch (const InputError& e) {
+    EXPECT_TRUE(e.collective());
+    EXPECT_NE(std::string(e.what()).find("--overwrite"), std::string::npos);
+  }
+  const std::string bad = "no_such_directory_tensormg/out.h5";
+  EXPECT_THROW(write_solution(bad, *layout, v, Json::object(), true), InputError);
+  EXPECT_FALSE(path_exists(bad + ".tmp"));
+  EXPECT_FALSE(path_exists(bad + ".xdmf"));
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
+}  // namespace
