@@ -1,0 +1,201 @@
+// tensormg-bench-operator: throughput of the matrix-free continuous Q_k operator (one vmult, as
+// CG applies it) over dim, k, size, precision, scatter mode and cells per team; the assembled
+// KokkosSparse SpMV of the same operator where its matrix fits; % of the measured ceilings.
+#include <CLI/CLI.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "core/environment.hpp"
+#include "core/error.hpp"
+#include "core/hdf5_file.hpp"
+#include "core/json.hpp"
+#include "core/provenance.hpp"
+#include "discretization/assembled_laplace.hpp"
+#include "discretization/laplace_operator.hpp"
+#include "drivers/command_line.hpp"
+#include "perf/benchmark_support.hpp"
+
+namespace {
+
+using namespace tensormg;
+using Exec = DefaultExec;
+
+struct Ceilings {
+  double dram_GBps = 0, fp64_GFLOPs = 0, fp32_GFLOPs = 0;
+};
+
+/// Reads "key": number from a tensormg-ceilings record (a flat scan: the record is ours).
+double read_number(const std::string& text, const std::string& key) {
+  const auto pos = text.find("\"" + key + "\"");
+  if (pos == std::string::npos) return 0;
+  const auto colon = text.find(':', pos);
+  return std::strtod(text.c_str() + colon + 1, nullptr);
+}
+
+Ceilings load_ceilings(const std::string& path) {
+  Ceilings c;
+  if (path.empty()) return c;
+  std::ifstream in(path);
+  TENSORMG_CHECK(in.good(), "cannot read ceilings record '" << path << "'");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  c.dram_GBps = read_number(ss.str(), "dram_copy_GBps");
+  c.fp64_GFLOPs = read_number(ss.str(), "fp64_fma_GFLOPs");
+  c.fp32_GFLOPs = read_number(ss.str(), "fp32_fma_GFLOPs");
+  TENSORMG_CHECK(c.dram_GBps > 0 && c.fp64_GFLOPs > 0, "'" << path << "' is not a tensormg-ceilings record");
+  return c;
+}
+
+/// Coarse cells per direction so that the node count is close to `dofs`.
+int cells_for(int dim, int k, double dofs) {
+  const double per_direction = std::pow(dofs, 1.0 / dim);
+  return std::max(1, int(std::lround((per_direction - 1) / k)));
+}
+
+/// The numbers of one case that the table prints (the JSON record holds them all).
+struct Row {
+  int cells_per_team = 0;
+  double dofs = 0, gdofs = 0, gflops = 0, pct_fma = 0, pct_dram = 0, spmv_gdofs = 0, speedup = 0;
+};
+
+struct Case {
+  int dim, degree;
+  double target_dofs;
+  std::string precision;
+  ScatterMode scatter;
+  int cells_per_team;
+};
+
+template <class Number>
+Json run_case(const Case& c, MPI_Comm comm, int repeats, double spmv_max_gib, const Ceilings& ceil, Row& row) {
+  BrickDescription brick;
+  brick.dim = c.dim;
+  const int cells = cells_for(c.dim, c.degree, c.target_dofs);
+  brick.coarse_cells = {cells, cells, c.dim == 3 ? cells : 1};
+  const auto mesh = std::make_shared<CartesianMesh>(brick, comm);
+  const auto layout = std::make_shared<ContinuousDofLayout<Exec>>(mesh, c.degree);
+  LaplaceOptions options;
+  options.scatter = c.scatter;
+  options.cells_per_team = c.cells_per_team;
+  const LaplaceOperator<Number, Exec> op(layout, options);
+  auto x = op.make_vector("x"), y = op.make_vector("y");
+  // Random-ish values, not zeros (METHOD.md: zeros can hide unwritten outputs and run faster).
+  const auto xv = x.view();
+  Kokkos::parallel_for("tensormg::bench::fill", Kokkos::RangePolicy<Exec>(0, x.n_local()),
+                       KOKKOS_LAMBDA(local_index i) { xv(i) = Number(0.5) + Number((i * 7919) % 1000) * Number(1e-3); });
+  const double seconds = perf::median_seconds(repeats, [&] { op.vmult(y, x); });
+  double local_flops = op.flops_per_vmult(), flops = 0;
+  MPI_Allreduce(&local_flops, &flops, 1, MPI_DOUBLE, MPI_SUM, comm);
+  const double dofs = double(layout->n_global_dofs());
+  const double gdofs = dofs / seconds / 1e9;
+  const double gflops = flops / seconds / 1e9;
+  const double bytes_min = 2.0 * sizeof(Number) * dofs;  // read x once, write y once
+  Json r = Json::object();
+  r["dim"] = c.dim;
+  r["degree"] = c.degree;
+  r["precision"] = c.precision;
+  r["scatter"] = to_string(c.scatter);
+  r["cells_per_team"] = op.cells_per_team();
+  r["dofs"] = layout->n_global_dofs();
+  r["seconds"] = seconds;
+  r["GDoFps"] = gdofs;
+  r["GFLOPs"] = gflops;
+  r["flops_per_dof"] = flops / dofs;
+  r["min_bytes_per_dof"] = 2.0 * sizeof(Number);
+  r["effective_GBps"] = bytes_min / seconds / 1e9;
+  const double fma_ceiling = c.precision == "float" ? ceil.fp32_GFLOPs : ceil.fp64_GFLOPs;
+  row = {op.cells_per_team(), dofs, gdofs, gflops, 0, 0, 0, 0};
+  if (fma_ceiling > 0) r["pct_fma_ceiling"] = row.pct_fma = 100 * gflops / fma_ceiling;
+  if (ceil.dram_GBps > 0) r["pct_dram_ceiling_min_bytes"] = row.pct_dram = 100 * bytes_min / seconds / 1e9 / ceil.dram_GBps;
+
+  // SpMV of the same operator, if its matrix fits in the budget.
+  const double n = c.degree * 2 + 1;
+  const double nnz_estimate = dofs * (c.dim == 2 ? n * n : n * n * n);
+  const double gib = nnz_estimate * (sizeof(Number) + sizeof(local_index)) / double(1 << 30);
+  if (gib <= spmv_max_gib) {
+    const AssembledLaplace<Number, Exec> csr(layout);
+    auto z = op.make_vector("z");
+    const double spmv_seconds = perf::median_seconds(repeats, [&] { csr.spmv_local(z, x); });
+    r["spmv_seconds"] = spmv_seconds;
+    r["spmv_GDoFps"] = row.spmv_gdofs = dofs / spmv_seconds / 1e9;
+    r["spmv_GBps"] = double(csr.bytes() + 2 * sizeof(Number) * x.n_local()) / spmv_seconds / 1e9;
+    r["speedup_vs_spmv"] = row.speedup = spmv_seconds / seconds;
+    r["nnz"] = csr.nnz();
+  } else {
+    r["spmv_skipped"] = "matrix of ~" + std::to_string(int(gib)) + " GiB exceeds --spmv-max-gib";
+  }
+  return r;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return tensormg::run_main(argc, argv, [](tensormg::Environment& env) {
+    CLI::App app{"tensormg-bench-operator: matrix-free Q_k operator throughput vs SpMV"};
+    std::vector<int> dims{3}, degrees{1, 2, 3, 4, 5, 6, 7, 8};
+    std::vector<double> dofs{1e6};
+    std::vector<std::string> precisions{"double"}, scatters{"atomic"};
+    std::vector<int> cells_per_team{0};
+    int repeats = 10;
+    double spmv_max_gib = 4;
+    std::string ceilings_path, output;
+    bool overwrite = false;
+    app.add_option("--dims", dims, "dimensions")->delimiter(',');
+    app.add_option("--degrees", degrees, "polynomial degrees")->delimiter(',');
+    app.add_option("--dofs", dofs, "target DoF counts")->delimiter(',');
+    app.add_option("--precisions", precisions, "double and/or float")->delimiter(',');
+    app.add_option("--scatter", scatters, "atomic and/or coloring")->delimiter(',');
+    app.add_option("--cells-per-team", cells_per_team, "cells per team (0: automatic)")->delimiter(',');
+    app.add_option("--repeats", repeats, "timed repetitions (median reported)")->check(CLI::Range(1, 10000));
+    app.add_option("--spmv-max-gib", spmv_max_gib, "largest CRS matrix to assemble for the SpMV comparison");
+    app.add_option("--ceilings", ceilings_path, "tensormg-ceilings record for % of ceiling");
+    app.add_option("-o,--output", output, "JSON results file");
+    app.add_flag("--overwrite", overwrite, "replace an existing results file");
+    if (auto code = parse_command_line(app, env)) return *code;
+    Ceilings ceil;
+    collectively(env.comm(), [&] {
+      for (const auto& p : precisions) TENSORMG_CHECK(p == "double" || p == "float", "precision '" << p << "': use double or float");
+      for (int d : dims) TENSORMG_CHECK(d == 2 || d == 3, "dimension " << d << ": use 2 or 3");
+      for (const auto& s : scatters) (void)parse_scatter_mode(s);
+      TENSORMG_CHECK(output.empty() || overwrite || !path_exists(output), "'" << output << "' exists; pass --overwrite");
+      ceil = load_ceilings(ceilings_path);
+    });
+    Json results = Json::array();
+    if (env.rank() == 0)
+      std::printf("%3s %2s %-6s %-8s %4s %11s %9s %9s %7s %8s %9s %8s\n", "dim", "k", "prec", "scatter", "cpt", "DoFs",
+                  "GDoF/s", "GFLOP/s", "%FMA", "%DRAM*", "SpMV GD/s", "speedup");
+    for (int dim : dims)
+      for (int k : degrees)
+        for (double n : dofs)
+          for (const auto& p : precisions)
+            for (const auto& s : scatters)
+              for (int cpt : cells_per_team) {
+                const Case c{dim, k, n, p, parse_scatter_mode(s), cpt};
+                Row row;
+                Json r = p == "float" ? run_case<float>(c, env.comm(), repeats, spmv_max_gib, ceil, row)
+                                      : run_case<double>(c, env.comm(), repeats, spmv_max_gib, ceil, row);
+                if (env.rank() == 0) {
+                  std::printf("%3d %2d %-6s %-8s %4d %11.0f %9.3f %9.1f %7.2f %8.2f %9.3f %8.2f\n", dim, k, p.c_str(),
+                              s.c_str(), row.cells_per_team, row.dofs, row.gdofs, row.gflops, row.pct_fma, row.pct_dram,
+                              row.spmv_gdofs, row.speedup);
+                  std::fflush(stdout);
+                }
+                results.push_back(std::move(r));
+              }
+    if (env.rank() == 0) std::printf("* %%DRAM counts only the minimum traffic: read x once, write y once\n");
+    if (!output.empty() && env.rank() == 0) {
+      Json record = Json::object();
+      record["kind"] = "tensormg-bench-operator";
+      record["provenance"] = provenance_record(env.command_line(), env.size());
+      record["ceilings_record"] = ceilings_path;
+      record["flop_model"] = "sum factorization: 2D 4, 3D 7 one-dimensional contractions of 2n flops per cell entry, "
+                             "plus 3 flops per cell entry for the coefficient combination; gather/scatter not counted";
+      record["results"] = results;
+      write_text_file_atomically(output, record.dump(2) + "\n");
+    }
+    return 0;
+  });
+}
