@@ -13,7 +13,8 @@ LaplaceKernelTable<Number, ExecSpace> lookup(int degree, std::integer_sequence<i
   LaplaceKernelTable<Number, ExecSpace> table;
   ((degree + 1 == n + 2 ? (void)(table = {&launch_cell_operator<3, n + 2, Number, ExecSpace>,
                                           &launch_cell_diagonal<3, n + 2, Number, ExecSpace>,
-                                          default_cells_per_team<3, n + 2, ExecSpace>()})
+                                          default_cells_per_team<3, n + 2, ExecSpace>(),
+                                          &CellOperatorKernel<3, n + 2, Number, ExecSpace>::scratch_bytes})
                         : (void)0),
    ...);
   return table;

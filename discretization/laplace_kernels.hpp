@@ -19,8 +19,10 @@ struct CellKernelArgs {
   using memory_space = typename ExecSpace::memory_space;
   Kokkos::View<const Number*, memory_space> src;
   Kokkos::View<Number*, memory_space> dst;
-  /// 1D matrices of the cell, [direction][0: mass, 1: stiffness][i][j], row-major.
+  /// 1D matrices of the cell, [direction][0: mass, 1: stiffness][i][j], row-major: on the device
+  /// (for the diagonal kernel) and on the host (copied into the operator functor at launch).
   Kokkos::View<const Number*, memory_space> matrices;
+  const Number* host_matrices = nullptr;
   NodeBox box;
   Number laplace = 1, mass = 0;
   bool zero_boundary_input = true;  ///< Dirichlet nodes read as zero (constrained operator)
@@ -62,6 +64,15 @@ inline CellRange cell_range(const NodeBox& box, int color) {
 
 }  // namespace detail
 
+/// The 1D matrices of one (dim, n) held by value in a kernel functor. On CUDA the functor is a
+/// kernel parameter (constant memory), and with the contraction loops unrolled every entry has a
+/// compile-time offset, so FMAs read it as a constant-bank operand instead of issuing one
+/// shared-memory load per FMA.
+template <int dim, int n, class Number>
+struct Matrices1D {
+  Number entry[dim][2][n][n];  // [direction][0: mass, 1: stiffness][row][column]
+};
+
 /// One team works on cells_per_team cells in scratch memory. Thread structure: each contraction
 /// step hands one 1D line (n values along the contracted direction) to a thread, so a team of
 /// cells_per_team · n^(d-1) threads does one line each; any team size works (threads stride).
@@ -73,51 +84,75 @@ struct CellOperatorKernel {
   static constexpr int k = n - 1;
   static constexpr int cell_size = dim == 2 ? n * n : n * n * n;
   static constexpr int lines = cell_size / n;
-  static constexpr int matrix_size = 2 * dim * n * n;
 
   CellKernelArgs<Number, ExecSpace> args;
   detail::CellRange cells;
+  Matrices1D<dim, n, Number> m;
 
-  /// Scratch layout per team: the 1D matrices, then three cell buffers per cell (u, t0, t1).
+  /// Scratch per team, in Number units: three cell buffers per cell (u, t0, t1), then per cell
+  /// the local index of its first node and whether the fast index path applies (2 local_index,
+  /// rounded up to whole Numbers).
   KOKKOS_INLINE_FUNCTION static std::size_t scratch_entries(int cells_per_team) {
-    return matrix_size + 3 * cell_size * cells_per_team;
+    return 3 * cell_size * cells_per_team +
+           (2 * sizeof(local_index) * cells_per_team + sizeof(Number) - 1) / sizeof(Number);
   }
-  std::size_t team_shmem_size(int /*team_size*/) const {
-    return ScratchView::shmem_size(scratch_entries(args.cells_per_team));
-  }
-
-  KOKKOS_INLINE_FUNCTION static const Number* mat(const Number* m, int d, int which) {
-    return m + (d * 2 + which) * n * n;
-  }
+  std::size_t team_shmem_size(int /*team_size*/) const { return scratch_bytes(args.cells_per_team); }
+  static std::size_t scratch_bytes(int cells_per_team) { return ScratchView::shmem_size(scratch_entries(cells_per_team)); }
 
   /// Loads the n values of a line that starts at p and advances by stride.
   KOKKOS_INLINE_FUNCTION static void load_line(const Number* p, int stride, Number (&r)[n]) {
     for (int j = 0; j < n; ++j) r[j] = p[j * stride];
   }
 
+  /// Local vector index of node (i, j, l) of a cell: the fast path (all of the cell's nodes are
+  /// owned and none is a Dirichlet node, the common case) is one multiply-add chain from the
+  /// cell's first node; otherwise -1 for a Dirichlet node (when it is skipped) or the general map.
+  KOKKOS_INLINE_FUNCTION local_index node_index(const local_index* info, const local_index* cc, int i, int j, int l,
+                                                bool skip_boundary) const {
+    if (info[1]) return info[0] + i + args.box.o[0] * (j + args.box.o[1] * l);
+    const local_index ix = cc[0] * k + i, iy = cc[1] * k + j, iz = dim == 3 ? cc[2] * k + l : 0;
+    if (skip_boundary && args.box.on_boundary(ix, iy, iz)) return -1;
+    return args.box.index(ix, iy, iz);
+  }
+
+  /// info[0]: local index of the cell's first node in the owned box, info[1]: fast path flag.
+  KOKKOS_INLINE_FUNCTION void cell_info(local_index c, local_index* cc, local_index* info) const {
+    cells.coordinates(c, cc);
+    const NodeBox& b = args.box;
+    const local_index x0 = cc[0] * k, y0 = cc[1] * k, z0 = dim == 3 ? cc[2] * k : 0;
+    bool fast = x0 + k < b.o[0] && y0 + k < b.o[1] && (dim == 2 || z0 + k < b.o[2]);
+    const global_index g[3] = {b.offset[0] + x0, b.offset[1] + y0, b.offset[2] + z0};
+    for (int d = 0; d < dim; ++d) fast = fast && g[d] > 0 && g[d] + k < b.global_nodes[d] - 1;
+    info[0] = fast ? x0 + b.o[0] * (y0 + b.o[1] * z0) : 0;
+    info[1] = fast ? 1 : 0;
+  }
+
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     const int cpt = args.cells_per_team;
     const local_index first = team.league_rank() * cpt;
-    Number* scratch = static_cast<Number*>(team.team_scratch(0).get_shmem(sizeof(Number) * scratch_entries(cpt)));
-    Number* m = scratch;
-    Number* u = scratch + matrix_size;
+    Number* u = static_cast<Number*>(team.team_scratch(0).get_shmem(sizeof(Number) * scratch_entries(cpt)));
     Number* t0 = u + cell_size * cpt;
     Number* t1 = t0 + cell_size * cpt;
+    local_index* info = reinterpret_cast<local_index*>(t1 + cell_size * cpt);
     const int rank = team.team_rank(), size = team.team_size();
     const local_index n_cells = cells.size();
 
-    for (int e = rank; e < matrix_size; e += size) m[e] = args.matrices(e);
+    for (int c = rank; c < cpt; c += size) {
+      local_index cc[3];
+      if (first + c < n_cells) cell_info(first + c, cc, info + 2 * c);
+    }
+    team.team_barrier();
 
     // Gather R_K u.
     for (int e = rank; e < cpt * cell_size; e += size) {
       const int c = e / cell_size, node = e % cell_size;
       Number value = 0;
       if (first + c < n_cells) {
-        local_index cc[3];
-        cells.coordinates(first + c, cc);
-        const local_index ix = cc[0] * k + node % n, iy = cc[1] * k + (node / n) % n,
-                          iz = dim == 3 ? cc[2] * k + node / (n * n) : 0;
-        if (!(args.zero_boundary_input && args.box.on_boundary(ix, iy, iz))) value = args.src(args.box.index(ix, iy, iz));
+        local_index cc[3] = {0, 0, 0};
+        if (!info[2 * c + 1]) cells.coordinates(first + c, cc);
+        const local_index idx = node_index(info + 2 * c, cc, node % n, (node / n) % n, dim == 3 ? node / (n * n) : 0,
+                                           args.zero_boundary_input);
+        if (idx >= 0) value = args.src(idx);
       }
       u[e] = value;
     }
@@ -125,15 +160,14 @@ struct CellOperatorKernel {
 
     // x: t0 = M_x u, t1 = A_x u along lines of constant (y, z).
     for (int w = rank; w < cpt * lines; w += size) {
-      const int c = w / lines, line = w % lines;
-      const int base = c * cell_size + line * n;
+      const int base = (w / lines) * cell_size + (w % lines) * n;
       Number r[n];
       load_line(u + base, 1, r);
       for (int i = 0; i < n; ++i) {
         Number sm = 0, sa = 0;
         for (int j = 0; j < n; ++j) {
-          sm += mat(m, 0, 0)[i * n + j] * r[j];
-          sa += mat(m, 0, 1)[i * n + j] * r[j];
+          sm += m.entry[0][0][i][j] * r[j];
+          sa += m.entry[0][1][i][j] * r[j];
         }
         t0[base + i] = sm;
         t1[base + i] = sa;
@@ -142,7 +176,7 @@ struct CellOperatorKernel {
     team.team_barrier();
 
     if constexpr (dim == 2) {
-      // y (last): v = A_y (a t0) + M_y (a t1 + b t0), scattered.
+      // y (last): v = a A_y t0 + M_y (a t1 + b t0), scattered.
       for (int w = rank; w < cpt * lines; w += size) {
         const int c = w / lines, i = w % lines;
         const int base = c * cell_size + i;
@@ -150,29 +184,28 @@ struct CellOperatorKernel {
         load_line(t0 + base, n, r0);
         load_line(t1 + base, n, r1);
         for (int j = 0; j < n; ++j) r1[j] = args.laplace * r1[j] + args.mass * r0[j];
-        scatter_line(c, first, i, 0, r0, r1, mat(m, 1, 1), mat(m, 1, 0));
+        scatter_line(c, first, info + 2 * c, i, 0, r0, r1);
       }
     } else {
       // y: w1 = M_y t0 (into u), w2 = A_y t0 + M_y t1 (into t0, in place: a thread owns its line).
       for (int w = rank; w < cpt * lines; w += size) {
-        const int c = w / lines, line = w % lines;
-        const int i = line % n, l = line / n;
-        const int base = c * cell_size + i + l * n * n;
+        const int line = w % lines;
+        const int base = (w / lines) * cell_size + line % n + (line / n) * n * n;
         Number r0[n], r1[n];
         load_line(t0 + base, n, r0);
         load_line(t1 + base, n, r1);
         for (int jo = 0; jo < n; ++jo) {
           Number s1 = 0, s2 = 0;
           for (int j = 0; j < n; ++j) {
-            s1 += mat(m, 1, 0)[jo * n + j] * r0[j];
-            s2 += mat(m, 1, 1)[jo * n + j] * r0[j] + mat(m, 1, 0)[jo * n + j] * r1[j];
+            s1 += m.entry[1][0][jo][j] * r0[j];
+            s2 += m.entry[1][1][jo][j] * r0[j] + m.entry[1][0][jo][j] * r1[j];
           }
           u[base + jo * n] = s1;
           t0[base + jo * n] = s2;
         }
       }
       team.team_barrier();
-      // z (last): v = A_z (a w1) + M_z (a w2 + b w1), scattered.
+      // z (last): v = a A_z w1 + M_z (a w2 + b w1), scattered.
       for (int w = rank; w < cpt * lines; w += size) {
         const int c = w / lines, line = w % lines;
         const int base = c * cell_size + line;
@@ -180,33 +213,25 @@ struct CellOperatorKernel {
         load_line(u + base, n * n, r0);
         load_line(t0 + base, n * n, r1);
         for (int j = 0; j < n; ++j) r1[j] = args.laplace * r1[j] + args.mass * r0[j];
-        scatter_line(c, first, line % n, line / n, r0, r1, mat(m, 2, 1), mat(m, 2, 0));
+        scatter_line(c, first, info + 2 * c, line % n, line / n, r0, r1);
       }
     }
   }
 
-  /// Writes v[o] = a Σ_j A[o][j] r0[j] + Σ_j M[o][j] r1[j] for the n nodes of a line along the last
-  /// direction, whose other coordinates are (p, q) within the cell.
-  KOKKOS_INLINE_FUNCTION void scatter_line(int c, local_index first, int p, int q, const Number (&r0)[n],
-                                           const Number (&r1)[n], const Number* A, const Number* M) const {
+  /// Adds v[o] = a Σ_j A[o][j] r0[j] + Σ_j M[o][j] r1[j] (A, M of the last direction) to the n
+  /// nodes of a line along the last direction whose other coordinates in the cell are (p, q).
+  KOKKOS_INLINE_FUNCTION void scatter_line(int c, local_index first, const local_index* info, int p, int q,
+                                           const Number (&r0)[n], const Number (&r1)[n]) const {
     if (first + c >= cells.size()) return;
-    local_index cc[3];
-    cells.coordinates(first + c, cc);
+    constexpr int last = dim - 1;
+    local_index cc[3] = {0, 0, 0};
+    if (!info[1]) cells.coordinates(first + c, cc);
     for (int o = 0; o < n; ++o) {
       Number v = 0;
-      for (int j = 0; j < n; ++j) v += args.laplace * A[o * n + j] * r0[j] + M[o * n + j] * r1[j];
-      local_index ix, iy, iz;
-      if constexpr (dim == 2) {
-        ix = cc[0] * k + p;
-        iy = cc[1] * k + o;
-        iz = 0;
-      } else {
-        ix = cc[0] * k + p;
-        iy = cc[1] * k + q;
-        iz = cc[2] * k + o;
-      }
-      if (args.skip_boundary_output && args.box.on_boundary(ix, iy, iz)) continue;
-      const local_index idx = args.box.index(ix, iy, iz);
+      for (int j = 0; j < n; ++j) v += args.laplace * m.entry[last][1][o][j] * r0[j] + m.entry[last][0][o][j] * r1[j];
+      const local_index idx = dim == 2 ? node_index(info, cc, p, o, 0, args.skip_boundary_output)
+                                       : node_index(info, cc, p, q, o, args.skip_boundary_output);
+      if (idx < 0) continue;
       if (args.atomic) Kokkos::atomic_add(&args.dst(idx), v);
       else args.dst(idx) += v;
     }
@@ -270,9 +295,13 @@ int default_cells_per_team() {
 template <int dim, int n, class Number, class ExecSpace>
 void launch_cell_operator(const CellKernelArgs<Number, ExecSpace>& args) {
   using Kernel = CellOperatorKernel<dim, n, Number, ExecSpace>;
-  const Kernel kernel{args, detail::cell_range(args.box, args.color)};
+  Kernel kernel{args, detail::cell_range(args.box, args.color), {}};
   const local_index cells = kernel.cells.size();
   if (cells == 0) return;
+  for (int d = 0; d < dim; ++d)
+    for (int w = 0; w < 2; ++w)
+      for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j) kernel.m.entry[d][w][i][j] = args.host_matrices[((d * 2 + w) * n + i) * n + j];
   const int league = (cells + args.cells_per_team - 1) / args.cells_per_team;
   const int team_size = runs_on_host<ExecSpace>() ? 1 : args.cells_per_team * Kernel::lines;
   Kokkos::parallel_for("tensormg::operator::laplace::apply", typename Kernel::Policy(league, team_size), kernel);
@@ -293,6 +322,7 @@ struct LaplaceKernelTable {
   launch_fn apply = nullptr;
   launch_fn diagonal = nullptr;
   int default_cells_per_team = 1;
+  std::size_t (*scratch_bytes)(int cells_per_team) = nullptr;
 };
 
 /// Defined in laplace_instantiate_2d.cpp / _3d.cpp; throw InputError for unsupported degrees.

@@ -47,18 +47,29 @@ template <class Number, class ExecSpace>
 LaplaceOperator<Number, ExecSpace>::LaplaceOperator(std::shared_ptr<const ContinuousDofLayout<ExecSpace>> layout,
                                                     LaplaceOptions options)
     : layout_(std::move(layout)), options_(options) {
-  const int dim = layout_->dim(), k = layout_->degree(), n = k + 1;
+  const int dim = layout_->dim(), k = layout_->degree();
   const auto table = kernels_for<Number, ExecSpace>(dim, k);
   TENSORMG_CHECK(options.cells_per_team >= 0 && options.cells_per_team <= 256,
                  "cells per team must be in 0..256 (0 = automatic), given " << options.cells_per_team);
-  cells_per_team_ = options.cells_per_team > 0 ? options.cells_per_team : table.default_cells_per_team;
+  // The automatic choice shrinks until a team's scratch fits; a user's choice that does not fit
+  // is an error naming the limit.
+  const std::size_t scratch_max = Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0);
+  if (options.cells_per_team > 0) {
+    cells_per_team_ = options.cells_per_team;
+    TENSORMG_CHECK(table.scratch_bytes(cells_per_team_) <= scratch_max,
+                   cells_per_team_ << " cells per team need " << table.scratch_bytes(cells_per_team_)
+                                   << " bytes of team scratch for Q" << k << " in " << dim << "D; this backend allows "
+                                   << scratch_max << "; choose fewer cells per team");
+  } else {
+    cells_per_team_ = table.default_cells_per_team;
+    while (cells_per_team_ > 1 && table.scratch_bytes(cells_per_team_) > scratch_max) --cells_per_team_;
+  }
   const auto host = matrices_1d();
   matrices_ = Kokkos::View<Number*, typename ExecSpace::memory_space>("tensormg::operator::matrices_1d", host.size());
-  auto mirror = Kokkos::create_mirror_view(matrices_);
-  for (std::size_t i = 0; i < host.size(); ++i) mirror(i) = static_cast<Number>(host[i]);
-  Kokkos::deep_copy(matrices_, mirror);
+  host_matrices_.assign(host.begin(), host.end());
+  Kokkos::deep_copy(matrices_, Kokkos::View<const Number*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                                   host_matrices_.data(), host_matrices_.size()));
   boundary_owned_ = owned_boundary_nodes<ExecSpace>(layout_->box());
-  (void)n;
 }
 
 template <class Number, class ExecSpace>
@@ -85,6 +96,7 @@ void LaplaceOperator<Number, ExecSpace>::apply(vector_type& dst, const vector_ty
   args.src = src.view();
   args.dst = dst.view();
   args.matrices = matrices_;
+  args.host_matrices = host_matrices_.data();
   args.box = layout_->box();
   args.laplace = static_cast<Number>(options_.laplace_coefficient);
   args.mass = static_cast<Number>(options_.mass_coefficient);

@@ -8,6 +8,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/distributed_vector.hpp"
 #include "discretization/continuous_dof_layout.hpp"
@@ -64,6 +65,7 @@ class LaplaceOperator {
   LaplaceOptions options_;
   int cells_per_team_ = 1;
   Kokkos::View<Number*, typename ExecSpace::memory_space> matrices_;
+  std::vector<Number> host_matrices_;
   Kokkos::View<local_index*, typename ExecSpace::memory_space> boundary_owned_;  // owned Dirichlet nodes
 };
 
