@@ -14,6 +14,8 @@ LaplaceKernelTable<Number, ExecSpace> lookup(int degree, std::integer_sequence<i
   ((degree + 1 == n + 2 ? (void)(table = {&launch_cell_operator<3, n + 2, Number, ExecSpace>,
                                           &launch_cell_diagonal<3, n + 2, Number, ExecSpace>,
                                           default_cells_per_team<3, n + 2, ExecSpace>(),
+                                          runs_on_host<ExecSpace>() ? 0 : CellOperatorKernel<3, n + 2, Number, ExecSpace>::lines,
+                                          CellOperatorKernel<3, n + 2, Number, ExecSpace>::max_team_size,
                                           &CellOperatorKernel<3, n + 2, Number, ExecSpace>::scratch_bytes})
                         : (void)0),
    ...);

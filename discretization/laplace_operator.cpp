@@ -56,6 +56,10 @@ LaplaceOperator<Number, ExecSpace>::LaplaceOperator(std::shared_ptr<const Contin
   const std::size_t scratch_max = Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0);
   if (options.cells_per_team > 0) {
     cells_per_team_ = options.cells_per_team;
+    TENSORMG_CHECK(cells_per_team_ * table.threads_per_cell <= table.max_team_size,
+                   cells_per_team_ << " cells per team need " << cells_per_team_ * table.threads_per_cell
+                                   << " threads for Q" << k << " in " << dim << "D; at most " << table.max_team_size
+                                   << " are allowed; choose at most " << table.max_team_size / table.threads_per_cell);
     TENSORMG_CHECK(table.scratch_bytes(cells_per_team_) <= scratch_max,
                    cells_per_team_ << " cells per team need " << table.scratch_bytes(cells_per_team_)
                                    << " bytes of team scratch for Q" << k << " in " << dim << "D; this backend allows "

@@ -112,8 +112,10 @@ Json run_case(const Case& c, MPI_Comm comm, int repeats, double spmv_max_gib, co
   if (ceil.dram_GBps > 0) r["pct_dram_ceiling_min_bytes"] = row.pct_dram = 100 * bytes_min / seconds / 1e9 / ceil.dram_GBps;
 
   // SpMV of the same operator, if its matrix fits in the budget.
-  const double n = c.degree * 2 + 1;
-  const double nnz_estimate = dofs * (c.dim == 2 ? n * n : n * n * n);
+  // Average 1D row length: vertex rows couple 2k+1 nodes, the k-1 inner rows of a cell k+1.
+  const double k = c.degree;
+  const double row_1d = ((2 * k + 1) + (k - 1) * (k + 1)) / k;
+  const double nnz_estimate = dofs * std::pow(row_1d, c.dim);
   const double gib = nnz_estimate * (sizeof(Number) + sizeof(local_index)) / double(1 << 30);
   if (gib <= spmv_max_gib) {
     const AssembledLaplace<Number, Exec> csr(layout);
