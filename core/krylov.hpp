@@ -43,6 +43,7 @@ struct SolverResult {
   int iterations = 0;
   double initial_residual = 0;
   double final_residual = 0;  ///< the solver's own residual estimate
+  double true_residual = 0;   ///< ‖b − A x‖ recomputed at exit (one extra operator application)
   std::vector<double> history;
   bool converged() const { return tensormg::converged(reason); }
 };
@@ -56,6 +57,16 @@ struct IdentityPreconditioner {
 };
 
 namespace detail {
+/// Recomputes ‖b − A x‖ into result.true_residual (r is scratch) and returns the result.
+template <class Operator, class Vector>
+SolverResult finish(SolverResult result, const Operator& A, const Vector& x, const Vector& b, Vector& r) {
+  using Number = typename Vector::value_type;
+  A.vmult(r, x);
+  r.axpby(Number(1), b, Number(-1));
+  result.true_residual = r.l2_norm();
+  return result;
+}
+
 /// Shared stopping test; returns true when the solver must stop (reason set).
 inline bool check_stop(SolverResult& r, const SolverControl& c, double residual, int iteration) {
   r.final_residual = residual;
@@ -100,7 +111,7 @@ SolverResult solve_cg(const Operator& A, Vector& x, const Vector& b, const Preco
   A.vmult(r, x);
   r.axpby(Number(1), b, Number(-1));  // r = b - A x
   result.initial_residual = r.l2_norm();
-  if (detail::check_stop(result, c, result.initial_residual, 0)) return result;
+  if (detail::check_stop(result, c, result.initial_residual, 0)) return detail::finish(result, A, x, b, r);
   P.vmult(z, r);
   p.copy_from(z);
   double rz = r.dot(z);
@@ -110,17 +121,17 @@ SolverResult solve_cg(const Operator& A, Vector& x, const Vector& b, const Preco
     if (!std::isfinite(pap) || !std::isfinite(rz)) {
       result.reason = SolverReason::not_finite;
       result.iterations = it;
-      return result;
+      return detail::finish(result, A, x, b, r);
     }
     if (pap <= 0) {
       result.reason = SolverReason::breakdown;
       result.iterations = it;
-      return result;
+      return detail::finish(result, A, x, b, r);
     }
     const double alpha = rz / pap;
     x.add(Number(alpha), p);
     r.add(Number(-alpha), ap);
-    if (detail::check_stop(result, c, r.l2_norm(), it)) return result;
+    if (detail::check_stop(result, c, r.l2_norm(), it)) return detail::finish(result, A, x, b, r);
     P.vmult(z, r);
     const double rz_new = r.dot(z);
     p.axpby(Number(1), z, Number(rz_new / rz));  // p = z + beta p
@@ -153,7 +164,7 @@ SolverResult solve_gmres(const Operator& A, Vector& x, const Vector& b, const Pr
   r.axpby(Number(1), b, Number(-1));
   double beta = r.l2_norm();
   result.initial_residual = beta;
-  if (detail::check_stop(result, c, beta, 0)) return result;
+  if (detail::check_stop(result, c, beta, 0)) return detail::finish(result, A, x, b, r);
   int it = 0;
   while (true) {
     v[0].copy_from(r);
@@ -175,7 +186,7 @@ SolverResult solve_gmres(const Operator& A, Vector& x, const Vector& b, const Pr
       if (!std::isfinite(H(j + 1, j))) {
         result.reason = SolverReason::not_finite;
         result.iterations = it;
-        return result;
+        return detail::finish(result, A, x, b, r);
       }
       for (int i = 0; i < j; ++i) {  // previous rotations
         const double a = H(i, j), bb = H(i + 1, j);
@@ -218,14 +229,14 @@ SolverResult solve_gmres(const Operator& A, Vector& x, const Vector& b, const Pr
       P.vmult(t, w);
       x.add(Number(1), t);
     }
-    if (stop) return result;
+    if (stop) return detail::finish(result, A, x, b, r);
     A.vmult(r, x);
     r.axpby(Number(1), b, Number(-1));
     beta = r.l2_norm();
     if (happy) {
       // The Krylov space became invariant: the true residual decides.
       if (!detail::check_stop(result, c, beta, it)) result.reason = SolverReason::breakdown;
-      return result;
+      return detail::finish(result, A, x, b, r);
     }
   }
 }

@@ -89,6 +89,7 @@ TYPED_TEST(Krylov, AllSolversConvergeToTheTolerance) {
     EXPECT_GT(r.iterations, 1);
     EXPECT_LE(r.final_residual, 1e-10 * r.initial_residual);
     EXPECT_LE(this->true_relative_residual(), 1e-9) << "solver " << solver;
+    EXPECT_NEAR(r.true_residual / this->b.l2_norm(), this->true_relative_residual(), 1e-12);
     EXPECT_EQ(static_cast<int>(r.history.size()), r.iterations + 1);
   }
 }
