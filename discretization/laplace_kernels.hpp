@@ -11,6 +11,17 @@
 
 #include "discretization/continuous_dof_layout.hpp"
 
+/// Unrolling of the loops over a line's n outputs. Full unrolling keeps every 1D matrix entry a
+/// constant-bank operand, but with n > 5 it keeps too many operands live: at k = 6 in 3D nvcc
+/// spilled (ncu on the H100: 26.8M local-memory spill requests, DRAM 64% busy, 9.7 GDoF/s), so
+/// there only the inner loop is unrolled. Host compilers ignore it.
+#define TENSORMG_PRAGMA(x) _Pragma(#x)
+#if defined(__CUDA_ARCH__)
+#define TENSORMG_UNROLL_OUTPUTS TENSORMG_PRAGMA(unroll(n <= 5 ? n : 1))
+#else
+#define TENSORMG_UNROLL_OUTPUTS
+#endif
+
 namespace tensormg {
 
 /// Everything a launch needs besides dim, n = k+1, Number and ExecSpace.
@@ -78,12 +89,12 @@ struct Matrices1D {
 /// cells_per_team · n^(d-1) threads does one line each; any team size works (threads stride).
 template <int dim, int n, class Number, class ExecSpace>
 struct CellOperatorKernel {
-  /// At most 256 threads per team and 64 registers per thread (4 teams of 256 per SM): without the
-  /// bound nvcc kept the 1D matrices in registers (102 registers at k=4, 185 at k=6 on sm_90:
-  /// 25% and 8% occupancy, 9.6 GDoF/s at k=6 in 3D on the H100); with it they are re-read from
-  /// the constant bank.
+  /// At most 256 threads per team, and a register cap: without it nvcc used 102 registers at
+  /// k = 4 and 185 at k = 6 on sm_90 (25% and 8% occupancy; 9.6 GDoF/s at k = 6 in 3D on the
+  /// H100). 4 teams per SM (64 registers) for n <= 5, 3 (85 registers) above, where the output
+  /// loops are not unrolled (TENSORMG_UNROLL_OUTPUTS).
   static constexpr int max_team_size = 256;
-  using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<max_team_size, 4>>;
+  using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<max_team_size, (n <= 5 ? 4 : 3)>>;
   using Member = typename Policy::member_type;
   using ScratchView = Kokkos::View<Number*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
   static constexpr int k = n - 1;
@@ -168,6 +179,7 @@ struct CellOperatorKernel {
       const int base = (w / lines) * cell_size + (w % lines) * n;
       Number r[n];
       load_line(u + base, 1, r);
+      TENSORMG_UNROLL_OUTPUTS
       for (int i = 0; i < n; ++i) {
         Number sm = 0, sa = 0;
         for (int j = 0; j < n; ++j) {
@@ -199,6 +211,7 @@ struct CellOperatorKernel {
         Number r0[n], r1[n];
         load_line(t0 + base, n, r0);
         load_line(t1 + base, n, r1);
+        TENSORMG_UNROLL_OUTPUTS
         for (int jo = 0; jo < n; ++jo) {
           Number s1 = 0, s2 = 0;
           for (int j = 0; j < n; ++j) {
@@ -231,6 +244,7 @@ struct CellOperatorKernel {
     constexpr int last = dim - 1;
     local_index cc[3] = {0, 0, 0};
     if (!info[1]) cells.coordinates(first + c, cc);
+    TENSORMG_UNROLL_OUTPUTS
     for (int o = 0; o < n; ++o) {
       Number v = 0;
       for (int j = 0; j < n; ++j) v += args.laplace * m.entry[last][1][o][j] * r0[j] + m.entry[last][0][o][j] * r1[j];
