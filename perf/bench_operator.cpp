@@ -177,8 +177,18 @@ int main(int argc, char** argv) {
               for (int cpt : cells_per_team) {
                 const Case c{dim, k, n, p, parse_scatter_mode(s), cpt};
                 Row row;
-                Json r = p == "float" ? run_case<float>(c, env.comm(), repeats, spmv_max_gib, ceil, row)
-                                      : run_case<double>(c, env.comm(), repeats, spmv_max_gib, ceil, row);
+                Json r;
+                try {
+                  r = p == "float" ? run_case<float>(c, env.comm(), repeats, spmv_max_gib, ceil, row)
+                                   : run_case<double>(c, env.comm(), repeats, spmv_max_gib, ceil, row);
+                } catch (const InputError& e) {  // e.g. a team shape this (dim, k) cannot take
+                  if (env.rank() == 0) std::printf("%3d %2d %-6s %-8s %4d skipped: %s\n", dim, k, p.c_str(), s.c_str(), cpt, e.what());
+                  r["dim"] = dim;
+                  r["degree"] = k;
+                  r["skipped"] = e.what();
+                  results.push_back(std::move(r));
+                  continue;
+                }
                 if (env.rank() == 0) {
                   std::printf("%3d %2d %-6s %-8s %4d %11.0f %9.3f %9.1f %7.2f %8.2f %9.3f %8.2f\n", dim, k, p.c_str(),
                               s.c_str(), row.cells_per_team, row.dofs, row.gdofs, row.gflops, row.pct_fma, row.pct_dram,
