@@ -1,32 +1,14 @@
-// Instantiation table of the 2D continuous Q_k operator kernels: degrees 1..10, float and
-// double, for DefaultExec and SecondaryExec. Split by dimension so nvcc compiles them in parallel.
-#include <utility>
-
+// Instantiation of the 2D continuous Q_k operator kernels: degrees 1..10, float and double,
+// for DefaultExec and SecondaryExec. One file per dimension so nvcc compiles them in parallel.
 #include "core/error.hpp"
 #include "discretization/laplace_kernels.hpp"
 
 namespace tensormg {
 
-namespace {
-template <class Number, class ExecSpace, int... n>
-LaplaceKernelTable<Number, ExecSpace> lookup(int degree, std::integer_sequence<int, n...>) {
-  LaplaceKernelTable<Number, ExecSpace> table;
-  ((degree + 1 == n + 2 ? (void)(table = {&launch_cell_operator<2, n + 2, Number, ExecSpace>,
-                                          &launch_cell_diagonal<2, n + 2, Number, ExecSpace>,
-                                          default_cells_per_team<2, n + 2, ExecSpace>(),
-                                          runs_on_host<ExecSpace>() ? 0 : CellOperatorKernel<2, n + 2, Number, ExecSpace>::lines,
-                                          CellOperatorKernel<2, n + 2, Number, ExecSpace>::max_team_size,
-                                          &CellOperatorKernel<2, n + 2, Number, ExecSpace>::scratch_bytes})
-                        : (void)0),
-   ...);
-  return table;
-}
-}  // namespace
-
 template <class Number, class ExecSpace>
 LaplaceKernelTable<Number, ExecSpace> laplace_kernels_2d(int degree) {
   TENSORMG_CHECK(degree >= 1 && degree <= 10, "degree " << degree << " is not supported in 2D; use 1..10");
-  return lookup<Number, ExecSpace>(degree, std::make_integer_sequence<int, 10>{});
+  return lookup_laplace_kernels<2, Number, ExecSpace>(degree, std::make_integer_sequence<int, 10>{});
 }
 
 template LaplaceKernelTable<double, DefaultExec> laplace_kernels_2d<double, DefaultExec>(int);

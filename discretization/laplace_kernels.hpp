@@ -9,7 +9,9 @@
 
 #include <Kokkos_Core.hpp>
 
-#include "discretization/continuous_dof_layout.hpp"
+#include <utility>
+
+#include "discretization/laplace_kernel_table.hpp"
 
 /// Unrolling of the loops over a line's n outputs. Full unrolling keeps every 1D matrix entry a
 /// constant-bank operand, but with n > 5 it keeps too many operands live: at k = 6 in 3D nvcc
@@ -23,25 +25,6 @@
 #endif
 
 namespace tensormg {
-
-/// Everything a launch needs besides dim, n = k+1, Number and ExecSpace.
-template <class Number, class ExecSpace>
-struct CellKernelArgs {
-  using memory_space = typename ExecSpace::memory_space;
-  Kokkos::View<const Number*, memory_space> src;
-  Kokkos::View<Number*, memory_space> dst;
-  /// 1D matrices of the cell, [direction][0: mass, 1: stiffness][i][j], row-major: on the device
-  /// (for the diagonal kernel) and on the host (copied into the operator functor at launch).
-  Kokkos::View<const Number*, memory_space> matrices;
-  const Number* host_matrices = nullptr;
-  NodeBox box;
-  Number laplace = 1, mass = 0;
-  bool zero_boundary_input = true;  ///< Dirichlet nodes read as zero (constrained operator)
-  bool skip_boundary_output = true; ///< nothing is added to Dirichlet rows
-  bool atomic = true;               ///< atomic scatter (all cells at once) or plain adds (one color)
-  int color = -1;                   ///< -1: all cells; 0..2^d-1: cells with (c_d mod 2) = bit d
-  int cells_per_team = 1;
-};
 
 namespace detail {
 
@@ -334,22 +317,20 @@ void launch_cell_diagonal(const CellKernelArgs<Number, ExecSpace>& args) {
   Kokkos::parallel_for("tensormg::operator::laplace::diagonal", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(0, work), kernel);
 }
 
-/// The kernels of one (dim, k), looked up at run time.
-template <class Number, class ExecSpace>
-struct LaplaceKernelTable {
-  using launch_fn = void (*)(const CellKernelArgs<Number, ExecSpace>&);
-  launch_fn apply = nullptr;
-  launch_fn diagonal = nullptr;
-  int default_cells_per_team = 1;
-  int threads_per_cell = 1;  ///< team threads per cell on a GPU (one per line)
-  int max_team_size = 1;
-  std::size_t (*scratch_bytes)(int cells_per_team) = nullptr;
-};
-
-/// Defined in laplace_instantiate_2d.cpp / _3d.cpp; throw InputError for unsupported degrees.
-template <class Number, class ExecSpace>
-LaplaceKernelTable<Number, ExecSpace> laplace_kernels_2d(int degree);
-template <class Number, class ExecSpace>
-LaplaceKernelTable<Number, ExecSpace> laplace_kernels_3d(int degree);
+/// The launchers of one degree for one dim, chosen from the sequence of n = k + 1 = 2, 3, ...
+/// (laplace_instantiate_{2,3}d.cpp instantiate it for their degrees).
+template <int dim, class Number, class ExecSpace, int... i>
+LaplaceKernelTable<Number, ExecSpace> lookup_laplace_kernels(int degree, std::integer_sequence<int, i...>) {
+  LaplaceKernelTable<Number, ExecSpace> table;
+  ((degree + 1 == i + 2 ? (void)(table = {&launch_cell_operator<dim, i + 2, Number, ExecSpace>,
+                                          &launch_cell_diagonal<dim, i + 2, Number, ExecSpace>,
+                                          default_cells_per_team<dim, i + 2, ExecSpace>(),
+                                          runs_on_host<ExecSpace>() ? 0 : CellOperatorKernel<dim, i + 2, Number, ExecSpace>::lines,
+                                          CellOperatorKernel<dim, i + 2, Number, ExecSpace>::max_team_size,
+                                          &CellOperatorKernel<dim, i + 2, Number, ExecSpace>::scratch_bytes})
+                        : (void)0),
+   ...);
+  return table;
+}
 
 }  // namespace tensormg

@@ -48,7 +48,8 @@ LaplaceOperator<Number, ExecSpace>::LaplaceOperator(std::shared_ptr<const Contin
                                                     LaplaceOptions options)
     : layout_(std::move(layout)), options_(options) {
   const int dim = layout_->dim(), k = layout_->degree();
-  const auto table = kernels_for<Number, ExecSpace>(dim, k);
+  kernels_ = kernels_for<Number, ExecSpace>(dim, k);
+  const auto& table = kernels_;
   TENSORMG_CHECK(options.cells_per_team >= 0 && options.cells_per_team <= 256,
                  "cells per team must be in 0..256 (0 = automatic), given " << options.cells_per_team);
   // The automatic choice shrinks until a team's scratch fits; a user's choice that does not fit
@@ -93,7 +94,6 @@ std::vector<double> LaplaceOperator<Number, ExecSpace>::matrices_1d() const {
 template <class Number, class ExecSpace>
 void LaplaceOperator<Number, ExecSpace>::apply(vector_type& dst, const vector_type& src, bool constrained) const {
   ScopedRegion region("tensormg::operator::laplace::vmult");
-  const auto table = kernels_for<Number, ExecSpace>(layout_->dim(), layout_->degree());
   src.update_ghosts();
   dst.fill(Number(0));
   CellKernelArgs<Number, ExecSpace> args;
@@ -110,12 +110,12 @@ void LaplaceOperator<Number, ExecSpace>::apply(vector_type& dst, const vector_ty
   if (options_.scatter == ScatterMode::atomic) {
     args.atomic = true;
     args.color = -1;
-    table.apply(args);
+    kernels_.apply(args);
   } else {
     args.atomic = false;
     for (int color = 0; color < (1 << layout_->dim()); ++color) {
       args.color = color;
-      table.apply(args);
+      kernels_.apply(args);
     }
   }
   dst.compress_add();
@@ -134,7 +134,6 @@ void LaplaceOperator<Number, ExecSpace>::vmult_unconstrained(vector_type& dst, c
 
 template <class Number, class ExecSpace>
 void LaplaceOperator<Number, ExecSpace>::compute_diagonal(vector_type& diag) const {
-  const auto table = kernels_for<Number, ExecSpace>(layout_->dim(), layout_->degree());
   diag.fill(Number(0));
   CellKernelArgs<Number, ExecSpace> args;
   args.dst = diag.view();
@@ -142,7 +141,7 @@ void LaplaceOperator<Number, ExecSpace>::compute_diagonal(vector_type& diag) con
   args.box = layout_->box();
   args.laplace = static_cast<Number>(options_.laplace_coefficient);
   args.mass = static_cast<Number>(options_.mass_coefficient);
-  table.diagonal(args);
+  kernels_.diagonal(args);
   diag.compress_add();
   const auto d = diag.view();
   const auto nodes = boundary_owned_;

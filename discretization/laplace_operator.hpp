@@ -12,6 +12,7 @@
 
 #include "core/distributed_vector.hpp"
 #include "discretization/continuous_dof_layout.hpp"
+#include "discretization/laplace_kernel_table.hpp"
 
 namespace tensormg {
 
@@ -63,6 +64,7 @@ class LaplaceOperator {
   void apply(vector_type& dst, const vector_type& src, bool constrained) const;
   std::shared_ptr<const ContinuousDofLayout<ExecSpace>> layout_;
   LaplaceOptions options_;
+  LaplaceKernelTable<Number, ExecSpace> kernels_;  // launchers of this (dim, k), looked up once
   int cells_per_team_ = 1;
   Kokkos::View<Number*, typename ExecSpace::memory_space> matrices_;
   std::vector<Number> host_matrices_;
