@@ -54,10 +54,15 @@ TYPED_TEST(LaplaceOperatorTest, ColoringAndHelmholtzTermsMatchAssembledMatrix) {
     for (int k : {1, 2, 5})
       EXPECT_LE((matrix_free_vs_assembled<double, TypeParam>(dim, k, options, 7 * k)), 1e-12)
           << "dim=" << dim << " k=" << k;
-  options.scatter = ScatterMode::atomic;
-  options.cells_per_team = 3;  // a non-default team shape
-  for (int dim = 2; dim <= 3; ++dim)
-    EXPECT_LE((matrix_free_vs_assembled<double, TypeParam>(dim, 3, options, 99)), 1e-12) << "dim=" << dim;
+  // Segments of several cells (and a short last segment) with both scatter modes.
+  for (const auto scatter : {ScatterMode::atomic, ScatterMode::coloring})
+    for (int cells_per_team : {2, 3}) {
+      options.scatter = scatter;
+      options.cells_per_team = cells_per_team;
+      for (int dim = 2; dim <= 3; ++dim)
+        EXPECT_LE((matrix_free_vs_assembled<double, TypeParam>(dim, 3, options, 99)), 1e-12)
+            << "dim=" << dim << " cells per team " << cells_per_team << " " << to_string(scatter);
+    }
 }
 
 TYPED_TEST(LaplaceOperatorTest, FloatMatchesToSinglePrecision) {
