@@ -56,44 +56,6 @@ inline CellRange cell_range(const NodeBox& box, int color) {
   return r;
 }
 
-/// The teams of a launch: each team takes a segment of up to `length` consecutive cells along x in
-/// one row (fixed y, z). Colors act on segments: segments of equal (segment, y, z) parity share no
-/// node, so a color needs no atomics.
-struct SegmentRange {
-  local_index length = 1;               // cells per segment (cells per team)
-  local_index cells_x = 0;              // cells of the box along x
-  local_index extent[3] = {0, 1, 1};    // segments along x, rows along y and z in the visited set
-  int parity[3] = {0, 0, 0};
-  int stride = 1;
-  KOKKOS_INLINE_FUNCTION local_index size() const { return extent[0] * extent[1] * extent[2]; }
-  /// Team t: first cell (x0, y, z) and the number of cells of its segment.
-  KOKKOS_INLINE_FUNCTION void segment(local_index t, local_index out[3], local_index& cells) const {
-    const local_index s = parity[0] + stride * (t % extent[0]);
-    out[0] = s * length;
-    out[1] = parity[1] + stride * ((t / extent[0]) % extent[1]);
-    out[2] = parity[2] + stride * (t / (extent[0] * extent[1]));
-    cells = cells_x - out[0] < length ? cells_x - out[0] : length;
-  }
-};
-
-inline SegmentRange segment_range(const NodeBox& box, int length, int color) {
-  SegmentRange r;
-  r.length = length;
-  r.cells_x = box.cells[0];
-  const local_index segments = (box.cells[0] + length - 1) / length;
-  const local_index count[3] = {segments, box.cells[1], box.cells[2]};
-  for (int d = 0; d < 3; ++d) {
-    if (color < 0 || d >= box.dim) {
-      r.extent[d] = count[d];
-    } else {
-      r.parity[d] = (color >> d) & 1;
-      r.extent[d] = count[d] > r.parity[d] ? (count[d] - r.parity[d] + 1) / 2 : 0;
-    }
-  }
-  r.stride = color < 0 ? 1 : 2;
-  return r;
-}
-
 }  // namespace detail
 
 /// The 1D matrices of one (dim, n) held by value in a kernel functor. On CUDA the functor is a
@@ -105,13 +67,9 @@ struct Matrices1D {
   Number entry[dim][2][n][n];  // [direction][0: mass, 1: stiffness][row][column]
 };
 
-/// One team works on a segment of cells_per_team cells along x (one row) in scratch memory.
-/// The segment's nodes are gathered once into a patch buffer and its result is summed there before
-/// one pass of global adds: neighbouring cells of a segment share their x-faces, so a segment of c
-/// cells reads and atomically adds (c k + 1)(k + 1)^(d-1) values instead of c (k + 1)^d.
-/// Thread structure: each contraction step hands one 1D line (n values along the contracted
-/// direction) to a thread, so a team of cells_per_team · n^(d-1) threads does one line each; any
-/// team size works (threads stride).
+/// One team works on cells_per_team cells in scratch memory. Thread structure: each contraction
+/// step hands one 1D line (n values along the contracted direction) to a thread, so a team of
+/// cells_per_team · n^(d-1) threads does one line each; any team size works (threads stride).
 template <int dim, int n, class Number, class ExecSpace>
 struct CellOperatorKernel {
   /// At most 256 threads per team, and a register cap: without it nvcc used 102 registers at
@@ -124,18 +82,18 @@ struct CellOperatorKernel {
   using ScratchView = Kokkos::View<Number*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
   static constexpr int k = n - 1;
   static constexpr int cell_size = dim == 2 ? n * n : n * n * n;
-  static constexpr int lines = cell_size / n;  // lines of a cell along one direction = n^(d-1)
+  static constexpr int lines = cell_size / n;
 
   CellKernelArgs<Number, ExecSpace> args;
-  detail::SegmentRange segments;
+  detail::CellRange cells;
   Matrices1D<dim, n, Number> m;
 
-  /// Patch of a segment of c cells: (c k + 1) nodes along x times n^(d-1).
-  KOKKOS_INLINE_FUNCTION static int patch_x(int cells_per_team) { return cells_per_team * k + 1; }
-  /// Scratch per team, in Number units: the patch (gathered input, later the summed output), three
-  /// cell buffers per cell (w1, t0, t1) and the left-face results of each cell (see the last step).
+  /// Scratch per team, in Number units: three cell buffers per cell (u, t0, t1), then per cell
+  /// the local index of its first node and whether the fast index path applies (2 local_index,
+  /// rounded up to whole Numbers).
   KOKKOS_INLINE_FUNCTION static std::size_t scratch_entries(int cells_per_team) {
-    return std::size_t(patch_x(cells_per_team)) * lines + 3 * cell_size * cells_per_team + lines * cells_per_team;
+    return 3 * cell_size * cells_per_team +
+           (2 * sizeof(local_index) * cells_per_team + sizeof(Number) - 1) / sizeof(Number);
   }
   std::size_t team_shmem_size(int /*team_size*/) const { return scratch_bytes(args.cells_per_team); }
   static std::size_t scratch_bytes(int cells_per_team) { return ScratchView::shmem_size(scratch_entries(cells_per_team)); }
@@ -145,55 +103,65 @@ struct CellOperatorKernel {
     for (int j = 0; j < n; ++j) r[j] = p[j * stride];
   }
 
-  /// Local vector index of patch node (px, j, l) of the segment starting at cell c0, or -1 for a
-  /// Dirichlet node when those are skipped. fast: every patch node is owned and none is a Dirichlet
-  /// node (the common case): one multiply-add chain from the patch's first node.
-  KOKKOS_INLINE_FUNCTION local_index node_index(const local_index (&c0)[3], bool fast, local_index base, int px, int j,
-                                                int l, bool skip_boundary) const {
-    if (fast) return base + px + args.box.o[0] * (j + args.box.o[1] * l);
-    const local_index ix = c0[0] * k + px, iy = c0[1] * k + j, iz = dim == 3 ? c0[2] * k + l : 0;
+  /// Local vector index of node (i, j, l) of a cell: the fast path (all of the cell's nodes are
+  /// owned and none is a Dirichlet node, the common case) is one multiply-add chain from the
+  /// cell's first node; otherwise -1 for a Dirichlet node (when it is skipped) or the general map.
+  KOKKOS_INLINE_FUNCTION local_index node_index(const local_index* info, const local_index* cc, int i, int j, int l,
+                                                bool skip_boundary) const {
+    if (info[1]) return info[0] + i + args.box.o[0] * (j + args.box.o[1] * l);
+    const local_index ix = cc[0] * k + i, iy = cc[1] * k + j, iz = dim == 3 ? cc[2] * k + l : 0;
     if (skip_boundary && args.box.on_boundary(ix, iy, iz)) return -1;
     return args.box.index(ix, iy, iz);
   }
 
-  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
-    const int cpt = args.cells_per_team, px_stride = patch_x(cpt);
-    Number* patch = static_cast<Number*>(team.team_scratch(0).get_shmem(sizeof(Number) * scratch_entries(cpt)));
-    Number* w1 = patch + px_stride * lines;
-    Number* t0 = w1 + cell_size * cpt;
-    Number* t1 = t0 + cell_size * cpt;
-    Number* face = t1 + cell_size * cpt;
-    const int rank = team.team_rank(), size = team.team_size();
-
-    local_index c0[3], ncells;
-    segments.segment(team.league_rank(), c0, ncells);
-    const int patch_nodes_x = ncells * k + 1;
+  /// info[0]: local index of the cell's first node in the owned box, info[1]: fast path flag.
+  KOKKOS_INLINE_FUNCTION void cell_info(local_index c, local_index* cc, local_index* info) const {
+    cells.coordinates(c, cc);
     const NodeBox& b = args.box;
-    const local_index x0 = c0[0] * k, y0 = c0[1] * k, z0 = dim == 3 ? c0[2] * k : 0;
-    bool fast = x0 + ncells * k < b.o[0] && y0 + k < b.o[1] && (dim == 2 || z0 + k < b.o[2]);
-    const global_index g0[3] = {b.offset[0] + x0, b.offset[1] + y0, b.offset[2] + z0};
-    const local_index span[3] = {ncells * k, k, k};
-    for (int d = 0; d < dim; ++d) fast = fast && g0[d] > 0 && g0[d] + span[d] < b.global_nodes[d] - 1;
-    const local_index base = fast ? x0 + b.o[0] * (y0 + b.o[1] * z0) : 0;
+    const local_index x0 = cc[0] * k, y0 = cc[1] * k, z0 = dim == 3 ? cc[2] * k : 0;
+    bool fast = x0 + k < b.o[0] && y0 + k < b.o[1] && (dim == 2 || z0 + k < b.o[2]);
+    const global_index g[3] = {b.offset[0] + x0, b.offset[1] + y0, b.offset[2] + z0};
+    for (int d = 0; d < dim; ++d) fast = fast && g[d] > 0 && g[d] + k < b.global_nodes[d] - 1;
+    info[0] = fast ? x0 + b.o[0] * (y0 + b.o[1] * z0) : 0;
+    info[1] = fast ? 1 : 0;
+  }
 
-    // Gather the segment's patch of u (nodes past the last cell of a short segment stay zero).
-    for (int e = rank; e < px_stride * lines; e += size) {
-      const int px = e % px_stride, line = e / px_stride;
-      Number value = 0;
-      if (px < patch_nodes_x) {
-        const local_index idx = node_index(c0, fast, base, px, line % n, line / n, args.zero_boundary_input);
-        if (idx >= 0) value = args.src(idx);
-      }
-      patch[e] = value;
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    const int cpt = args.cells_per_team;
+    const local_index first = team.league_rank() * cpt;
+    Number* u = static_cast<Number*>(team.team_scratch(0).get_shmem(sizeof(Number) * scratch_entries(cpt)));
+    Number* t0 = u + cell_size * cpt;
+    Number* t1 = t0 + cell_size * cpt;
+    local_index* info = reinterpret_cast<local_index*>(t1 + cell_size * cpt);
+    const int rank = team.team_rank(), size = team.team_size();
+    const local_index n_cells = cells.size();
+
+    for (int c = rank; c < cpt; c += size) {
+      local_index cc[3];
+      if (first + c < n_cells) cell_info(first + c, cc, info + 2 * c);
     }
     team.team_barrier();
 
-    // x: t0 = M_x u, t1 = A_x u along lines of constant (y, z), read from the patch.
+    // Gather R_K u.
+    for (int e = rank; e < cpt * cell_size; e += size) {
+      const int c = e / cell_size, node = e % cell_size;
+      Number value = 0;
+      if (first + c < n_cells) {
+        local_index cc[3] = {0, 0, 0};
+        if (!info[2 * c + 1]) cells.coordinates(first + c, cc);
+        const local_index idx = node_index(info + 2 * c, cc, node % n, (node / n) % n, dim == 3 ? node / (n * n) : 0,
+                                           args.zero_boundary_input);
+        if (idx >= 0) value = args.src(idx);
+      }
+      u[e] = value;
+    }
+    team.team_barrier();
+
+    // x: t0 = M_x u, t1 = A_x u along lines of constant (y, z).
     for (int w = rank; w < cpt * lines; w += size) {
-      const int c = w / lines, line = w % lines;
-      const int base_cell = c * cell_size + line * n;
+      const int base = (w / lines) * cell_size + (w % lines) * n;
       Number r[n];
-      load_line(patch + c * k + line * px_stride, 1, r);
+      load_line(u + base, 1, r);
       TENSORMG_UNROLL_OUTPUTS
       for (int i = 0; i < n; ++i) {
         Number sm = 0, sa = 0;
@@ -201,31 +169,31 @@ struct CellOperatorKernel {
           sm += m.entry[0][0][i][j] * r[j];
           sa += m.entry[0][1][i][j] * r[j];
         }
-        t0[base_cell + i] = sm;
-        t1[base_cell + i] = sa;
+        t0[base + i] = sm;
+        t1[base + i] = sa;
       }
     }
     team.team_barrier();
 
     if constexpr (dim == 2) {
-      // y (last): v = a A_y t0 + M_y (a t1 + b t0).
+      // y (last): v = a A_y t0 + M_y (a t1 + b t0), scattered.
       for (int w = rank; w < cpt * lines; w += size) {
         const int c = w / lines, i = w % lines;
-        const int base_cell = c * cell_size + i;
+        const int base = c * cell_size + i;
         Number r0[n], r1[n];
-        load_line(t0 + base_cell, n, r0);
-        load_line(t1 + base_cell, n, r1);
+        load_line(t0 + base, n, r0);
+        load_line(t1 + base, n, r1);
         for (int j = 0; j < n; ++j) r1[j] = args.laplace * r1[j] + args.mass * r0[j];
-        store_line(patch, face, px_stride, c, i, 0, r0, r1);
+        scatter_line(c, first, info + 2 * c, i, 0, r0, r1);
       }
     } else {
-      // y: w1 = M_y t0, w2 = A_y t0 + M_y t1 (into t0, in place: a thread owns its line).
+      // y: w1 = M_y t0 (into u), w2 = A_y t0 + M_y t1 (into t0, in place: a thread owns its line).
       for (int w = rank; w < cpt * lines; w += size) {
         const int line = w % lines;
-        const int base_cell = (w / lines) * cell_size + line % n + (line / n) * n * n;
+        const int base = (w / lines) * cell_size + line % n + (line / n) * n * n;
         Number r0[n], r1[n];
-        load_line(t0 + base_cell, n, r0);
-        load_line(t1 + base_cell, n, r1);
+        load_line(t0 + base, n, r0);
+        load_line(t1 + base, n, r1);
         TENSORMG_UNROLL_OUTPUTS
         for (int jo = 0; jo < n; ++jo) {
           Number s1 = 0, s2 = 0;
@@ -233,59 +201,41 @@ struct CellOperatorKernel {
             s1 += m.entry[1][0][jo][j] * r0[j];
             s2 += m.entry[1][1][jo][j] * r0[j] + m.entry[1][0][jo][j] * r1[j];
           }
-          w1[base_cell + jo * n] = s1;
-          t0[base_cell + jo * n] = s2;
+          u[base + jo * n] = s1;
+          t0[base + jo * n] = s2;
         }
       }
       team.team_barrier();
-      // z (last): v = a A_z w1 + M_z (a w2 + b w1).
+      // z (last): v = a A_z w1 + M_z (a w2 + b w1), scattered.
       for (int w = rank; w < cpt * lines; w += size) {
         const int c = w / lines, line = w % lines;
-        const int base_cell = c * cell_size + line;
+        const int base = c * cell_size + line;
         Number r0[n], r1[n];
-        load_line(w1 + base_cell, n * n, r0);
-        load_line(t0 + base_cell, n * n, r1);
+        load_line(u + base, n * n, r0);
+        load_line(t0 + base, n * n, r1);
         for (int j = 0; j < n; ++j) r1[j] = args.laplace * r1[j] + args.mass * r0[j];
-        store_line(patch, face, px_stride, c, line % n, line / n, r0, r1);
+        scatter_line(c, first, info + 2 * c, line % n, line / n, r0, r1);
       }
-    }
-    team.team_barrier();
-
-    // Left faces (x = 0 of each cell): the first cell's face is its own, the others add to the
-    // right face their left neighbour stored. One thread per patch entry: no conflicts.
-    for (int e = rank; e < cpt * lines; e += size) {
-      const int c = e / lines, line = e % lines;
-      if (c >= ncells) continue;
-      Number& target = patch[c * k + line * px_stride];
-      target = c == 0 ? face[e] : target + face[e];
-    }
-    team.team_barrier();
-
-    // Scatter the patch.
-    for (int e = rank; e < px_stride * lines; e += size) {
-      const int px = e % px_stride, line = e / px_stride;
-      if (px >= patch_nodes_x) continue;
-      const local_index idx = node_index(c0, fast, base, px, line % n, line / n, args.skip_boundary_output);
-      if (idx < 0) continue;
-      if (args.atomic) Kokkos::atomic_add(&args.dst(idx), patch[e]);
-      else args.dst(idx) += patch[e];
     }
   }
 
-  /// v[o] = a Σ_j A[o][j] r0[j] + Σ_j M[o][j] r1[j] (A, M of the last direction) for the n nodes
-  /// of a line along the last direction at (p, q) within cell c: stored into the patch (the gathered
-  /// input there is consumed), except on the cell's left face p = 0, which goes to `face` and is
-  /// added after a barrier because the left neighbour writes the same patch nodes.
-  KOKKOS_INLINE_FUNCTION void store_line(Number* patch, Number* face, int px_stride, int c, int p, int q,
-                                         const Number (&r0)[n], const Number (&r1)[n]) const {
+  /// Adds v[o] = a Σ_j A[o][j] r0[j] + Σ_j M[o][j] r1[j] (A, M of the last direction) to the n
+  /// nodes of a line along the last direction whose other coordinates in the cell are (p, q).
+  KOKKOS_INLINE_FUNCTION void scatter_line(int c, local_index first, const local_index* info, int p, int q,
+                                           const Number (&r0)[n], const Number (&r1)[n]) const {
+    if (first + c >= cells.size()) return;
     constexpr int last = dim - 1;
+    local_index cc[3] = {0, 0, 0};
+    if (!info[1]) cells.coordinates(first + c, cc);
     TENSORMG_UNROLL_OUTPUTS
     for (int o = 0; o < n; ++o) {
       Number v = 0;
       for (int j = 0; j < n; ++j) v += args.laplace * m.entry[last][1][o][j] * r0[j] + m.entry[last][0][o][j] * r1[j];
-      const int line = dim == 2 ? o : q + n * o;  // (y, z) line index of the output node
-      if (p == 0) face[c * lines + line] = v;
-      else patch[c * k + p + line * px_stride] = v;
+      const local_index idx = dim == 2 ? node_index(info, cc, p, o, 0, args.skip_boundary_output)
+                                       : node_index(info, cc, p, q, o, args.skip_boundary_output);
+      if (idx < 0) continue;
+      if (args.atomic) Kokkos::atomic_add(&args.dst(idx), v);
+      else args.dst(idx) += v;
     }
   }
 };
@@ -347,15 +297,16 @@ int default_cells_per_team() {
 template <int dim, int n, class Number, class ExecSpace>
 void launch_cell_operator(const CellKernelArgs<Number, ExecSpace>& args) {
   using Kernel = CellOperatorKernel<dim, n, Number, ExecSpace>;
-  Kernel kernel{args, detail::segment_range(args.box, args.cells_per_team, args.color), {}};
-  const local_index teams = kernel.segments.size();
-  if (teams == 0 || args.box.cells[0] == 0) return;
+  Kernel kernel{args, detail::cell_range(args.box, args.color), {}};
+  const local_index cells = kernel.cells.size();
+  if (cells == 0) return;
   for (int d = 0; d < dim; ++d)
     for (int w = 0; w < 2; ++w)
       for (int i = 0; i < n; ++i)
         for (int j = 0; j < n; ++j) kernel.m.entry[d][w][i][j] = args.host_matrices[((d * 2 + w) * n + i) * n + j];
+  const int league = (cells + args.cells_per_team - 1) / args.cells_per_team;
   const int team_size = runs_on_host<ExecSpace>() ? 1 : args.cells_per_team * Kernel::lines;
-  Kokkos::parallel_for("tensormg::operator::laplace::apply", typename Kernel::Policy(teams, team_size), kernel);
+  Kokkos::parallel_for("tensormg::operator::laplace::apply", typename Kernel::Policy(league, team_size), kernel);
 }
 
 template <int dim, int n, class Number, class ExecSpace>
