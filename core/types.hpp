@@ -30,6 +30,13 @@ using SecondaryExec = HostExec;
 static_assert(!std::is_same_v<DefaultExec, SecondaryExec>,
               "tensormg instantiates its kernels for two execution spaces: configure Kokkos with "
               "Kokkos_ENABLE_SERIAL=ON next to OpenMP, or with a host space next to Cuda");
+/// Calls M(Number, ExecSpace) for every (number type, execution space) pair that tensormg's
+/// compiled templates are instantiated for; explicit instantiation lists use it so that the set
+/// is named once.
+#define TENSORMG_FOR_EACH_NUMBER_AND_SPACE(M)                                            \
+  M(double, ::tensormg::DefaultExec) M(float, ::tensormg::DefaultExec)                   \
+  M(double, ::tensormg::SecondaryExec) M(float, ::tensormg::SecondaryExec)
+
 /// Memory space of an execution space.
 template <class ExecSpace>
 using MemorySpaceOf = typename ExecSpace::memory_space;

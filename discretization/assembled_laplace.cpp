@@ -128,9 +128,8 @@ std::size_t AssembledLaplace<Number, ExecSpace>::bytes() const {
   return matrix_.nnz() * (sizeof(Number) + sizeof(local_index)) + (matrix_.numRows() + 1) * sizeof(std::int64_t);
 }
 
-template class AssembledLaplace<double, DefaultExec>;
-template class AssembledLaplace<float, DefaultExec>;
-template class AssembledLaplace<double, SecondaryExec>;
-template class AssembledLaplace<float, SecondaryExec>;
+#define TENSORMG_INSTANTIATE(Number, Exec) template class AssembledLaplace<Number, Exec>;
+TENSORMG_FOR_EACH_NUMBER_AND_SPACE(TENSORMG_INSTANTIATE)
+#undef TENSORMG_INSTANTIATE
 
 }  // namespace tensormg

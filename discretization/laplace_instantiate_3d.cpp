@@ -11,9 +11,9 @@ LaplaceKernelTable<Number, ExecSpace> laplace_kernels_3d(int degree) {
   return lookup_laplace_kernels<3, Number, ExecSpace>(degree, std::make_integer_sequence<int, 8>{});
 }
 
-template LaplaceKernelTable<double, DefaultExec> laplace_kernels_3d<double, DefaultExec>(int);
-template LaplaceKernelTable<float, DefaultExec> laplace_kernels_3d<float, DefaultExec>(int);
-template LaplaceKernelTable<double, SecondaryExec> laplace_kernels_3d<double, SecondaryExec>(int);
-template LaplaceKernelTable<float, SecondaryExec> laplace_kernels_3d<float, SecondaryExec>(int);
+#define TENSORMG_INSTANTIATE(Number, Exec) \
+  template LaplaceKernelTable<Number, Exec> laplace_kernels_3d<Number, Exec>(int);
+TENSORMG_FOR_EACH_NUMBER_AND_SPACE(TENSORMG_INSTANTIATE)
+#undef TENSORMG_INSTANTIATE
 
 }  // namespace tensormg

@@ -164,10 +164,7 @@ double LaplaceOperator<Number, ExecSpace>::flops_per_vmult() const {
   template class LaplaceOperator<Number, Exec>;                                                            \
   template void copy_entries<Number, Exec>(const Kokkos::View<local_index*, typename Exec::memory_space>&, \
                                            DistributedVector<Number, Exec>&, const DistributedVector<Number, Exec>&);
-TENSORMG_INSTANTIATE(double, DefaultExec)
-TENSORMG_INSTANTIATE(float, DefaultExec)
-TENSORMG_INSTANTIATE(double, SecondaryExec)
-TENSORMG_INSTANTIATE(float, SecondaryExec)
+TENSORMG_FOR_EACH_NUMBER_AND_SPACE(TENSORMG_INSTANTIATE)
 #undef TENSORMG_INSTANTIATE
 template Kokkos::View<local_index*, DefaultExec::memory_space> owned_boundary_nodes<DefaultExec>(const NodeBox&);
 template Kokkos::View<local_index*, SecondaryExec::memory_space> owned_boundary_nodes<SecondaryExec>(const NodeBox&);

@@ -154,10 +154,7 @@ DiscretizationErrors compute_errors(const ContinuousDofLayout<ExecSpace>& layout
                                            DistributedVector<Number, Exec>&);                               \
   template DiscretizationErrors compute_errors<Number, Exec>(const ContinuousDofLayout<Exec>&,              \
                                                              const DistributedVector<Number, Exec>&, const PoissonProblem&);
-TENSORMG_INSTANTIATE(double, DefaultExec)
-TENSORMG_INSTANTIATE(float, DefaultExec)
-TENSORMG_INSTANTIATE(double, SecondaryExec)
-TENSORMG_INSTANTIATE(float, SecondaryExec)
+TENSORMG_FOR_EACH_NUMBER_AND_SPACE(TENSORMG_INSTANTIATE)
 #undef TENSORMG_INSTANTIATE
 
 }  // namespace tensormg

@@ -94,10 +94,7 @@ void write_solution(const std::string& path, const ContinuousDofLayout<ExecSpace
                                              const DistributedVector<Number, Exec>&, const Json&, bool);            \
   template std::vector<double> gather_on_root<Number, Exec>(const ContinuousDofLayout<Exec>&,                       \
                                                             const DistributedVector<Number, Exec>&);
-TENSORMG_INSTANTIATE(double, DefaultExec)
-TENSORMG_INSTANTIATE(float, DefaultExec)
-TENSORMG_INSTANTIATE(double, SecondaryExec)
-TENSORMG_INSTANTIATE(float, SecondaryExec)
+TENSORMG_FOR_EACH_NUMBER_AND_SPACE(TENSORMG_INSTANTIATE)
 #undef TENSORMG_INSTANTIATE
 
 }  // namespace tensormg
