@@ -63,25 +63,14 @@ void assemble_rhs(const LaplaceOperator<Number, ExecSpace>& laplace, const Poiss
   auto f = laplace.make_vector("rhs_f"), g = laplace.make_vector("rhs_g"), lifted = laplace.make_vector("rhs_lift");
   interpolate(layout, f, problem.rhs);
   mass.vmult_unconstrained(rhs, f);  // b = M f_I (all rows)
+  const auto nodes = owned_boundary_nodes<ExecSpace>(layout.box());
   if (problem.known_solution()) {
-    const NodeBox& box = layout.box();
-    auto host = Kokkos::create_mirror_view(Kokkos::HostSpace(), g.view());
-    Kokkos::deep_copy(host, Number(0));
-    for (local_index iz = 0; iz < box.o[2]; ++iz)
-      for (local_index iy = 0; iy < box.o[1]; ++iy)
-        for (local_index ix = 0; ix < box.o[0]; ++ix)
-          if (box.on_boundary(ix, iy, iz)) {
-            const local_index l[3] = {ix, iy, iz};
-            std::array<double, 3> x{0, 0, 0};
-            for (int d = 0; d < box.dim; ++d) x[d] = layout.node_coordinate(d, box.offset[d] + l[d]);
-            host(box.index(ix, iy, iz)) = static_cast<Number>(problem.solution(x));
-          }
-    Kokkos::deep_copy(g.view(), host);
-    laplace.vmult_unconstrained(lifted, g);  // A_full g_I
+    interpolate(layout, lifted, problem.solution);  // u_I everywhere ...
+    copy_entries(nodes, g, lifted);                  // ... g_I: its Dirichlet values, zero inside
+    laplace.vmult_unconstrained(lifted, g);          // A_full g_I
     rhs.add(Number(-1), lifted);
   }
   // Dirichlet rows: b = g (zero when u is unknown).
-  const auto nodes = owned_boundary_nodes<ExecSpace>(layout.box());
   copy_entries(nodes, rhs, g);
 }
 
