@@ -1,0 +1,263 @@
+#include "multigrid/multigrid.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <type_traits>
+
+#include "core/error.hpp"
+#include "core/preconditioners.hpp"
+#include "core/profiling.hpp"
+#include "smoothers/point_smoothers.hpp"
+#include "smoothers/vertex_patch_smoother.hpp"
+
+namespace tensormg {
+
+namespace {
+template <class Number, class ExecSpace>
+void set_entries(const Kokkos::View<local_index*, typename ExecSpace::memory_space>& nodes,
+                 DistributedVector<Number, ExecSpace>& v, Number value) {
+  const auto d = v.view();
+  Kokkos::parallel_for("tensormg::multigrid::set_dirichlet", Kokkos::RangePolicy<ExecSpace>(0, nodes.extent(0)),
+                       KOKKOS_LAMBDA(local_index i) { d(nodes(i)) = value; });
+}
+
+template <class Number, class ExecSpace>
+std::unique_ptr<Smoother<Number, ExecSpace>> make_smoother(std::shared_ptr<const LaplaceOperator<Number, ExecSpace>> op,
+                                                          const MultigridOptions& o) {
+  switch (o.smoother) {
+    case SmootherKind::vertex_patch: return std::make_unique<VertexPatchSmoother<Number, ExecSpace>>(op, o.patch);
+    case SmootherKind::jacobi: return std::make_unique<JacobiSmoother<Number, ExecSpace>>(op, o.point);
+    case SmootherKind::chebyshev: return std::make_unique<ChebyshevSmoother<Number, ExecSpace>>(op, o.point);
+    case SmootherKind::gauss_seidel: return std::make_unique<GaussSeidelSmoother<Number, ExecSpace>>(op);
+  }
+  return nullptr;
+}
+}  // namespace
+
+template <class Number, class ExecSpace>
+Multigrid<Number, ExecSpace>::Multigrid(const BrickDescription& fine, int degree, MPI_Comm comm,
+                                        LaplaceOptions operator_options, MultigridOptions options)
+    : options_(options) {
+  int ranks = 1;
+  MPI_Comm_size(comm, &ranks);
+  TENSORMG_CHECK_COLLECTIVE(comm, ranks == 1,
+                            "multigrid runs on one MPI rank in this version (given "
+                                << ranks << " ranks); multi-rank smoothing and transfer are not implemented yet");
+  int r_min = 0;
+  for (int d = 0; d < fine.dim; ++d) {
+    int r = 0;
+    while ((fine.coarse_cells[d] << r) < 2) ++r;
+    r_min = std::max(r_min, r);
+  }
+  TENSORMG_CHECK_COLLECTIVE(comm, fine.refinements >= r_min,
+                            "multigrid needs at least two cells per direction on the finest mesh (vertex patches of "
+                            "its coarsest level); use at least "
+                                << r_min << " refinements for these coarse cells");
+  coarsest_refinement_ = r_min;
+  for (int r = r_min; r <= fine.refinements; ++r) {
+    BrickDescription brick = fine;
+    brick.refinements = r;
+    Level level;
+    const auto mesh = std::make_shared<CartesianMesh>(brick, comm);
+    level.layout = std::make_shared<ContinuousDofLayout<ExecSpace>>(mesh, degree);
+    level.op = std::make_shared<operator_type>(level.layout, operator_options);
+    if (r > r_min) {
+      level.smoother = make_smoother<Number, ExecSpace>(level.op, options_);
+      level.from_coarser = std::make_unique<Transfer<Number, ExecSpace>>(levels_.back().layout, level.layout);
+    }
+    level.dirichlet = owned_boundary_nodes<ExecSpace>(level.layout->box());
+    level.x = level.op->make_vector("mg_x");
+    level.b = level.op->make_vector("mg_b");
+    level.r = level.op->make_vector("mg_r");
+    levels_.push_back(std::move(level));
+  }
+  const auto& coarse_cells = levels_.front().layout->mesh().n_cells();
+  bool single_patch = true;
+  for (int d = 0; d < fine.dim; ++d) single_patch = single_patch && coarse_cells[d] == 2;
+  if (single_patch) {
+    VertexPatchOptions exact;  // fused, fast diagonalization: exact on one patch
+    coarse_patch_ = std::make_unique<VertexPatchSmoother<Number, ExecSpace>>(levels_.front().op, exact);
+  }
+}
+
+template <class Number, class ExecSpace>
+void Multigrid<Number, ExecSpace>::coarse_solve(vector_type& x, const vector_type& b) const {
+  ScopedRegion region("multigrid::coarse_solve");
+  const Level& c = levels_.front();
+  if (coarse_patch_) {
+    copy_entries(c.dirichlet, x, b);
+    coarse_patch_->smooth(x, b, SweepOrder::forward);
+    return;
+  }
+  // Several patches: CG with Jacobi to the precision's limit.
+  vector_type diag = c.op->make_vector("coarse_diagonal");
+  c.op->compute_diagonal(diag);
+  const JacobiPreconditioner<vector_type> jacobi(diag);
+  SolverControl control;
+  control.rtol = std::is_same_v<Number, float> ? 1e-6 : 1e-13;
+  control.max_iterations = 20000;
+  x.fill(Number(0));
+  solve_cg(*c.op, x, b, jacobi, control);
+}
+
+template <class Number, class ExecSpace>
+void Multigrid<Number, ExecSpace>::vcycle(vector_type& x, const vector_type& b) const {
+  vcycle(n_levels() - 1, x, b);
+}
+
+template <class Number, class ExecSpace>
+void Multigrid<Number, ExecSpace>::vcycle(int l, vector_type& x, const vector_type& b) const {
+  const bool timed = options_.collect_times && l == n_levels() - 1;
+  const auto step = [&](const char* name, auto&& f) {
+    if (!timed) return f();
+    ScopedTimer t(timers_[name]);
+    f();
+  };
+  if (l == 0) {
+    step("coarse solve", [&] { coarse_solve(x, b); });
+    return;
+  }
+  ScopedRegion region("multigrid::level_" + std::to_string(l));
+  const Level& f = levels_[l];
+  const Level& c = levels_[l - 1];
+  step("vector operations", [&] { copy_entries(f.dirichlet, x, b); });
+  step("smoothing", [&] { f.smoother->smooth(x, b, SweepOrder::forward); });
+  step("residual", [&] {
+    f.op->vmult(f.r, x);
+    f.r.axpby(Number(1), b, Number(-1));
+  });
+  step("transfer", [&] {
+    f.from_coarser->restrict_to(c.b, f.r);
+    set_entries(c.dirichlet, c.b, Number(0));
+  });
+  step("vector operations", [&] { c.x.fill(Number(0)); });
+  step(l - 1 == 0 ? "coarse solve" : "coarser levels", [&] { vcycle(l - 1, c.x, c.b); });
+  step("transfer", [&] { f.from_coarser->prolongate_add(x, c.x); });
+  step("smoothing", [&] { f.smoother->smooth(x, b, SweepOrder::reverse); });
+}
+
+template <class Number, class ExecSpace>
+void Multigrid<Number, ExecSpace>::vmult(vector_type& dst, const vector_type& src) const {
+  dst.fill(Number(0));
+  vcycle(dst, src);
+}
+
+template <class Number, class ExecSpace>
+void Multigrid<Number, ExecSpace>::full_multigrid_start(vector_type& x, const vector_type& b) const {
+  ScopedRegion region("multigrid::full_multigrid_start");
+  const int top = n_levels() - 1;
+  levels_[top].b.copy_from(b);
+  for (int l = top; l > 0; --l) {
+    levels_[l].from_coarser->restrict_to(levels_[l - 1].b, levels_[l].b);
+    set_entries(levels_[l - 1].dirichlet, levels_[l - 1].b, Number(0));
+  }
+  coarse_solve(levels_[0].x, levels_[0].b);
+  for (int l = 1; l <= top; ++l) {
+    levels_[l].from_coarser->prolongate(levels_[l].x, levels_[l - 1].x);
+    // The cycle on level l reuses level l-1's vectors as its coarse-grid scratch.
+    vcycle(l, levels_[l].x, levels_[l].b);
+  }
+  x.copy_from(levels_[top].x);
+  if (top == 0) copy_entries(levels_[0].dirichlet, x, b);
+}
+
+template <class Number, class ExecSpace>
+std::map<std::string, double> Multigrid<Number, ExecSpace>::times() const {
+  std::map<std::string, double> t;
+  for (const auto& [name, timer] : timers_.timers()) t[name] = timer.seconds();
+  return t;
+}
+
+template <class Number, class MGNumber, class ExecSpace>
+MultigridPreconditioner<Number, MGNumber, ExecSpace>::MultigridPreconditioner(const Multigrid<MGNumber, ExecSpace>& mg)
+    : mg_(mg) {
+  if constexpr (!std::is_same_v<Number, MGNumber>) {
+    src_ = mg_.fine_operator().make_vector("mg_preconditioner_src");
+    dst_ = mg_.fine_operator().make_vector("mg_preconditioner_dst");
+  }
+}
+
+template <class Number, class MGNumber, class ExecSpace>
+void MultigridPreconditioner<Number, MGNumber, ExecSpace>::vmult(vector_type& dst, const vector_type& src) const {
+  if constexpr (std::is_same_v<Number, MGNumber>) {
+    mg_.vmult(dst, src);
+  } else {
+    src_.copy_converted_from(src);
+    mg_.vmult(dst_, src_);
+    dst.copy_converted_from(dst_);
+  }
+}
+
+template <class Number, class MGNumber, class ExecSpace>
+SolverResult solve_full_multigrid(const Multigrid<MGNumber, ExecSpace>& mg, const LaplaceOperator<Number, ExecSpace>& A,
+                                  DistributedVector<Number, ExecSpace>& x, const DistributedVector<Number, ExecSpace>& b,
+                                  const SolverControl& control) {
+  ScopedRegion region("solver::full_multigrid");
+  using Vector = DistributedVector<Number, ExecSpace>;
+  TENSORMG_CHECK(A.layout().n_global_dofs() == mg.fine_operator().layout().n_global_dofs(),
+                 "full multigrid: the operator and the finest multigrid level differ in size");
+  if constexpr (std::is_same_v<Number, MGNumber>) {
+    mg.full_multigrid_start(x, b);
+  } else {
+    auto bm = mg.fine_operator().make_vector("fmg_b");
+    auto xm = mg.fine_operator().make_vector("fmg_x");
+    bm.copy_converted_from(b);
+    mg.full_multigrid_start(xm, bm);
+    x.copy_converted_from(xm);
+  }
+  const MultigridPreconditioner<Number, MGNumber, ExecSpace> cycle(mg);
+  Vector r = A.make_vector("fmg_residual"), e = A.make_vector("fmg_correction");
+  SolverResult result;
+  const double delta0 = double(b.l2_norm());
+  result.initial_residual = delta0;
+  const auto residual = [&] {
+    A.vmult(r, x);
+    r.axpby(Number(1), b, Number(-1));
+    return double(r.l2_norm());
+  };
+  // Algorithm 2.2, line 5: δ ← δ0 = ‖b‖, so at least one cycle of the while loop runs (unless b = 0).
+  double delta = delta0;
+  double first = residual();
+  int it = 0;
+  result.history.push_back(first);
+  if (control.monitor) control.monitor(0, first);
+  const double target = std::max(control.rtol * delta0, control.atol);
+  result.reason = SolverReason::max_iterations;
+  if (delta0 == 0 && first == 0) result.reason = SolverReason::converged_absolute;
+  while (result.reason == SolverReason::max_iterations && delta > target && it < control.max_iterations) {
+    cycle.vmult(e, r);
+    x.add(Number(1), e);
+    delta = residual();
+    ++it;
+    result.history.push_back(delta);
+    if (control.monitor) control.monitor(it, delta);
+    if (!std::isfinite(delta)) result.reason = SolverReason::not_finite;
+    else if (delta > control.divergence_factor * std::max(delta0, 1e-300)) result.reason = SolverReason::diverged;
+  }
+  if (result.reason == SolverReason::max_iterations && delta <= target)
+    result.reason = delta <= control.rtol * delta0 ? SolverReason::converged_relative : SolverReason::converged_absolute;
+  result.iterations = it;
+  result.final_residual = delta;
+  result.true_residual = delta;
+  return result;
+}
+
+#define TENSORMG_INSTANTIATE_MG(Number, Exec) template class Multigrid<Number, Exec>;
+TENSORMG_FOR_EACH_NUMBER_AND_SPACE(TENSORMG_INSTANTIATE_MG)
+#undef TENSORMG_INSTANTIATE_MG
+
+#define TENSORMG_INSTANTIATE_PAIR(Number, MGNumber, Exec)                                                    \
+  template class MultigridPreconditioner<Number, MGNumber, Exec>;                                            \
+  template SolverResult solve_full_multigrid<Number, MGNumber, Exec>(                                        \
+      const Multigrid<MGNumber, Exec>&, const LaplaceOperator<Number, Exec>&, DistributedVector<Number, Exec>&, \
+      const DistributedVector<Number, Exec>&, const SolverControl&);
+#define TENSORMG_INSTANTIATE_SPACE(Exec)         \
+  TENSORMG_INSTANTIATE_PAIR(double, double, Exec) \
+  TENSORMG_INSTANTIATE_PAIR(double, float, Exec)  \
+  TENSORMG_INSTANTIATE_PAIR(float, float, Exec)
+TENSORMG_INSTANTIATE_SPACE(::tensormg::DefaultExec)
+TENSORMG_INSTANTIATE_SPACE(::tensormg::SecondaryExec)
+#undef TENSORMG_INSTANTIATE_SPACE
+#undef TENSORMG_INSTANTIATE_PAIR
+
+}  // namespace tensormg

@@ -1,0 +1,116 @@
+#pragma once
+/// @file
+/// Geometric multigrid on the nested meshes of a brick (paper 000 §2.1, Algorithms 2.1 and 2.2):
+/// per level a matrix-free operator, a smoother and the transfer from the next coarser level, all
+/// in one precision (MGNumber). The V-cycle uses one pre- and one post-smoothing step, the
+/// post-smoothing visiting the colors backwards so the cycle is symmetric; the coarsest level is
+/// solved exactly: by one patch solve when it is a single vertex patch (2 cells per direction),
+/// otherwise by CG to a tight tolerance.
+///
+/// Dirichlet rows are identity rows (as in LaplaceOperator): a cycle sets x = b on them and keeps
+/// the correction zero there on coarser levels.
+///
+/// One MPI rank in this version; the constructor refuses more with a collective error.
+
+#include <map>
+#include <memory>
+#include <vector>
+
+#include "core/krylov.hpp"
+#include "core/timer.hpp"
+#include "discretization/cartesian_mesh.hpp"
+#include "discretization/laplace_operator.hpp"
+#include "multigrid/transfer.hpp"
+#include "smoothers/smoother.hpp"
+
+namespace tensormg {
+
+struct MultigridOptions {
+  SmootherKind smoother = SmootherKind::vertex_patch;
+  VertexPatchOptions patch;
+  PointSmootherOptions point;
+  /// Collect a per-component time breakdown of the cycles (adds a fence per component).
+  bool collect_times = false;
+};
+
+template <class Number, class ExecSpace = DefaultExec>
+class Multigrid {
+ public:
+  using vector_type = DistributedVector<Number, ExecSpace>;
+  using operator_type = LaplaceOperator<Number, ExecSpace>;
+  using value_type = Number;
+
+  struct Level {
+    std::shared_ptr<const ContinuousDofLayout<ExecSpace>> layout;
+    std::shared_ptr<const operator_type> op;
+    std::unique_ptr<Smoother<Number, ExecSpace>> smoother;
+    std::unique_ptr<Transfer<Number, ExecSpace>> from_coarser;  ///< null on the coarsest level
+    Kokkos::View<local_index*, typename ExecSpace::memory_space> dirichlet;
+    mutable vector_type x, b, r;
+  };
+
+  /// Levels from the first refinement of `fine` with at least two cells in every direction up to
+  /// `fine` itself. Collective; throws InputError on more than one rank or when the finest mesh has
+  /// fewer than two cells in a direction.
+  Multigrid(const BrickDescription& fine, int degree, MPI_Comm comm, LaplaceOptions operator_options = {},
+            MultigridOptions options = {});
+
+  int n_levels() const { return static_cast<int>(levels_.size()); }
+  const Level& level(int l) const { return levels_.at(l); }
+  const operator_type& fine_operator() const { return *levels_.back().op; }
+  std::shared_ptr<const operator_type> fine_operator_ptr() const { return levels_.back().op; }
+  /// Refinements of the coarsest level.
+  int coarsest_refinement() const { return coarsest_refinement_; }
+  /// True when the coarsest level is one vertex patch, solved exactly by one patch solve.
+  bool coarse_is_single_patch() const { return coarse_patch_ != nullptr; }
+  const MultigridOptions& options() const { return options_; }
+
+  /// One V-cycle on the finest level: x ← V(x, b).
+  void vcycle(vector_type& x, const vector_type& b) const;
+  /// One V-cycle on level l.
+  void vcycle(int l, vector_type& x, const vector_type& b) const;
+  /// As a preconditioner: dst = V(0, src).
+  void vmult(vector_type& dst, const vector_type& src) const;
+  /// The exact solve of the coarsest level: x = A_0^{-1} b.
+  void coarse_solve(vector_type& x, const vector_type& b) const;
+  /// The full-multigrid start (Algorithm 2.2, lines 1–4): x = FMG(b) on the finest level.
+  void full_multigrid_start(vector_type& x, const vector_type& b) const;
+
+  /// Accumulated seconds per component (smoothing, residual, transfer, coarse solve, vector
+  /// operations on the finest level; "coarser levels" for all others) when collect_times is on.
+  std::map<std::string, double> times() const;
+  void reset_times() const { timers_ = TimerSet(); }
+
+ private:
+  std::vector<Level> levels_;
+  MultigridOptions options_;
+  int coarsest_refinement_ = 0;
+  std::unique_ptr<Smoother<Number, ExecSpace>> coarse_patch_;
+  mutable TimerSet timers_;
+  mutable bool in_coarser_ = false;
+};
+
+/// Multigrid in MGNumber as preconditioner of a Krylov method in Number: converts at entry and
+/// exit when the precisions differ (mixed precision).
+template <class Number, class MGNumber, class ExecSpace = DefaultExec>
+class MultigridPreconditioner {
+ public:
+  using vector_type = DistributedVector<Number, ExecSpace>;
+  explicit MultigridPreconditioner(const Multigrid<MGNumber, ExecSpace>& mg);
+  void vmult(vector_type& dst, const vector_type& src) const;
+
+ private:
+  const Multigrid<MGNumber, ExecSpace>& mg_;
+  mutable DistributedVector<MGNumber, ExecSpace> src_, dst_;
+};
+
+/// Full multigrid (Algorithm 2.2): the FMG start in MGNumber, then V-cycles until
+/// ‖b − A x‖ ≤ rtol ‖b‖ (or ≤ atol); the residual and the solution are kept in Number (double in
+/// mixed precision: each further cycle is a correction x += V(0, r)). `iterations` counts the
+/// cycles of the while loop (line 6), as in the paper's tables.
+template <class Number, class MGNumber, class ExecSpace>
+SolverResult solve_full_multigrid(const Multigrid<MGNumber, ExecSpace>& mg, const LaplaceOperator<Number, ExecSpace>& A,
+                                  DistributedVector<Number, ExecSpace>& x, const DistributedVector<Number, ExecSpace>& b,
+                                  const SolverControl& control);
+
+}  // namespace tensormg

@@ -1,0 +1,177 @@
+#include "multigrid/transfer.hpp"
+
+#include "core/error.hpp"
+#include "core/profiling.hpp"
+#include "discretization/polynomials_1d.hpp"
+
+namespace tensormg {
+
+std::vector<double> interpolation_matrix_1d(int degree) {
+  const auto basis = LagrangeBasis1D::gauss_lobatto(degree);
+  const int nc = degree + 1, nf = 2 * degree + 1;
+  std::vector<double> p(nf * nc);
+  for (int f = 0; f < nf; ++f) {
+    const int child = f < degree ? 0 : (f == degree ? 0 : 1);
+    const int local = f - child * degree;
+    const double x = 0.5 * (child + basis.nodes()[local]);
+    for (int c = 0; c < nc; ++c) p[f * nc + c] = basis.value(c, x);
+  }
+  return p;
+}
+
+namespace {
+
+/// One team per parent cell: three (2D: two) 1D contractions between the parent's (k+1)^d nodes
+/// and the children's (2k+1)^d nodes in scratch memory; one thread per output point.
+template <class Number, class ExecSpace>
+struct TransferKernel {
+  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  using Member = typename Policy::member_type;
+  Kokkos::View<const Number*, typename ExecSpace::memory_space> in;
+  Kokkos::View<Number*, typename ExecSpace::memory_space> out;
+  Kokkos::View<const Number*, typename ExecSpace::memory_space> matrix;  // nf × nc
+  NodeBox coarse, fine;
+  int dim = 2, nc = 2, nf = 3, k = 1;
+  int mode = 0;  // 0 assign, 1 add, 2 transpose
+  int level = 0;
+
+  static std::size_t buffer_entries(int dim, int nf) { return dim == 2 ? nf * nf : nf * nf * nf; }
+
+  /// Box extents along the contraction sequence: prolongation grows direction d from nc to nf,
+  /// restriction shrinks it.
+  KOKKOS_INLINE_FUNCTION void contract(const Member& team, int d, const int ext_in[3], const Number* src, Number* dst,
+                                       bool transpose_step) const {
+    int ext_out[3] = {ext_in[0], ext_in[1], ext_in[2]};
+    ext_out[d] = transpose_step ? nc : nf;
+    const int size = ext_out[0] * ext_out[1] * ext_out[2];
+    const int stride_in = d == 0 ? 1 : (d == 1 ? ext_in[0] : ext_in[0] * ext_in[1]);
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, size), [&](int e) {
+      int i[3] = {e % ext_out[0], (e / ext_out[0]) % ext_out[1], e / (ext_out[0] * ext_out[1])};
+      const int row = i[d];
+      i[d] = 0;
+      const Number* p = src + i[0] + ext_in[0] * (i[1] + ext_in[1] * i[2]);
+      Number v = 0;
+      if (transpose_step)
+        for (int m = 0; m < nf; ++m) v += matrix(m * nc + row) * p[m * stride_in];
+      else
+        for (int m = 0; m < nc; ++m) v += matrix(row * nc + m) * p[m * stride_in];
+      dst[e] = v;
+    });
+    team.team_barrier();
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    const std::size_t entries = buffer_entries(dim, nf);
+    Number* a = static_cast<Number*>(team.team_scratch(level).get_shmem(2 * entries * sizeof(Number)));
+    Number* b = a + entries;
+    const local_index c = team.league_rank();
+    const local_index cc[3] = {c % coarse.cells[0], (c / coarse.cells[0]) % coarse.cells[1],
+                               c / (coarse.cells[0] * coarse.cells[1])};
+    const bool transpose = mode == 2;
+    const int n_in = transpose ? nf : nc;
+    int ext[3] = {n_in, n_in, dim == 3 ? n_in : 1};
+    const int in_size = ext[0] * ext[1] * ext[2];
+    // Gather: the parent's nodes, or (transpose) the children's nodes this parent owns.
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, in_size), [&](int e) {
+      const int i[3] = {e % ext[0], (e / ext[0]) % ext[1], e / (ext[0] * ext[1])};
+      Number v = 0;
+      if (transpose) {
+        bool owned = true;
+        for (int d = 0; d < dim; ++d) owned = owned && (i[d] < 2 * k || cc[d] == coarse.cells[d] - 1);
+        if (owned) v = in(fine.index(2 * cc[0] * k + i[0], 2 * cc[1] * k + i[1], dim == 3 ? 2 * cc[2] * k + i[2] : 0));
+      } else {
+        v = in(coarse.index(cc[0] * k + i[0], cc[1] * k + i[1], dim == 3 ? cc[2] * k + i[2] : 0));
+      }
+      a[e] = v;
+    });
+    team.team_barrier();
+    Number* src = a;
+    Number* dst = b;
+    for (int d = 0; d < dim; ++d) {
+      contract(team, d, ext, src, dst, transpose);
+      ext[d] = transpose ? nc : nf;
+      Number* t = src;
+      src = dst;
+      dst = t;
+    }
+    const int out_size = ext[0] * ext[1] * ext[2];
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, out_size), [&](int e) {
+      const int i[3] = {e % ext[0], (e / ext[0]) % ext[1], e / (ext[0] * ext[1])};
+      if (transpose) {
+        Kokkos::atomic_add(&out(coarse.index(cc[0] * k + i[0], cc[1] * k + i[1], dim == 3 ? cc[2] * k + i[2] : 0)), src[e]);
+      } else {
+        for (int d = 0; d < dim; ++d)
+          if (i[d] == 2 * k && cc[d] != coarse.cells[d] - 1) return;  // written by the next parent
+        const local_index idx = fine.index(2 * cc[0] * k + i[0], 2 * cc[1] * k + i[1], dim == 3 ? 2 * cc[2] * k + i[2] : 0);
+        if (mode == 1) out(idx) += src[e];
+        else out(idx) = src[e];
+      }
+    });
+  }
+};
+
+}  // namespace
+
+template <class Number, class ExecSpace>
+Transfer<Number, ExecSpace>::Transfer(std::shared_ptr<const ContinuousDofLayout<ExecSpace>> coarse,
+                                      std::shared_ptr<const ContinuousDofLayout<ExecSpace>> fine)
+    : coarse_(std::move(coarse)), fine_(std::move(fine)) {
+  TENSORMG_CHECK(coarse_->degree() == fine_->degree() && coarse_->dim() == fine_->dim(),
+                 "transfer needs levels of equal degree and dimension");
+  for (int d = 0; d < coarse_->dim(); ++d)
+    TENSORMG_CHECK(2 * coarse_->mesh().n_cells()[d] == fine_->mesh().n_cells()[d],
+                   "the fine level must refine the coarse level once in every direction");
+  int ranks = 1;
+  MPI_Comm_size(coarse_->mesh().comm(), &ranks);
+  TENSORMG_CHECK_COLLECTIVE(coarse_->mesh().comm(), ranks == 1,
+                            "multigrid transfer runs on one MPI rank in this version (given " << ranks << ")");
+  const auto p = interpolation_matrix_1d(coarse_->degree());
+  std::vector<Number> pn(p.begin(), p.end());
+  matrix_ = decltype(matrix_)("tensormg::transfer::matrix", pn.size());
+  Kokkos::deep_copy(matrix_, Kokkos::View<const Number*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(pn.data(), pn.size()));
+}
+
+template <class Number, class ExecSpace>
+void Transfer<Number, ExecSpace>::apply(Mode mode, vector_type& out, const vector_type& in) const {
+  using Kernel = TransferKernel<Number, ExecSpace>;
+  Kernel kernel;
+  kernel.in = in.view();
+  kernel.out = out.view();
+  kernel.matrix = matrix_;
+  kernel.coarse = coarse_->box();
+  kernel.fine = fine_->box();
+  kernel.dim = coarse_->dim();
+  kernel.k = coarse_->degree();
+  kernel.nc = kernel.k + 1;
+  kernel.nf = 2 * kernel.k + 1;
+  kernel.mode = mode == Mode::assign ? 0 : mode == Mode::add ? 1 : 2;
+  const std::size_t bytes = 2 * Kernel::buffer_entries(kernel.dim, kernel.nf) * sizeof(Number) + 64;
+  kernel.level = bytes <= std::size_t(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0)) ? 0 : 1;
+  const local_index parents = kernel.coarse.cells[0] * kernel.coarse.cells[1] * (kernel.dim == 3 ? kernel.coarse.cells[2] : 1);
+  if (mode == Mode::transpose) out.fill(Number(0));
+  if (parents == 0) return;
+  const bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
+  typename Kernel::Policy policy(parents, host ? 1 : 128);
+  policy.set_scratch_size(kernel.level, Kokkos::PerTeam(bytes));
+  Kokkos::parallel_for(mode == Mode::transpose ? "tensormg::transfer::restrict" : "tensormg::transfer::prolongate",
+                       policy, kernel);
+}
+
+template <class Number, class ExecSpace>
+void Transfer<Number, ExecSpace>::prolongate(vector_type& fine, const vector_type& coarse) const {
+  apply(Mode::assign, fine, coarse);
+}
+template <class Number, class ExecSpace>
+void Transfer<Number, ExecSpace>::prolongate_add(vector_type& fine, const vector_type& coarse) const {
+  apply(Mode::add, fine, coarse);
+}
+template <class Number, class ExecSpace>
+void Transfer<Number, ExecSpace>::restrict_to(vector_type& coarse, const vector_type& fine) const {
+  apply(Mode::transpose, coarse, fine);
+}
+
+#define TENSORMG_INSTANTIATE(Number, Exec) template class Transfer<Number, Exec>;
+TENSORMG_FOR_EACH_NUMBER_AND_SPACE(TENSORMG_INSTANTIATE)
+#undef TENSORMG_INSTANTIATE
+
+}  // namespace tensormg

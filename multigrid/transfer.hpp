@@ -1,0 +1,44 @@
+#pragma once
+/// @file
+/// Matrix-free grid transfer between nested continuous Q_k levels (paper 000 §2.1, §3):
+/// prolongation = polynomial interpolation from a parent cell to its 2^d children, evaluated by
+/// sum factorization over parent cells with the 1D interpolation matrix P (2k+1 × k+1);
+/// restriction = its exact transpose. Every fine node is written by one parent cell (the lower
+/// one on shared faces), so prolongation needs no atomics and restriction is Pᵀ exactly.
+/// Both act on all nodes, Dirichlet nodes included: with zero coarse Dirichlet values the
+/// prolongated fine Dirichlet values are zero.
+
+#include <memory>
+#include <vector>
+
+#include "core/distributed_vector.hpp"
+#include "discretization/continuous_dof_layout.hpp"
+
+namespace tensormg {
+
+/// The 1D interpolation matrix from a cell's k+1 Gauss–Lobatto nodes to the 2k+1 nodes of its
+/// two halves: P[f * (k+1) + c] = φ_c(x_f), x_f in [0, 1].
+std::vector<double> interpolation_matrix_1d(int degree);
+
+template <class Number, class ExecSpace = DefaultExec>
+class Transfer {
+ public:
+  using vector_type = DistributedVector<Number, ExecSpace>;
+  /// fine must be coarse refined once (same brick, twice the cells per direction). One MPI rank.
+  Transfer(std::shared_ptr<const ContinuousDofLayout<ExecSpace>> coarse,
+           std::shared_ptr<const ContinuousDofLayout<ExecSpace>> fine);
+  /// fine = P coarse.
+  void prolongate(vector_type& fine, const vector_type& coarse) const;
+  /// fine += P coarse.
+  void prolongate_add(vector_type& fine, const vector_type& coarse) const;
+  /// coarse = Pᵀ fine.
+  void restrict_to(vector_type& coarse, const vector_type& fine) const;
+
+ private:
+  enum class Mode { assign, add, transpose };
+  void apply(Mode mode, vector_type& out, const vector_type& in) const;
+  std::shared_ptr<const ContinuousDofLayout<ExecSpace>> coarse_, fine_;
+  Kokkos::View<Number*, typename ExecSpace::memory_space> matrix_;
+};
+
+}  // namespace tensormg

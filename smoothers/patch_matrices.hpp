@@ -1,0 +1,40 @@
+#pragma once
+/// @file
+/// Host set-up of the vertex-patch local problems (paper 000 §2.4): the 1D matrices of a patch of
+/// two cells per direction, the generalized eigenproblems A_I s = λ M_I s of their interior blocks
+/// (solved once with LAPACK, per direction, so anisotropic cells work), and the dense inverse of
+/// A_j for the explicit-inverse variant.
+
+#include <array>
+#include <vector>
+
+namespace tensormg {
+
+/// The 1D matrices of one direction of a vertex patch: two cells of length h, 2k+1 nodes.
+struct PatchMatrices1D {
+  int k = 1;
+  int n = 3;                       ///< 2k + 1 patch nodes
+  std::vector<double> mass;        ///< n × n, row-major
+  std::vector<double> stiffness;   ///< n × n, row-major
+  /// Fast diagonalization of the interior block (ni = 2k − 1): columns of `eigenvectors`
+  /// (ni × ni, row-major, entry [i * ni + j] = component i of vector j) are M_I-orthonormal, and
+  /// A_I S = M_I S diag(eigenvalues).
+  int ni = 1;
+  std::vector<double> eigenvectors;
+  std::vector<double> eigenvalues;
+};
+
+/// Assembles the patch matrices of degree k for cell length h and diagonalizes their interior
+/// block (LAPACK dsygv). Throws if LAPACK reports a failure.
+PatchMatrices1D patch_matrices_1d(int degree, double h);
+
+/// The dense inverse of the patch's interior operator
+///   a Σ_d (⊗ M_I except A_I in direction d) + b ⊗ M_I
+/// ((2k−1)^dim square, row-major, lexicographic with the first direction fastest), built from
+/// the fast diagonalization.
+std::vector<double> dense_patch_inverse(int dim, const std::array<PatchMatrices1D, 3>& m, double laplace, double mass);
+
+/// The same interior operator assembled densely (for tests).
+std::vector<double> dense_patch_matrix(int dim, const std::array<PatchMatrices1D, 3>& m, double laplace, double mass);
+
+}  // namespace tensormg

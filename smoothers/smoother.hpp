@@ -1,0 +1,71 @@
+#pragma once
+/// @file
+/// What a multigrid level needs from a smoother, and the run-time choices of the smoothers in
+/// this directory (paper 000 §2.2, §3.1: vertex-patch smoother variants; point smoothers to compare).
+
+#include <string>
+
+#include "core/distributed_vector.hpp"
+
+namespace tensormg {
+
+/// Order in which a smoothing step visits its parts (colors of patches, or nodes): the
+/// post-smoothing of a symmetric V-cycle runs the pre-smoothing backwards.
+enum class SweepOrder { forward, reverse };
+
+/// One smoothing step x ← S(x, b) for A x = b on one level.
+template <class Number, class ExecSpace>
+class Smoother {
+ public:
+  using vector_type = DistributedVector<Number, ExecSpace>;
+  virtual ~Smoother() = default;
+  /// x ← S(x, b). Dirichlet entries of x are left as they are (the caller sets them).
+  virtual void smooth(vector_type& x, const vector_type& b, SweepOrder order) const = 0;
+  /// Short description for records ("vertex-patch fused fast-diagonalization per-column 1").
+  virtual std::string description() const = 0;
+};
+
+/// Which smoother a multigrid level uses.
+enum class SmootherKind { vertex_patch, jacobi, chebyshev, gauss_seidel };
+std::string to_string(SmootherKind s);
+/// "vertex-patch", "jacobi", "chebyshev" or "gauss-seidel"; throws InputError otherwise.
+SmootherKind parse_smoother_kind(const std::string& text);
+
+/// Table 4 of paper 000: where the vertex-patch residual is computed.
+enum class PatchKernel {
+  global,    ///< r = b − A x by the global matrix-free operator, then a patch solve kernel, per color
+  separate,  ///< a patch-local residual kernel writes r, a patch solve kernel reads it, per color
+  fused      ///< one kernel per color: local residual and local solve in scratch memory
+};
+/// Fig. 3: how the patch's local system A_j is solved.
+enum class LocalSolver {
+  fast_diagonalization,  ///< (S ⊗ S ⊗ S)(Λ-sum)^{-1}(S ⊗ S ⊗ S)^T from 1D eigenproblems
+  inverse                ///< multiplication by the stored dense inverse of A_j
+};
+/// Fig. 5: the work of one thread in the patch kernels.
+enum class ThreadStructure {
+  per_dof,    ///< one thread per patch point of a step ("3D structure")
+  per_column  ///< one thread per column along the last direction ("2D structure")
+};
+std::string to_string(PatchKernel v);
+std::string to_string(LocalSolver v);
+std::string to_string(ThreadStructure v);
+PatchKernel parse_patch_kernel(const std::string& text);
+LocalSolver parse_local_solver(const std::string& text);
+ThreadStructure parse_thread_structure(const std::string& text);
+
+struct VertexPatchOptions {
+  PatchKernel kernel = PatchKernel::fused;
+  LocalSolver solver = LocalSolver::fast_diagonalization;
+  ThreadStructure structure = ThreadStructure::per_column;
+  int patches_per_team = 0;  ///< 0: chosen per (dim, k), backend and precision
+};
+
+struct PointSmootherOptions {
+  double jacobi_damping = 0;      ///< 0: 2/3 for Jacobi
+  int chebyshev_degree = 3;       ///< matrix-vector products per Chebyshev step
+  double chebyshev_range = 15;    ///< smoothing interval [λ_max / range, 1.1 λ_max]
+  int eigenvalue_iterations = 20; ///< power iterations estimating λ_max(D^{-1} A)
+};
+
+}  // namespace tensormg

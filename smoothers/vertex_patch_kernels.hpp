@@ -1,0 +1,407 @@
+#pragma once
+/// @file
+/// Device bodies of the colored multiplicative vertex-patch smoother (paper 000, Algorithm 2.3,
+/// eq. 2.8, §3.1, Table 4). A team works on `patches_per_team` patches of one color in scratch
+/// memory; every step is a loop over the points of a lexicographic box, handed to threads either
+/// one point each or one column (along the last direction) each (Fig. 5). Only the host glue
+/// (vertex_patch_smoother.cpp) launches these.
+///
+/// Patch j of interior vertex v has the (2k+1)^d closure nodes starting at node (v−1)k per
+/// direction and the (2k−1)^d interior nodes inside. Steps (3D; 2D drops the middle one):
+///   residual  t0 = M0_I u, t1 = A0_I u          (x: only interior rows are ever needed)
+///             s1 = M1_I t0, s2 = A1_I t0 + M1_I t1
+///             r  = b_I − (a A2_I s1 + M2_I (a s2 + c s1))
+///   solve     fast diagonalization: S0ᵀ, S1ᵀ, S2ᵀ, divide by a(λ0+λ1+λ2)+c, S0, S1, S2, add to x
+///             or the dense inverse of A_j times r, added to x.
+
+#include <Kokkos_Core.hpp>
+
+#include <cstddef>
+#include <utility>
+
+#include "discretization/continuous_dof_layout.hpp"
+
+namespace tensormg {
+
+/// What the patch kernels do in one launch.
+enum class PatchStage {
+  fused,     ///< local residual and local solve, x updated
+  residual,  ///< local residual written to r at the patch interiors
+  solve      ///< r read at the patch interiors, local solve, x updated
+};
+
+template <class Number, class ExecSpace>
+struct PatchKernelArgs {
+  using memory_space = typename ExecSpace::memory_space;
+  Kokkos::View<Number*, memory_space> x;
+  Kokkos::View<const Number*, memory_space> b;
+  Kokkos::View<Number*, memory_space> r;
+  /// Per direction d, at d * matrix_stride(k): patch mass M (n×n), stiffness A (n×n), eigenvectors
+  /// S (ni×ni, column j = vector j), eigenvalues (ni); n = 2k+1, ni = 2k−1.
+  Kokkos::View<const Number*, memory_space> matrices;
+  /// Dense inverse of A_j ((ni^d)², row-major); only for the inverse local solver.
+  Kokkos::View<const Number*, memory_space> inverse;
+  NodeBox box;
+  Number laplace = 1, mass = 0;
+  int color = 0;
+  PatchStage stage = PatchStage::fused;
+  bool use_inverse = false;
+  bool per_column = true;
+  int patches_per_team = 1;
+
+  static constexpr int matrix_stride(int k) { return 2 * (2 * k + 1) * (2 * k + 1) + (2 * k - 1) * (2 * k - 1) + (2 * k - 1); }
+};
+
+namespace detail {
+/// Interior vertices of one color: vertex v_d = 1 + parity_d + 2 t_d, t_d < extent_d.
+struct PatchRange {
+  local_index extent[3] = {1, 1, 1};
+  int parity[3] = {0, 0, 0};
+  KOKKOS_INLINE_FUNCTION local_index size() const { return extent[0] * extent[1] * extent[2]; }
+  /// First closure node (v − 1) k of patch number j of this color.
+  KOKKOS_INLINE_FUNCTION void origin(local_index j, int k, local_index o[3]) const {
+    const local_index t[3] = {j % extent[0], (j / extent[0]) % extent[1], j / (extent[0] * extent[1])};
+    for (int d = 0; d < 3; ++d) o[d] = (parity[d] + 2 * t[d]) * k;
+  }
+};
+
+inline PatchRange patch_range(const NodeBox& box, int color) {
+  PatchRange r;
+  for (int d = 0; d < 3; ++d) {
+    if (d >= box.dim) {
+      r.extent[d] = 1;
+      r.parity[d] = 0;
+      continue;
+    }
+    r.parity[d] = (color >> d) & 1;
+    const local_index cells = box.cells[d];
+    r.extent[d] = cells > r.parity[d] ? (cells - r.parity[d]) / 2 : 0;
+  }
+  return r;
+}
+}  // namespace detail
+
+template <int dim, int k, class Number, class ExecSpace>
+struct VertexPatchKernel {
+  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  using Member = typename Policy::member_type;
+  static constexpr int n = 2 * k + 1;   // closure nodes per direction
+  static constexpr int ni = 2 * k - 1;  // interior nodes per direction
+  static constexpr int closure_size = dim == 2 ? n * n : n * n * n;
+  static constexpr int interior_size = dim == 2 ? ni * ni : ni * ni * ni;
+  static constexpr int line_size = dim == 2 ? ni * n : ni * n * n;  // after the first contraction
+  static constexpr int plane_size = ni * ni * n;                      // 3D, after the second
+  static constexpr int info_entries = 5;                              // origin[3], first index, fast
+
+  PatchKernelArgs<Number, ExecSpace> args;
+  detail::PatchRange patches;
+  int scratch_level = 0;
+
+  /// Scratch entries (in Number) per patch for a stage; patch info is added by scratch_bytes.
+  KOKKOS_INLINE_FUNCTION static std::size_t entries_per_patch(PatchStage stage) {
+    if (stage == PatchStage::solve) return 2 * interior_size;
+    return closure_size + 2 * line_size + (dim == 3 ? plane_size : 0);
+  }
+  static std::size_t scratch_bytes(PatchStage stage, int patches_per_team) {
+    const std::size_t numbers = entries_per_patch(stage) * patches_per_team +
+                                (info_entries * sizeof(local_index) * patches_per_team + sizeof(Number) - 1) / sizeof(Number);
+    return Kokkos::View<Number*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>::shmem_size(numbers);
+  }
+  static int threads_per_patch(bool per_column) {
+    const int points = closure_size;
+    return per_column ? points / n : points;
+  }
+
+  /// Calls f(p, i0, i1, i2) for every point of patch-local boxes of extent e (e[2] = 1 in 2D) of
+  /// the team's ppt patches: one point per thread, or one column along the last direction.
+  template <class F>
+  KOKKOS_INLINE_FUNCTION void for_each_point(const Member& team, int ppt, int e0, int e1, int e2, F&& f) const {
+    const int rank = team.team_rank(), size = team.team_size();
+    if (!args.per_column) {
+      const int box = e0 * e1 * e2;
+      for (int w = rank; w < ppt * box; w += size) {
+        const int p = w / box, q = w % box;
+        f(p, q % e0, (q / e0) % e1, q / (e0 * e1));
+      }
+    } else if constexpr (dim == 2) {
+      for (int w = rank; w < ppt * e0; w += size) {
+        const int p = w / e0, i0 = w % e0;
+        for (int i1 = 0; i1 < e1; ++i1) f(p, i0, i1, 0);
+      }
+    } else {
+      const int columns = e0 * e1;
+      for (int w = rank; w < ppt * columns; w += size) {
+        const int p = w / columns, q = w % columns;
+        for (int i2 = 0; i2 < e2; ++i2) f(p, q % e0, q / e0, i2);
+      }
+    }
+  }
+
+  KOKKOS_INLINE_FUNCTION const Number* mat(int d) const { return args.matrices.data() + d * PatchKernelArgs<Number, ExecSpace>::matrix_stride(k); }
+
+  /// Vector index of closure node (i0, i1, i2) of a patch; -1 for a Dirichlet node.
+  KOKKOS_INLINE_FUNCTION local_index closure_index(const local_index* info, int i0, int i1, int i2) const {
+    if (info[4]) return info[3] + i0 + args.box.o[0] * (i1 + args.box.o[1] * i2);
+    const local_index ix = info[0] + i0, iy = info[1] + i1, iz = dim == 3 ? info[2] + i2 : 0;
+    if (args.box.on_boundary(ix, iy, iz)) return -1;
+    return args.box.index(ix, iy, iz);
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    const int ppt = args.patches_per_team;
+    const local_index first = team.league_rank() * ppt;
+    const local_index n_patches = patches.size();
+    const int valid = n_patches - first < ppt ? int(n_patches - first) : ppt;
+    const PatchStage stage = args.stage;
+    const std::size_t per_patch = entries_per_patch(stage);
+    Number* base = static_cast<Number*>(team.team_scratch(scratch_level).get_shmem(
+        sizeof(Number) * (per_patch * ppt + (info_entries * sizeof(local_index) * ppt + sizeof(Number) - 1) / sizeof(Number))));
+    local_index* info = reinterpret_cast<local_index*>(base + per_patch * ppt);
+
+    for (int p = team.team_rank(); p < valid; p += team.team_size()) {
+      local_index* in = info + info_entries * p;
+      local_index o[3];
+      patches.origin(first + p, k, o);
+      const NodeBox& bx = args.box;
+      bool fast = true;
+      for (int d = 0; d < dim; ++d) {
+        in[d] = o[d];
+        const global_index g = bx.offset[d] + o[d];
+        fast = fast && o[d] + 2 * k < bx.o[d] && g > 0 && g + 2 * k < bx.global_nodes[d] - 1;
+      }
+      if (dim == 2) in[2] = 0;
+      in[3] = fast ? o[0] + bx.o[0] * (o[1] + bx.o[1] * (dim == 3 ? o[2] : 0)) : 0;
+      in[4] = fast ? 1 : 0;
+    }
+    team.team_barrier();
+
+    // Buffers: residual stages use u | t0 | t1 | w; the solve stage uses R | T.
+    Number* u = base;
+    Number* t0 = u + closure_size * ppt;
+    Number* t1 = t0 + line_size * ppt;
+    Number* w = t1 + line_size * ppt;
+    // R holds the patch residual, T is the other buffer of the solve's ping-pong.
+    Number* R = stage == PatchStage::solve ? base : (dim == 3 ? t0 : u);
+    Number* T = stage == PatchStage::solve ? base + interior_size * ppt : (dim == 3 ? t1 : t0);
+    const int rs = stage == PatchStage::solve ? interior_size : (dim == 3 ? line_size : closure_size);
+    const int ts = stage == PatchStage::solve ? interior_size : line_size;
+
+    if (stage != PatchStage::solve) residual(team, valid, info, u, t0, t1, w, R, rs);
+    else {
+      for_each_point(team, valid, ni, ni, dim == 3 ? ni : 1, [&](int p, int i0, int i1, int i2) {
+        const local_index idx = closure_index(info + info_entries * p, i0 + 1, i1 + 1, dim == 3 ? i2 + 1 : 0);
+        R[p * rs + i0 + ni * (i1 + ni * i2)] = args.r(idx);
+      });
+      team.team_barrier();
+    }
+    if (stage == PatchStage::residual) return;
+    if (args.use_inverse) solve_inverse(team, valid, info, R, rs);
+    else solve_fast_diagonalization(team, valid, info, R, rs, T, ts);
+  }
+
+  KOKKOS_INLINE_FUNCTION void residual(const Member& team, int ppt, const local_index* info, Number* u, Number* t0,
+                                       Number* t1, Number* w, Number* R, int rs) const {
+    const Number* M0 = mat(0);
+    const Number* A0 = M0 + n * n;
+    const Number* M1 = mat(1);
+    const Number* A1 = M1 + n * n;
+    const Number a = args.laplace, c = args.mass;
+    constexpr int e2 = dim == 3 ? n : 1;
+    // Gather the closure; Dirichlet nodes read as zero.
+    for_each_point(team, ppt, n, n, e2, [&](int p, int i0, int i1, int i2) {
+      const local_index idx = closure_index(info + info_entries * p, i0, i1, i2);
+      u[p * closure_size + i0 + n * (i1 + n * i2)] = idx >= 0 ? args.x(idx) : Number(0);
+    });
+    team.team_barrier();
+    // x: interior rows of M0, A0.
+    for_each_point(team, ppt, ni, n, e2, [&](int p, int i0, int i1, int i2) {
+      const Number* in = u + p * closure_size + n * (i1 + n * i2);
+      Number sm = 0, sa = 0;
+      for (int m = 0; m < n; ++m) {
+        sm += M0[(i0 + 1) * n + m] * in[m];
+        sa += A0[(i0 + 1) * n + m] * in[m];
+      }
+      const int o = p * line_size + i0 + ni * (i1 + n * i2);
+      t0[o] = sm;
+      t1[o] = sa;
+    });
+    team.team_barrier();
+    if constexpr (dim == 2) {
+      // y (last): r = b_I − (a A1 t0 + M1 (a t1 + c t0)), into R (= u).
+      for_each_point(team, ppt, ni, ni, 1, [&](int p, int i0, int i1, int) {
+        const Number* s0 = t0 + p * line_size + i0;
+        const Number* s1 = t1 + p * line_size + i0;
+        Number v = 0;
+        for (int m = 0; m < n; ++m)
+          v += a * A1[(i1 + 1) * n + m] * s0[ni * m] + M1[(i1 + 1) * n + m] * (a * s1[ni * m] + c * s0[ni * m]);
+        store_residual(info + info_entries * p, i0, i1, 0, v, R + p * rs);
+      });
+    } else {
+      const Number* M2 = mat(2);
+      const Number* A2 = M2 + n * n;
+      // y: s1 = M1 t0 into u, s2 = A1 t0 + M1 t1 into w.
+      for_each_point(team, ppt, ni, ni, n, [&](int p, int i0, int i1, int i2) {
+        const Number* s0 = t0 + p * line_size + i0 + ni * n * i2;
+        const Number* s1 = t1 + p * line_size + i0 + ni * n * i2;
+        Number v1 = 0, v2 = 0;
+        for (int m = 0; m < n; ++m) {
+          v1 += M1[(i1 + 1) * n + m] * s0[ni * m];
+          v2 += A1[(i1 + 1) * n + m] * s0[ni * m] + M1[(i1 + 1) * n + m] * s1[ni * m];
+        }
+        const int o = i0 + ni * (i1 + ni * i2);
+        u[p * closure_size + o] = v1;
+        w[p * plane_size + o] = v2;
+      });
+      team.team_barrier();
+      // z (last): r = b_I − (a A2 s1 + M2 (a s2 + c s1)), into R (= t0).
+      for_each_point(team, ppt, ni, ni, ni, [&](int p, int i0, int i1, int i2) {
+        const Number* s1 = u + p * closure_size + i0 + ni * i1;
+        const Number* s2 = w + p * plane_size + i0 + ni * i1;
+        Number v = 0;
+        for (int m = 0; m < n; ++m)
+          v += a * A2[(i2 + 1) * n + m] * s1[ni * ni * m] +
+               M2[(i2 + 1) * n + m] * (a * s2[ni * ni * m] + c * s1[ni * ni * m]);
+        store_residual(info + info_entries * p, i0, i1, i2, v, R + p * rs);
+      });
+    }
+    team.team_barrier();
+  }
+
+  /// r = b − v at interior point (i0, i1, i2): to the global r (residual stage) or to scratch.
+  KOKKOS_INLINE_FUNCTION void store_residual(const local_index* info, int i0, int i1, int i2, Number v, Number* R) const {
+    const local_index idx = closure_index(info, i0 + 1, i1 + 1, dim == 3 ? i2 + 1 : 0);
+    const Number res = args.b(idx) - v;
+    if (args.stage == PatchStage::residual) args.r(idx) = res;
+    else R[i0 + ni * (i1 + ni * i2)] = res;
+  }
+
+  /// One 1D contraction of the solve along direction dir with S (transpose: Sᵀ) on ni^d boxes,
+  /// from src (patch stride ss) to dst (patch stride ds); `scale` divides by the eigenvalue sum.
+  KOKKOS_INLINE_FUNCTION void apply_s(const Member& team, int ppt, int dir, bool transpose, bool scale,
+                                      const Number* src, int ss, Number* dst, int ds) const {
+    const Number* S = mat(dir) + 2 * n * n;
+    const int stride = dir == 0 ? 1 : (dir == 1 ? ni : ni * ni);
+    const Number a = args.laplace, c = args.mass;
+    for_each_point(team, ppt, ni, ni, dim == 3 ? ni : 1, [&](int p, int i0, int i1, int i2) {
+      const int i[3] = {i0, i1, i2};
+      const int row = i[dir];
+      const Number* in = src + p * ss + i0 + ni * (i1 + ni * i2) - row * stride;
+      Number v = 0;
+      if (transpose)
+        for (int m = 0; m < ni; ++m) v += S[m * ni + row] * in[m * stride];
+      else
+        for (int m = 0; m < ni; ++m) v += S[row * ni + m] * in[m * stride];
+      if (scale) {
+        Number lambda = 0;
+        for (int d = 0; d < dim; ++d) lambda += mat(d)[2 * n * n + ni * ni + i[d]];
+        v /= a * lambda + c;
+      }
+      dst[p * ds + i0 + ni * (i1 + ni * i2)] = v;
+    });
+    team.team_barrier();
+  }
+
+  KOKKOS_INLINE_FUNCTION void solve_fast_diagonalization(const Member& team, int ppt, const local_index* info, Number* R,
+                                                         int rs, Number* T, int ts) const {
+    // Forward: Sᵀ along every direction (the last one divides by the eigenvalue sum).
+    Number* from = R;
+    Number* to = T;
+    int fs = rs, tsz = ts;
+    for (int d = 0; d < dim; ++d) {
+      apply_s(team, ppt, d, true, d == dim - 1, from, fs, to, tsz);
+      std::swap(from, to);
+      std::swap(fs, tsz);
+    }
+    // Back: S along every direction; the last one adds to x.
+    for (int d = 0; d < dim - 1; ++d) {
+      apply_s(team, ppt, d, false, false, from, fs, to, tsz);
+      std::swap(from, to);
+      std::swap(fs, tsz);
+    }
+    constexpr int last = dim - 1;
+    const Number* S = mat(last) + 2 * n * n;
+    constexpr int stride = last == 1 ? ni : ni * ni;
+    for_each_point(team, ppt, ni, ni, dim == 3 ? ni : 1, [&](int p, int i0, int i1, int i2) {
+      const int row = dim == 3 ? i2 : i1;
+      const Number* in = from + p * fs + i0 + ni * (i1 + ni * i2) - row * stride;
+      Number v = 0;
+      for (int m = 0; m < ni; ++m) v += S[row * ni + m] * in[m * stride];
+      const local_index idx = closure_index(info + info_entries * p, i0 + 1, i1 + 1, dim == 3 ? i2 + 1 : 0);
+      args.x(idx) += v;
+    });
+  }
+
+  KOKKOS_INLINE_FUNCTION void solve_inverse(const Member& team, int ppt, const local_index* info, const Number* R,
+                                            int rs) const {
+    const Number* inv = args.inverse.data();
+    for_each_point(team, ppt, ni, ni, dim == 3 ? ni : 1, [&](int p, int i0, int i1, int i2) {
+      const int row = i0 + ni * (i1 + ni * i2);
+      const Number* in = R + p * rs;
+      const Number* a = inv + std::size_t(row) * interior_size;
+      Number v = 0;
+      for (int m = 0; m < interior_size; ++m) v += a[m] * in[m];
+      const local_index idx = closure_index(info + info_entries * p, i0 + 1, i1 + 1, dim == 3 ? i2 + 1 : 0);
+      args.x(idx) += v;
+    });
+  }
+};
+
+/// Launch facts of one (dim, k) the host glue needs.
+template <class Number, class ExecSpace>
+struct PatchKernelTable {
+  void (*launch)(const PatchKernelArgs<Number, ExecSpace>&) = nullptr;
+  std::size_t (*scratch_bytes)(PatchStage, int patches_per_team) = nullptr;
+  int (*threads_per_patch)(bool per_column) = nullptr;
+};
+
+template <class ExecSpace>
+constexpr bool patch_kernels_run_on_host() {
+  return Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
+}
+
+template <int dim, int k, class Number, class ExecSpace>
+void launch_vertex_patch(const PatchKernelArgs<Number, ExecSpace>& args) {
+  using Kernel = VertexPatchKernel<dim, k, Number, ExecSpace>;
+  Kernel kernel{args, detail::patch_range(args.box, args.color), 0};
+  const local_index n_patches = kernel.patches.size();
+  if (n_patches == 0) return;
+  const int ppt = args.patches_per_team;
+  const int league = (n_patches + ppt - 1) / ppt;
+  const std::size_t bytes = Kernel::scratch_bytes(args.stage, ppt);
+  kernel.scratch_level = bytes <= std::size_t(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0)) ? 0 : 1;
+  int team_size = 1;
+  if constexpr (!patch_kernels_run_on_host<ExecSpace>()) {
+    team_size = ppt * Kernel::threads_per_patch(args.per_column);
+    typename Kernel::Policy probe(league, 1);
+    probe.set_scratch_size(kernel.scratch_level, Kokkos::PerTeam(bytes));
+    const int max_size = probe.team_size_max(kernel, Kokkos::ParallelForTag());
+    team_size = team_size < max_size ? team_size : max_size;
+    team_size = team_size > 32 ? (team_size + 31) / 32 * 32 : team_size;  // whole warps
+    team_size = team_size < max_size ? team_size : max_size;
+  }
+  typename Kernel::Policy policy(league, team_size);
+  policy.set_scratch_size(kernel.scratch_level, Kokkos::PerTeam(bytes));
+  const char* name = args.stage == PatchStage::fused      ? "tensormg::smoother::vertex_patch::fused"
+                     : args.stage == PatchStage::residual ? "tensormg::smoother::vertex_patch::residual"
+                                                          : "tensormg::smoother::vertex_patch::solve";
+  Kokkos::parallel_for(name, policy, kernel);
+}
+
+template <int dim, class Number, class ExecSpace, int... i>
+PatchKernelTable<Number, ExecSpace> lookup_patch_kernels(int degree, std::integer_sequence<int, i...>) {
+  PatchKernelTable<Number, ExecSpace> table;
+  ((degree == i + 1 ? (void)(table = {&launch_vertex_patch<dim, i + 1, Number, ExecSpace>,
+                                      &VertexPatchKernel<dim, i + 1, Number, ExecSpace>::scratch_bytes,
+                                      &VertexPatchKernel<dim, i + 1, Number, ExecSpace>::threads_per_patch})
+                    : (void)0),
+   ...);
+  return table;
+}
+
+/// Defined in vertex_patch_instantiate_{2,3}d.cpp; throw InputError for unsupported degrees.
+template <class Number, class ExecSpace>
+PatchKernelTable<Number, ExecSpace> patch_kernels_2d(int degree);
+template <class Number, class ExecSpace>
+PatchKernelTable<Number, ExecSpace> patch_kernels_3d(int degree);
+
+}  // namespace tensormg

@@ -1,0 +1,150 @@
+#include "smoothers/vertex_patch_smoother.hpp"
+
+#include <sstream>
+
+#include "core/error.hpp"
+#include "core/profiling.hpp"
+
+namespace tensormg {
+
+template <class Number, class ExecSpace>
+VertexPatchSmoother<Number, ExecSpace>::VertexPatchSmoother(std::shared_ptr<const operator_type> op,
+                                                             VertexPatchOptions options)
+    : op_(std::move(op)), options_(options) {
+  const auto& layout = op_->layout();
+  const auto& mesh = layout.mesh();
+  int ranks = 1;
+  MPI_Comm_size(mesh.comm(), &ranks);
+  TENSORMG_CHECK_COLLECTIVE(mesh.comm(), ranks == 1,
+                            "the vertex-patch smoother runs on one MPI rank in this version (given "
+                                << ranks << " ranks); multi-rank smoothing is not implemented yet");
+  const int dim = layout.dim(), k = layout.degree();
+  kernels_ = dim == 2 ? patch_kernels_2d<Number, ExecSpace>(k) : patch_kernels_3d<Number, ExecSpace>(k);
+
+  const auto& opts = op_->options();
+  for (int d = 0; d < 3; ++d) matrices_1d_[d] = patch_matrices_1d(k, d < dim ? mesh.h()[d] : 1.0);
+  const int stride = PatchKernelArgs<Number, ExecSpace>::matrix_stride(k);
+  std::vector<Number> host(std::size_t(stride) * dim);
+  for (int d = 0; d < dim; ++d) {
+    const auto& m = matrices_1d_[d];
+    Number* out = host.data() + d * stride;
+    for (int i = 0; i < m.n * m.n; ++i) {
+      out[i] = Number(m.mass[i]);
+      out[m.n * m.n + i] = Number(m.stiffness[i]);
+    }
+    for (int i = 0; i < m.ni * m.ni; ++i) out[2 * m.n * m.n + i] = Number(m.eigenvectors[i]);
+    for (int i = 0; i < m.ni; ++i) out[2 * m.n * m.n + m.ni * m.ni + i] = Number(m.eigenvalues[i]);
+  }
+  matrices_ = decltype(matrices_)("tensormg::smoother::vertex_patch::matrices", host.size());
+  Kokkos::deep_copy(matrices_, Kokkos::View<const Number*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(host.data(), host.size()));
+  if (options_.solver == LocalSolver::inverse) {
+    const auto inv = dense_patch_inverse(dim, matrices_1d_, opts.laplace_coefficient, opts.mass_coefficient);
+    std::vector<Number> inv_n(inv.begin(), inv.end());
+    inverse_ = decltype(inverse_)("tensormg::smoother::vertex_patch::inverse", inv_n.size());
+    Kokkos::deep_copy(inverse_, Kokkos::View<const Number*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(inv_n.data(), inv_n.size()));
+  }
+
+  // Patches per team: a user's choice must fit the team; automatic: one on the host, on a GPU as
+  // many as keep a team near 128 threads and within the fast (level 0) scratch.
+  const std::size_t fast_scratch = Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0);
+  const PatchStage biggest = options_.kernel == PatchKernel::global ? PatchStage::solve : PatchStage::residual;
+  const int threads = kernels_.threads_per_patch(options_.structure == ThreadStructure::per_column);
+  TENSORMG_CHECK(options_.patches_per_team >= 0 && options_.patches_per_team <= 64,
+                 "patches per team must be in 0..64 (0 = automatic), given " << options_.patches_per_team);
+  if (options_.patches_per_team == 0) {
+    int ppt = 1;
+    if constexpr (!patch_kernels_run_on_host<ExecSpace>()) {
+      ppt = std::max(1, 128 / threads);
+      while (ppt > 1 && kernels_.scratch_bytes(biggest, ppt) > fast_scratch) --ppt;
+    }
+    options_.patches_per_team = ppt;
+  } else if constexpr (!patch_kernels_run_on_host<ExecSpace>()) {
+    TENSORMG_CHECK(options_.patches_per_team * threads <= 1024,
+                   options_.patches_per_team << " patches per team need " << options_.patches_per_team * threads
+                                             << " threads for Q" << k << " in " << dim << "D; at most 1024 are allowed");
+  }
+  if (options_.kernel != PatchKernel::fused) residual_ = op_->make_vector("smoother_residual");
+  if (options_.kernel == PatchKernel::global) product_ = op_->make_vector("smoother_product");
+}
+
+template <class Number, class ExecSpace>
+void VertexPatchSmoother<Number, ExecSpace>::smooth_color(vector_type& x, const vector_type& b, int color) const {
+  TENSORMG_ASSERT(color >= 0 && color < n_colors(), "color " << color << " of " << n_colors());
+  PatchKernelArgs<Number, ExecSpace> args;
+  args.x = x.view();
+  args.b = b.view();
+  args.r = residual_.view();
+  args.matrices = matrices_;
+  args.inverse = inverse_;
+  args.box = op_->layout().box();
+  args.laplace = Number(op_->options().laplace_coefficient);
+  args.mass = Number(op_->options().mass_coefficient);
+  args.color = color;
+  args.use_inverse = options_.solver == LocalSolver::inverse;
+  args.per_column = options_.structure == ThreadStructure::per_column;
+  args.patches_per_team = options_.patches_per_team;
+  switch (options_.kernel) {
+    case PatchKernel::fused:
+      args.stage = PatchStage::fused;
+      kernels_.launch(args);
+      break;
+    case PatchKernel::separate:
+      args.stage = PatchStage::residual;
+      kernels_.launch(args);
+      args.stage = PatchStage::solve;
+      kernels_.launch(args);
+      break;
+    case PatchKernel::global:
+      op_->vmult(product_, x);
+      residual_.copy_from(b);
+      residual_.add(Number(-1), product_);
+      args.stage = PatchStage::solve;
+      kernels_.launch(args);
+      break;
+  }
+}
+
+template <class Number, class ExecSpace>
+void VertexPatchSmoother<Number, ExecSpace>::smooth(vector_type& x, const vector_type& b, SweepOrder order) const {
+  ScopedRegion region("smoother::vertex_patch");
+  const int colors = n_colors();
+  for (int i = 0; i < colors; ++i) smooth_color(x, b, order == SweepOrder::forward ? i : colors - 1 - i);
+}
+
+template <class Number, class ExecSpace>
+std::string VertexPatchSmoother<Number, ExecSpace>::description() const {
+  std::ostringstream s;
+  s << "vertex-patch " << to_string(options_.kernel) << ' ' << to_string(options_.solver) << ' '
+    << to_string(options_.structure) << " patches-per-team=" << options_.patches_per_team;
+  return s.str();
+}
+
+template <class Number, class ExecSpace>
+global_index VertexPatchSmoother<Number, ExecSpace>::n_patches() const {
+  global_index count = 1;
+  const auto& cells = op_->layout().mesh().n_cells();
+  for (int d = 0; d < op_->layout().dim(); ++d) count *= std::max<global_index>(cells[d] - 1, 0);
+  return count;
+}
+
+template <class Number, class ExecSpace>
+double VertexPatchSmoother<Number, ExecSpace>::flops_per_step() const {
+  const int dim = op_->layout().dim(), k = op_->layout().degree();
+  const double n = 2 * k + 1, ni = 2 * k - 1;
+  double residual, solve;
+  if (dim == 2) {
+    residual = 2 * (ni * n) * n * 2 + (ni * ni) * n * 5;  // x: two products; y: three
+    solve = 4 * (ni * ni) * ni * 2;
+  } else {
+    residual = 2 * (ni * n * n) * n * 2 + (ni * ni * n) * n * 3 * 2 + (ni * ni * ni) * n * 5;
+    solve = 6 * (ni * ni * ni) * ni * 2;
+  }
+  if (options_.solver == LocalSolver::inverse) solve = std::pow(dim == 2 ? ni * ni : ni * ni * ni, 2) * 2;
+  return double(n_patches()) * (residual + solve);
+}
+
+#define TENSORMG_INSTANTIATE(Number, Exec) template class VertexPatchSmoother<Number, Exec>;
+TENSORMG_FOR_EACH_NUMBER_AND_SPACE(TENSORMG_INSTANTIATE)
+#undef TENSORMG_INSTANTIATE
+
+}  // namespace tensormg

@@ -1,0 +1,275 @@
+// Vertex-patch smoother: fast diagonalization against a dense inverse, and one smoothing step of
+// every kernel variant against a sequential host implementation of Algorithm 2.3 that works on
+// the assembled CRS matrix (global residual rows and dense local solves). Also the point
+// smoothers' basic contracts.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "discretization/assembled_laplace.hpp"
+#include "smoothers/patch_matrices.hpp"
+#include "smoothers/point_smoothers.hpp"
+#include "smoothers/vertex_patch_smoother.hpp"
+#include "tests/test_spaces.hpp"
+#include "tests/test_utils.hpp"
+
+namespace {
+
+using namespace tensormg;
+using namespace tensormg::testing;
+
+template <class ExecSpace>
+class VertexPatchTest : public ::testing::Test {};
+TYPED_TEST_SUITE(VertexPatchTest, ExecSpaces, ExecSpaceName);
+
+/// Solves the dense system a x = rhs (n × n, row-major) by Gaussian elimination with partial pivoting.
+std::vector<double> dense_solve(std::vector<double> a, std::vector<double> rhs) {
+  const int n = static_cast<int>(rhs.size());
+  for (int c = 0; c < n; ++c) {
+    int p = c;
+    for (int r = c + 1; r < n; ++r)
+      if (std::abs(a[r * n + c]) > std::abs(a[p * n + c])) p = r;
+    for (int j = 0; j < n; ++j) std::swap(a[c * n + j], a[p * n + j]);
+    std::swap(rhs[c], rhs[p]);
+    for (int r = c + 1; r < n; ++r) {
+      const double f = a[r * n + c] / a[c * n + c];
+      for (int j = c; j < n; ++j) a[r * n + j] -= f * a[c * n + j];
+      rhs[r] -= f * rhs[c];
+    }
+  }
+  for (int r = n - 1; r >= 0; --r) {
+    double s = rhs[r];
+    for (int j = r + 1; j < n; ++j) s -= a[r * n + j] * rhs[j];
+    rhs[r] = s / a[r * n + r];
+  }
+  return rhs;
+}
+
+TEST(PatchMatrices, FastDiagonalizationInverseEqualsDenseSolve) {
+  for (int dim = 2; dim <= 3; ++dim)
+    for (int k = 1; k <= (dim == 2 ? 6 : 3); ++k) {
+      std::array<PatchMatrices1D, 3> m{patch_matrices_1d(k, 0.3), patch_matrices_1d(k, 0.7), patch_matrices_1d(k, 1.1)};
+      for (const auto [a, c] : {std::pair<double, double>{1.0, 0.0}, {2.0, 0.5}}) {
+        const auto inv = dense_patch_inverse(dim, m, a, c);
+        const auto mat = dense_patch_matrix(dim, m, a, c);
+        const int n = static_cast<int>(std::lround(std::sqrt(double(mat.size()))));
+        std::vector<double> rhs(n);
+        for (int i = 0; i < n; ++i) rhs[i] = random_value(i, 100 + k);
+        const auto x = dense_solve(mat, rhs);
+        double err = 0, scale = 0;
+        for (int i = 0; i < n; ++i) {
+          double y = 0;
+          for (int j = 0; j < n; ++j) y += inv[std::size_t(i) * n + j] * rhs[j];
+          err = std::max(err, std::abs(y - x[i]));
+          scale = std::max(scale, std::abs(x[i]));
+        }
+        EXPECT_LE(err / scale, 1e-12) << "dim=" << dim << " k=" << k << " a=" << a << " b=" << c;
+      }
+    }
+}
+
+TEST(PatchMatrices, EigenvectorsAreMassOrthonormal) {
+  for (int k = 1; k <= 10; ++k) {
+    const auto p = patch_matrices_1d(k, 0.25);
+    for (int i = 0; i < p.ni; ++i)
+      for (int j = 0; j < p.ni; ++j) {
+        double sm = 0, sa = 0;
+        for (int r = 0; r < p.ni; ++r)
+          for (int c = 0; c < p.ni; ++c) {
+            const double vr = p.eigenvectors[r * p.ni + i], vc = p.eigenvectors[c * p.ni + j];
+            sm += vr * p.mass[(r + 1) * p.n + c + 1] * vc;
+            sa += vr * p.stiffness[(r + 1) * p.n + c + 1] * vc;
+          }
+        EXPECT_NEAR(sm, i == j ? 1.0 : 0.0, 1e-11) << "k=" << k;
+        EXPECT_NEAR(sa, i == j ? p.eigenvalues[i] : 0.0, 1e-9 * std::max(1.0, std::abs(p.eigenvalues[p.ni - 1])))
+            << "k=" << k;
+      }
+  }
+}
+
+/// Algorithm 2.3 on the host, sequentially: for each color, for each of its patches,
+/// r_j = R_j (b − A x) with A the assembled matrix, x_I += A_j^{-1} r_j with A_j its interior block.
+template <class ExecSpace>
+void reference_smoothing_step(const ContinuousDofLayout<ExecSpace>& layout, double a, double c, std::vector<double>& x,
+                              const std::vector<double>& b, SweepOrder order) {
+  auto host_layout = std::make_shared<ContinuousDofLayout<HostExec>>(layout.mesh_ptr(), layout.degree());
+  const AssembledLaplace<double, HostExec> assembled(host_layout, a, c);
+  const auto& A = assembled.matrix();
+  const NodeBox& box = layout.box();
+  const int dim = layout.dim(), k = layout.degree();
+  const auto& cells = layout.mesh().n_cells();
+  const auto entry = [&](local_index i, local_index j) {
+    for (auto e = A.graph.row_map(i); e < A.graph.row_map(i + 1); ++e)
+      if (A.graph.entries(e) == j) return double(A.values(e));
+    return 0.0;
+  };
+  const int colors = 1 << dim;
+  for (int ci = 0; ci < colors; ++ci) {
+    const int color = order == SweepOrder::forward ? ci : colors - 1 - ci;
+    for (global_index vz = 1; vz < (dim == 3 ? cells[2] : 2); ++vz)
+      for (global_index vy = 1; vy < cells[1]; ++vy)
+        for (global_index vx = 1; vx < cells[0]; ++vx) {
+          const global_index v[3] = {vx, vy, vz};
+          int col = 0;
+          for (int d = 0; d < dim; ++d) col |= int((v[d] - 1) % 2) << d;
+          if (col != color) continue;
+          std::vector<local_index> interior;
+          for (int iz = 1; iz < (dim == 3 ? 2 * k : 2); ++iz)
+            for (int iy = 1; iy < 2 * k; ++iy)
+              for (int ix = 1; ix < 2 * k; ++ix)
+                interior.push_back(box.index((vx - 1) * k + ix, (vy - 1) * k + iy, dim == 3 ? (vz - 1) * k + iz : 0));
+          const int n = static_cast<int>(interior.size());
+          std::vector<double> r(n), aj(std::size_t(n) * n);
+          for (int i = 0; i < n; ++i) {
+            const local_index row = interior[i];
+            double ax = 0;
+            for (auto e = A.graph.row_map(row); e < A.graph.row_map(row + 1); ++e) ax += A.values(e) * x[A.graph.entries(e)];
+            r[i] = b[row] - ax;
+            for (int j = 0; j < n; ++j) aj[std::size_t(i) * n + j] = entry(row, interior[j]);
+          }
+          const auto dx = dense_solve(aj, r);
+          for (int i = 0; i < n; ++i) x[interior[i]] += dx[i];
+        }
+  }
+}
+
+template <class Number, class ExecSpace>
+std::vector<double> to_host(const DistributedVector<Number, ExecSpace>& v) {
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v.view());
+  return std::vector<double>(h.data(), h.data() + v.n_owned());
+}
+
+template <class ExecSpace>
+void check_against_reference(int dim, int k, std::shared_ptr<const CartesianMesh> mesh, LaplaceOptions lo,
+                             const std::vector<VertexPatchOptions>& variants) {
+  const auto layout = make_layout<ExecSpace>(mesh, k);
+  const auto op = std::make_shared<LaplaceOperator<double, ExecSpace>>(layout, lo);
+  auto x0 = op->make_vector(), b = op->make_vector();
+  fill_random(*layout, x0, 3 * k + dim);
+  fill_random(*layout, b, 5 * k + dim);
+  for (const auto order : {SweepOrder::forward, SweepOrder::reverse}) {
+    std::vector<double> ref = to_host(x0);
+    reference_smoothing_step(*layout, lo.laplace_coefficient, lo.mass_coefficient, ref, to_host(b), order);
+    double scale = 0;
+    for (double v : ref) scale = std::max(scale, std::abs(v));
+    for (const auto& variant : variants) {
+      const VertexPatchSmoother<double, ExecSpace> smoother(op, variant);
+      auto x = op->make_vector();
+      x.copy_from(x0);
+      smoother.smooth(x, b, order);
+      const auto got = to_host(x);
+      double err = 0;
+      for (std::size_t i = 0; i < got.size(); ++i) err = std::max(err, std::abs(got[i] - ref[i]));
+      EXPECT_LE(err / scale, 1e-12) << "dim=" << dim << " k=" << k << " " << smoother.description()
+                                    << (order == SweepOrder::forward ? " forward" : " reverse");
+    }
+  }
+}
+
+std::vector<VertexPatchOptions> all_variants(bool with_inverse) {
+  std::vector<VertexPatchOptions> v;
+  for (auto kernel : {PatchKernel::global, PatchKernel::separate, PatchKernel::fused})
+    for (auto solver : {LocalSolver::fast_diagonalization, LocalSolver::inverse})
+      for (auto structure : {ThreadStructure::per_dof, ThreadStructure::per_column})
+        for (int ppt : {1, 3}) {
+          if (solver == LocalSolver::inverse && !with_inverse) continue;
+          v.push_back({kernel, solver, structure, ppt});
+        }
+  v.push_back({});  // automatic patches per team
+  return v;
+}
+
+TYPED_TEST(VertexPatchTest, OneStepMatchesSequentialAlgorithm2D) {
+  // Anisotropic cells, odd and even cell counts (colors of different sizes, boundary patches).
+  const auto mesh = make_mesh(2, {3, 2, 1}, 1, {1.0, 0.6, 1.0});
+  for (int k = 1; k <= 4; ++k) check_against_reference<TypeParam>(2, k, mesh, {}, all_variants(true));
+  for (int k : {7, 10}) check_against_reference<TypeParam>(2, k, make_mesh(2, {3, 2, 1}, 0), {}, all_variants(true));
+}
+
+TYPED_TEST(VertexPatchTest, OneStepMatchesSequentialAlgorithm3D) {
+  const auto mesh = make_mesh(3, {3, 2, 2}, 0, {1.0, 0.6, 1.4});
+  for (int k = 1; k <= 3; ++k) check_against_reference<TypeParam>(3, k, mesh, {}, all_variants(k <= 2));
+  const auto small = make_mesh(3, {2, 2, 3}, 0);
+  for (int k : {5, 6})
+    check_against_reference<TypeParam>(3, k, small, {}, {VertexPatchOptions{}, {PatchKernel::separate, LocalSolver::fast_diagonalization, ThreadStructure::per_dof, 1}});
+}
+
+TYPED_TEST(VertexPatchTest, HelmholtzTermsMatchSequentialAlgorithm) {
+  LaplaceOptions lo;
+  lo.laplace_coefficient = 1.5;
+  lo.mass_coefficient = 0.8;
+  check_against_reference<TypeParam>(2, 3, make_mesh(2, {4, 3, 1}, 0), lo, all_variants(true));
+  check_against_reference<TypeParam>(3, 2, make_mesh(3, {2, 3, 2}, 0), lo, all_variants(true));
+}
+
+TYPED_TEST(VertexPatchTest, SinglePatchStepIsExactSolve) {
+  for (int dim = 2; dim <= 3; ++dim)
+    for (int k : {1, 3}) {
+      const auto layout = make_layout<TypeParam>(make_mesh(dim, {2, 2, 2}, 0, {1.0, 1.3, 0.8}), k);
+      const auto op = std::make_shared<LaplaceOperator<double, TypeParam>>(layout);
+      const VertexPatchSmoother<double, TypeParam> smoother(op);
+      auto x = op->make_vector(), b = op->make_vector(), r = op->make_vector();
+      fill_random(*layout, b, 77);
+      copy_entries(owned_boundary_nodes<TypeParam>(layout->box()), x, b);
+      smoother.smooth(x, b, SweepOrder::forward);
+      op->vmult(r, x);
+      r.axpby(1.0, b, -1.0);
+      EXPECT_LE(r.l2_norm(), 1e-12 * b.l2_norm()) << "dim=" << dim << " k=" << k;
+    }
+}
+
+TYPED_TEST(VertexPatchTest, FloatStepIsCloseToDouble) {
+  const auto layout = make_layout<TypeParam>(make_mesh(3, {2, 3, 2}, 0), 3);
+  const auto opd = std::make_shared<LaplaceOperator<double, TypeParam>>(layout);
+  const auto opf = std::make_shared<LaplaceOperator<float, TypeParam>>(layout);
+  DistributedVector<double, TypeParam> xd = opd->make_vector(), bd = opd->make_vector();
+  DistributedVector<float, TypeParam> xf = opf->make_vector(), bf = opf->make_vector();
+  fill_random(*layout, bd, 1);
+  bf.copy_converted_from(bd);
+  VertexPatchSmoother<double, TypeParam>(opd).smooth(xd, bd, SweepOrder::forward);
+  VertexPatchSmoother<float, TypeParam>(opf).smooth(xf, bf, SweepOrder::forward);
+  DistributedVector<double, TypeParam> xfd = opd->make_vector();
+  xfd.copy_converted_from(xf);
+  EXPECT_LE(relative_max_difference(xfd, xd), 1e-5);
+}
+
+TYPED_TEST(VertexPatchTest, InvalidOptionsAreRefused) {
+  const auto layout = make_layout<TypeParam>(make_mesh(2, {2, 2, 1}, 0), 2);
+  const auto op = std::make_shared<LaplaceOperator<double, TypeParam>>(layout);
+  VertexPatchOptions o;
+  o.patches_per_team = 65;
+  EXPECT_THROW((VertexPatchSmoother<double, TypeParam>(op, o)), InputError);
+  EXPECT_THROW(parse_patch_kernel("fast"), InputError);
+  EXPECT_THROW(parse_local_solver("lu"), InputError);
+  EXPECT_THROW(parse_thread_structure("per-warp"), InputError);
+  EXPECT_THROW(parse_smoother_kind("sor"), InputError);
+}
+
+/// Point smoothers reduce the error of A x = b with b = 0 (error = x) in the A-norm.
+TYPED_TEST(VertexPatchTest, PointSmoothersReduceTheEnergyError) {
+  const auto layout = make_layout<TypeParam>(make_mesh(2, {4, 4, 1}, 1), 2);
+  const auto op = std::make_shared<LaplaceOperator<double, TypeParam>>(layout);
+  const auto energy = [&](const DistributedVector<double, TypeParam>& v) {
+    auto t = op->make_vector();
+    op->vmult(t, v);
+    return std::sqrt(t.dot(v));
+  };
+  auto b = op->make_vector();
+  const auto dirichlet = owned_boundary_nodes<TypeParam>(layout->box());
+  std::vector<std::unique_ptr<Smoother<double, TypeParam>>> smoothers;
+  smoothers.push_back(std::make_unique<JacobiSmoother<double, TypeParam>>(op));
+  smoothers.push_back(std::make_unique<ChebyshevSmoother<double, TypeParam>>(op));
+  smoothers.push_back(std::make_unique<GaussSeidelSmoother<double, TypeParam>>(op));
+  smoothers.push_back(std::make_unique<VertexPatchSmoother<double, TypeParam>>(op));
+  for (const auto& s : smoothers) {
+    auto x = op->make_vector();
+    fill_random(*layout, x, 9);
+    copy_entries(dirichlet, x, b);  // zero Dirichlet values: x is the error
+    const double e0 = energy(x);
+    for (int i = 0; i < 3; ++i) s->smooth(x, b, i % 2 ? SweepOrder::reverse : SweepOrder::forward);
+    EXPECT_LT(energy(x), 0.9 * e0) << s->description();
+    EXPECT_GT(energy(x), 0.0) << s->description();
+  }
+}
+
+}  // namespace
