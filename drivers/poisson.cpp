@@ -17,6 +17,7 @@
 #include "core/timer.hpp"
 #include "discretization/poisson_problem.hpp"
 #include "discretization/solution_output.hpp"
+#include "multigrid/multigrid.hpp"
 #include "drivers/command_line.hpp"
 
 namespace {
@@ -36,6 +37,13 @@ struct Options {
   std::string problem = "sine";
   std::string scatter = "atomic";
   int cells_per_team = 0;
+  std::string smoother = "vertex-patch";
+  std::string smoother_kernel = "fused";
+  std::string local_solver = "fast-diagonalization";
+  std::string thread_structure = "per-column";
+  int patches_per_team = 0;
+  int chebyshev_degree = 3;
+  bool mg_times = false;
   double rtol = 1e-8;
   double atol = 0;
   int max_iterations = 10000;
@@ -49,6 +57,10 @@ std::string join(const std::vector<std::string>& v) {
   std::string s;
   for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
   return s;
+}
+
+bool uses_multigrid(const Options& o) {
+  return o.solver == "fmg" || o.solver == "vcycle" || o.preconditioner == "mg";
 }
 
 /// Checks of the options that need no mesh; throws InputError (made collective by the caller).
@@ -70,14 +82,20 @@ void validate(Options& o) {
   TENSORMG_CHECK(automatic_grid || int(o.rank_grid.size()) == o.dim,
                  "--rank-grid takes " << o.dim << " values (or 0 for automatic)");
   o.rank_grid.resize(3, automatic_grid ? 0 : 1);
-  TENSORMG_CHECK(o.solver == "cg" || o.solver == "gmres" || o.solver == "fgmres",
-                 "--solver '" << o.solver << "' is not supported; use cg, gmres or fgmres");
-  TENSORMG_CHECK(o.preconditioner == "none" || o.preconditioner == "jacobi",
-                 "--preconditioner '" << o.preconditioner
-                                      << "' is not supported; use none or jacobi (multigrid comes with the mg issue)");
-  TENSORMG_CHECK(o.precision == "double" || o.precision == "float",
-                 "--precision '" << o.precision
-                                 << "' is not supported here; use double or float (mixed needs the multigrid preconditioner)");
+  TENSORMG_CHECK(o.solver == "cg" || o.solver == "gmres" || o.solver == "fgmres" || o.solver == "fmg" || o.solver == "vcycle",
+                 "--solver '" << o.solver << "' is not supported; use cg, gmres, fgmres, fmg or vcycle");
+  TENSORMG_CHECK(o.preconditioner == "none" || o.preconditioner == "jacobi" || o.preconditioner == "mg",
+                 "--preconditioner '" << o.preconditioner << "' is not supported; use none, jacobi or mg");
+  TENSORMG_CHECK(o.precision == "double" || o.precision == "float" || o.precision == "mixed",
+                 "--precision '" << o.precision << "' is not supported; use double, float or mixed");
+  TENSORMG_CHECK(o.precision != "mixed" || uses_multigrid(o),
+                 "--precision mixed runs the multigrid in float under a double solver: use --preconditioner mg or "
+                 "--solver fmg|vcycle");
+  (void)parse_smoother_kind(o.smoother);
+  (void)parse_patch_kernel(o.smoother_kernel);
+  (void)parse_local_solver(o.local_solver);
+  (void)parse_thread_structure(o.thread_structure);
+  TENSORMG_CHECK(o.patches_per_team >= 0, "--patches-per-team must be >= 0 (0: automatic)");
   const auto names = poisson_problem_names();
   TENSORMG_CHECK(std::find(names.begin(), names.end(), o.problem) != names.end(),
                  "--problem '" << o.problem << "' is not known; use " << join(names));
@@ -101,6 +119,12 @@ Json options_record(const Options& o) {
   j["problem"] = o.problem;
   j["scatter"] = o.scatter;
   j["cells_per_team"] = o.cells_per_team;
+  j["smoother"] = o.smoother;
+  j["smoother_kernel"] = o.smoother_kernel;
+  j["local_solver"] = o.local_solver;
+  j["thread_structure"] = o.thread_structure;
+  j["patches_per_team"] = o.patches_per_team;
+  j["chebyshev_degree"] = o.chebyshev_degree;
   j["rtol"] = o.rtol;
   j["atol"] = o.atol;
   j["max_iterations"] = o.max_iterations;
@@ -109,7 +133,8 @@ Json options_record(const Options& o) {
   return j;
 }
 
-template <class Number>
+/// Number: vectors, operator and the outer solver; MGNumber: the multigrid (float in mixed).
+template <class Number, class MGNumber>
 int run(const Options& o, Environment& env) {
   using Exec = DefaultExec;
   using Vector = DistributedVector<Number, Exec>;
@@ -123,21 +148,40 @@ int run(const Options& o, Environment& env) {
     brick.upper[d] = o.upper[d];
   }
   brick.refinements = o.refinements;
-  const auto mesh = std::make_shared<CartesianMesh>(brick, env.comm(), std::array<int, 3>{o.rank_grid[0], o.rank_grid[1], o.rank_grid[2]});
-  const auto layout = std::make_shared<ContinuousDofLayout<Exec>>(mesh, o.degree);
   LaplaceOptions lo;
   lo.scatter = parse_scatter_mode(o.scatter);
   lo.cells_per_team = o.cells_per_team;
+  std::unique_ptr<Multigrid<MGNumber, Exec>> mg;
+  std::shared_ptr<const ContinuousDofLayout<Exec>> layout;
+  if (uses_multigrid(o)) {
+    MultigridOptions mo;
+    mo.smoother = parse_smoother_kind(o.smoother);
+    mo.patch.kernel = parse_patch_kernel(o.smoother_kernel);
+    mo.patch.solver = parse_local_solver(o.local_solver);
+    mo.patch.structure = parse_thread_structure(o.thread_structure);
+    mo.patch.patches_per_team = o.patches_per_team;
+    mo.point.chebyshev_degree = o.chebyshev_degree;
+    mo.collect_times = o.mg_times;
+    mg = std::make_unique<Multigrid<MGNumber, Exec>>(brick, o.degree, env.comm(), lo, mo);
+    layout = mg->level(mg->n_levels() - 1).layout;
+  } else {
+    const auto mesh = std::make_shared<CartesianMesh>(brick, env.comm(), std::array<int, 3>{o.rank_grid[0], o.rank_grid[1], o.rank_grid[2]});
+    layout = std::make_shared<ContinuousDofLayout<Exec>>(mesh, o.degree);
+  }
+  const CartesianMesh& mesh_ref = layout->mesh();
+  const CartesianMesh* mesh = &mesh_ref;
   const LaplaceOperator<Number, Exec> A(layout, lo);
   const auto problem = make_poisson_problem(o.problem, o.dim);
   Vector b = A.make_vector("rhs"), x = A.make_vector("solution");
   assemble_rhs(A, problem, b);
   std::optional<JacobiPreconditioner<Vector>> jacobi;
-  if (o.preconditioner == "jacobi") {
+  if (o.preconditioner == "jacobi" && !mg) {
     Vector diag = A.make_vector("diagonal");
     A.compute_diagonal(diag);
     jacobi.emplace(diag);
   }
+  std::optional<MultigridPreconditioner<Number, MGNumber, Exec>> mg_preconditioner;
+  if (mg) mg_preconditioner.emplace(*mg);
   timers["setup"].stop();
 
   SolverControl control;
@@ -152,8 +196,14 @@ int run(const Options& o, Environment& env) {
     if (o.solver == "gmres") return solve_gmres(A, x, b, P, control);
     return solve_fgmres(A, x, b, P, control);
   };
+  if (mg) mg->reset_times();
   timers["solve"].start();
-  const SolverResult result = jacobi ? solve(*jacobi) : solve(IdentityPreconditioner{});
+  SolverResult result;
+  if (o.solver == "fmg") result = solve_full_multigrid(*mg, A, x, b, control);
+  else if (o.solver == "vcycle") result = solve_vcycles(*mg, A, x, b, control);
+  else if (mg_preconditioner) result = solve(*mg_preconditioner);
+  else if (jacobi) result = solve(*jacobi);
+  else result = solve(IdentityPreconditioner{});
   timers["solve"].stop();
 
   const double b_norm = b.l2_norm();
@@ -193,6 +243,17 @@ int run(const Options& o, Environment& env) {
     res["l2_error"] = errors->l2;
     res["h1_error"] = errors->h1;
   }
+  if (mg) {
+    Json& m = res["multigrid"];
+    m["levels"] = mg->n_levels();
+    m["coarsest_refinement"] = mg->coarsest_refinement();
+    m["coarse_solver"] = mg->coarse_is_single_patch() ? "one patch solve" : "CG with Jacobi";
+    m["smoother"] = mg->n_levels() > 1 ? mg->level(mg->n_levels() - 1).smoother->description() : "none";
+    m["precision"] = number_name<MGNumber>();
+    Json t = Json::object();
+    for (const auto& [name, seconds] : mg->times()) t[name] = seconds;
+    m["times"] = t;
+  }
   record["provenance"] = provenance_record(env.command_line(), env.size());
 
   if (env.rank() == 0) {
@@ -208,6 +269,13 @@ int run(const Options& o, Environment& env) {
     std::printf("  %-24s %.4f s\n", "solve time", times.at("solve"));
     std::printf("  %-24s %.4f (DoFs / solve time)\n", "GDoF/s", dofs / times.at("solve") / 1e9);
     std::printf("  %-24s %.4f (DoFs x iterations / solve time)\n", "GDoF/s per iteration", dofs * result.iterations / times.at("solve") / 1e9);
+    if (mg) {
+      std::printf("  %-24s %d (coarsest: %s), %s in %s\n", "multigrid levels", mg->n_levels(),
+                  mg->coarse_is_single_patch() ? "one patch solve" : "CG", mg->n_levels() > 1 ? mg->level(mg->n_levels() - 1).smoother->description().c_str() : "-",
+                  number_name<MGNumber>());
+      for (const auto& [name, seconds] : mg->times())
+        std::printf("    %-22s %.4f s\n", name.c_str(), seconds);
+    }
     if (drifted)
       std::printf("  WARNING: the true residual is %.1fx the tolerance: the solver's residual drifted (precision %s)\n",
                   relative_true / o.rtol, o.precision.c_str());
@@ -241,9 +309,16 @@ int main(int argc, char** argv) {
     app.add_option("--upper", o.upper, "upper corner of the brick")->delimiter(',');
     app.add_option("-r,--refinements", o.refinements, "uniform refinements of the coarse mesh");
     app.add_option("--rank-grid", o.rank_grid, "MPI process grid, e.g. 2,2 (0: automatic)")->delimiter(',');
-    app.add_option("--solver", o.solver, "cg, gmres or fgmres");
-    app.add_option("--preconditioner", o.preconditioner, "none or jacobi");
-    app.add_option("--precision", o.precision, "double or float");
+    app.add_option("--solver", o.solver, "cg, gmres, fgmres, fmg (full multigrid) or vcycle");
+    app.add_option("--preconditioner", o.preconditioner, "none, jacobi or mg (one V-cycle)");
+    app.add_option("--precision", o.precision, "double, float or mixed (multigrid in float, solver in double)");
+    app.add_option("--smoother", o.smoother, "multigrid smoother: vertex-patch, jacobi, chebyshev or gauss-seidel");
+    app.add_option("--smoother-kernel", o.smoother_kernel, "vertex-patch kernel: global, separate or fused");
+    app.add_option("--local-solver", o.local_solver, "vertex-patch local solver: fast-diagonalization or inverse");
+    app.add_option("--thread-structure", o.thread_structure, "vertex-patch threads: per-dof or per-column");
+    app.add_option("--patches-per-team", o.patches_per_team, "vertex patches per Kokkos team (0: automatic)");
+    app.add_option("--chebyshev-degree", o.chebyshev_degree, "Chebyshev smoother degree");
+    app.add_flag("--mg-times", o.mg_times, "time the V-cycle's components (adds fences)");
     app.add_option("--problem", o.problem, "sine (u = prod sin(pi x_i)), exponential (u = exp(sum x_i)) or one (f = 1)");
     app.add_option("--scatter", o.scatter, "operator summation: atomic or coloring");
     app.add_option("--cells-per-team", o.cells_per_team, "cells per Kokkos team in the operator (0: automatic)");
@@ -257,6 +332,8 @@ int main(int argc, char** argv) {
     if (auto code = tensormg::parse_command_line(app, env)) return *code;
     tensormg::collectively(env.comm(), [&] { validate(o); });
     if (!o.output.empty()) tensormg::check_output_path(o.output, o.overwrite, env.comm());
-    return o.precision == "float" ? run<float>(o, env) : run<double>(o, env);
+    if (o.precision == "float") return run<float, float>(o, env);
+    if (o.precision == "mixed") return run<double, float>(o, env);
+    return run<double, double>(o, env);
   });
 }

@@ -188,42 +188,47 @@ void MultigridPreconditioner<Number, MGNumber, ExecSpace>::vmult(vector_type& ds
   }
 }
 
+namespace {
+/// The cycle loop shared by full multigrid and plain V-cycle iteration.
 template <class Number, class MGNumber, class ExecSpace>
-SolverResult solve_full_multigrid(const Multigrid<MGNumber, ExecSpace>& mg, const LaplaceOperator<Number, ExecSpace>& A,
-                                  DistributedVector<Number, ExecSpace>& x, const DistributedVector<Number, ExecSpace>& b,
-                                  const SolverControl& control) {
-  ScopedRegion region("solver::full_multigrid");
+SolverResult cycle_until_converged(const Multigrid<MGNumber, ExecSpace>& mg, const LaplaceOperator<Number, ExecSpace>& A,
+                                   DistributedVector<Number, ExecSpace>& x, const DistributedVector<Number, ExecSpace>& b,
+                                   const SolverControl& control, bool full_multigrid) {
   using Vector = DistributedVector<Number, ExecSpace>;
   TENSORMG_CHECK(A.layout().n_global_dofs() == mg.fine_operator().layout().n_global_dofs(),
-                 "full multigrid: the operator and the finest multigrid level differ in size");
-  if constexpr (std::is_same_v<Number, MGNumber>) {
-    mg.full_multigrid_start(x, b);
-  } else {
-    auto bm = mg.fine_operator().make_vector("fmg_b");
-    auto xm = mg.fine_operator().make_vector("fmg_x");
-    bm.copy_converted_from(b);
-    mg.full_multigrid_start(xm, bm);
-    x.copy_converted_from(xm);
+                 "multigrid solve: the operator and the finest multigrid level differ in size");
+  if (full_multigrid) {
+    if constexpr (std::is_same_v<Number, MGNumber>) {
+      mg.full_multigrid_start(x, b);
+    } else {
+      auto bm = mg.fine_operator().make_vector("fmg_b");
+      auto xm = mg.fine_operator().make_vector("fmg_x");
+      bm.copy_converted_from(b);
+      mg.full_multigrid_start(xm, bm);
+      x.copy_converted_from(xm);
+    }
   }
   const MultigridPreconditioner<Number, MGNumber, ExecSpace> cycle(mg);
-  Vector r = A.make_vector("fmg_residual"), e = A.make_vector("fmg_correction");
-  SolverResult result;
-  const double delta0 = double(b.l2_norm());
-  result.initial_residual = delta0;
+  Vector r = A.make_vector("cycle_residual"), e = A.make_vector("cycle_correction");
   const auto residual = [&] {
     A.vmult(r, x);
     r.axpby(Number(1), b, Number(-1));
     return double(r.l2_norm());
   };
-  // Algorithm 2.2, line 5: δ ← δ0 = ‖b‖, so at least one cycle of the while loop runs (unless b = 0).
-  double delta = delta0;
-  double first = residual();
-  int it = 0;
+  SolverResult result;
+  const double first = residual();
+  // Full multigrid measures against ‖b‖ and runs the while loop at least once (Algorithm 2.2,
+  // lines 5–6); the plain iteration measures against its initial residual.
+  const double delta0 = full_multigrid ? double(b.l2_norm()) : first;
+  double delta = full_multigrid ? delta0 : first;
+  result.initial_residual = delta0;
   result.history.push_back(first);
   if (control.monitor) control.monitor(0, first);
   const double target = std::max(control.rtol * delta0, control.atol);
   result.reason = SolverReason::max_iterations;
-  if (delta0 == 0 && first == 0) result.reason = SolverReason::converged_absolute;
+  if (!std::isfinite(first)) result.reason = SolverReason::not_finite;
+  else if (first == 0) result.reason = SolverReason::converged_absolute;
+  int it = 0;
   while (result.reason == SolverReason::max_iterations && delta > target && it < control.max_iterations) {
     cycle.vmult(e, r);
     x.add(Number(1), e);
@@ -238,8 +243,25 @@ SolverResult solve_full_multigrid(const Multigrid<MGNumber, ExecSpace>& mg, cons
     result.reason = delta <= control.rtol * delta0 ? SolverReason::converged_relative : SolverReason::converged_absolute;
   result.iterations = it;
   result.final_residual = delta;
-  result.true_residual = delta;
+  result.true_residual = result.history.back();
   return result;
+}
+}  // namespace
+
+template <class Number, class MGNumber, class ExecSpace>
+SolverResult solve_full_multigrid(const Multigrid<MGNumber, ExecSpace>& mg, const LaplaceOperator<Number, ExecSpace>& A,
+                                  DistributedVector<Number, ExecSpace>& x, const DistributedVector<Number, ExecSpace>& b,
+                                  const SolverControl& control) {
+  ScopedRegion region("solver::full_multigrid");
+  return cycle_until_converged(mg, A, x, b, control, true);
+}
+
+template <class Number, class MGNumber, class ExecSpace>
+SolverResult solve_vcycles(const Multigrid<MGNumber, ExecSpace>& mg, const LaplaceOperator<Number, ExecSpace>& A,
+                           DistributedVector<Number, ExecSpace>& x, const DistributedVector<Number, ExecSpace>& b,
+                           const SolverControl& control) {
+  ScopedRegion region("solver::vcycles");
+  return cycle_until_converged(mg, A, x, b, control, false);
 }
 
 #define TENSORMG_INSTANTIATE_MG(Number, Exec) template class Multigrid<Number, Exec>;
@@ -249,6 +271,9 @@ TENSORMG_FOR_EACH_NUMBER_AND_SPACE(TENSORMG_INSTANTIATE_MG)
 #define TENSORMG_INSTANTIATE_PAIR(Number, MGNumber, Exec)                                                    \
   template class MultigridPreconditioner<Number, MGNumber, Exec>;                                            \
   template SolverResult solve_full_multigrid<Number, MGNumber, Exec>(                                        \
+      const Multigrid<MGNumber, Exec>&, const LaplaceOperator<Number, Exec>&, DistributedVector<Number, Exec>&, \
+      const DistributedVector<Number, Exec>&, const SolverControl&);                                        \
+  template SolverResult solve_vcycles<Number, MGNumber, Exec>(                                               \
       const Multigrid<MGNumber, Exec>&, const LaplaceOperator<Number, Exec>&, DistributedVector<Number, Exec>&, \
       const DistributedVector<Number, Exec>&, const SolverControl&);
 #define TENSORMG_INSTANTIATE_SPACE(Exec)         \

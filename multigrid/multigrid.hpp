@@ -113,4 +113,11 @@ SolverResult solve_full_multigrid(const Multigrid<MGNumber, ExecSpace>& mg, cons
                                   DistributedVector<Number, ExecSpace>& x, const DistributedVector<Number, ExecSpace>& b,
                                   const SolverControl& control);
 
+/// The V-cycle as a stationary solver from the given x: x ← x + V(0, b − A x) until
+/// ‖b − A x‖ ≤ rtol ‖b − A x_0‖ (or ≤ atol); iterations count the cycles.
+template <class Number, class MGNumber, class ExecSpace>
+SolverResult solve_vcycles(const Multigrid<MGNumber, ExecSpace>& mg, const LaplaceOperator<Number, ExecSpace>& A,
+                           DistributedVector<Number, ExecSpace>& x, const DistributedVector<Number, ExecSpace>& b,
+                           const SolverControl& control);
+
 }  // namespace tensormg

@@ -23,31 +23,8 @@ namespace {
 using namespace tensormg;
 using Exec = DefaultExec;
 
-struct Ceilings {
-  double dram_GBps = 0, fp64_GFLOPs = 0, fp32_GFLOPs = 0;
-};
-
-/// Reads "key": number from a tensormg-ceilings record (a flat scan: the record is ours).
-double read_number(const std::string& text, const std::string& key) {
-  const auto pos = text.find("\"" + key + "\"");
-  if (pos == std::string::npos) return 0;
-  const auto colon = text.find(':', pos);
-  return std::strtod(text.c_str() + colon + 1, nullptr);
-}
-
-Ceilings load_ceilings(const std::string& path) {
-  Ceilings c;
-  if (path.empty()) return c;
-  std::ifstream in(path);
-  TENSORMG_CHECK(in.good(), "cannot read ceilings record '" << path << "'");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  c.dram_GBps = read_number(ss.str(), "dram_copy_GBps");
-  c.fp64_GFLOPs = read_number(ss.str(), "fp64_fma_GFLOPs");
-  c.fp32_GFLOPs = read_number(ss.str(), "fp32_fma_GFLOPs");
-  TENSORMG_CHECK(c.dram_GBps > 0 && c.fp64_GFLOPs > 0, "'" << path << "' is not a tensormg-ceilings record");
-  return c;
-}
+using perf::Ceilings;
+using perf::load_ceilings;
 
 /// Coarse cells per direction so that the node count is close to `dofs`.
 int cells_for(int dim, int k, double dofs) {

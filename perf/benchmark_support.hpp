@@ -5,9 +5,44 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
 #include <vector>
 
+#include "core/error.hpp"
+
 namespace tensormg::perf {
+
+/// The measured ceilings of a tensormg-ceilings record (0 where not given).
+struct Ceilings {
+  double dram_GBps = 0, fp64_GFLOPs = 0, fp32_GFLOPs = 0, shared_GBps = 0;
+};
+
+/// Reads "key": number from a tensormg-ceilings record (a flat scan: the record is ours).
+inline double read_number(const std::string& text, const std::string& key) {
+  const auto pos = text.find("\"" + key + "\"");
+  if (pos == std::string::npos) return 0;
+  const auto colon = text.find(':', pos);
+  return std::strtod(text.c_str() + colon + 1, nullptr);
+}
+
+/// Loads a ceilings record; an empty path gives zeros (no percentages are printed then).
+inline Ceilings load_ceilings(const std::string& path) {
+  Ceilings c;
+  if (path.empty()) return c;
+  std::ifstream in(path);
+  TENSORMG_CHECK(in.good(), "cannot read ceilings record '" << path << "'");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  c.dram_GBps = read_number(ss.str(), "dram_copy_GBps");
+  c.fp64_GFLOPs = read_number(ss.str(), "fp64_fma_GFLOPs");
+  c.fp32_GFLOPs = read_number(ss.str(), "fp32_fma_GFLOPs");
+  c.shared_GBps = read_number(ss.str(), "shared_load_GBps");
+  TENSORMG_CHECK(c.dram_GBps > 0 && c.fp64_GFLOPs > 0, "'" << path << "' is not a tensormg-ceilings record");
+  return c;
+}
 
 /// Runs f for at least `warmup_seconds` (and at least once) to warm up, then `repeats` times with a
 /// fence after each, and returns the median wall time in seconds (METHOD.md: warm up, repeat, take

@@ -1,0 +1,376 @@
+// tensormg-bench-multigrid: the multigrid studies of paper 000 on one rank.
+//   --study iterations  full-multigrid iteration counts (Tables 1–3): f ≡ 1, relative accuracy 1e-9,
+//                       per degree and level, for the chosen smoothers
+//   --study smoother    throughput of one vertex-patch smoothing step per kernel variant (Figs. 3, 5,
+//                       7, 9): GDoF/s, GFLOP/s, % of the FP64/FP32 FMA and shared-memory ceilings
+//   --study vcycle      time of one V-cycle by component (Figs. 10–12)
+//   --study fmg         full-multigrid solve time per billion DoFs, double and mixed (Fig. 18)
+#include <CLI/CLI.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+#include "core/environment.hpp"
+#include "core/error.hpp"
+#include "core/hdf5_file.hpp"
+#include "core/json.hpp"
+#include "core/provenance.hpp"
+#include "discretization/poisson_problem.hpp"
+#include "drivers/command_line.hpp"
+#include "multigrid/multigrid.hpp"
+#include "perf/benchmark_support.hpp"
+#include "smoothers/vertex_patch_smoother.hpp"
+
+namespace {
+
+using namespace tensormg;
+using Exec = DefaultExec;
+
+struct Settings {
+  std::string study = "iterations";
+  std::vector<int> dims{2};
+  std::vector<int> degrees{1, 2, 3, 4};
+  std::vector<int> levels{4, 5, 6};
+  std::vector<std::string> smoothers{"vertex-patch"};
+  std::vector<std::string> precisions{"double"};
+  std::string variants = "default";
+  std::vector<int> patches_per_team{0};
+  double dofs = 1e6;
+  double max_dofs = 2e7;
+  double rtol = 1e-9;
+  std::string problem = "one";
+  int repeats = 10;
+  int cycles = 10;
+  std::string ceilings;
+};
+
+BrickDescription unit_brick(int dim, int refinements) {
+  BrickDescription b;
+  b.dim = dim;
+  b.refinements = refinements;
+  return b;
+}
+
+double dofs_of(int dim, int k, int refinements) { return std::pow(double(k) * (1 << refinements) + 1, dim); }
+
+/// The largest refinement with at most max_dofs nodes (at least 1).
+int largest_level(int dim, int k, double max_dofs) {
+  int L = 1;
+  while (dofs_of(dim, k, L + 1) <= max_dofs) ++L;
+  return L;
+}
+
+// ---- iterations -----------------------------------------------------------------------------
+
+Json study_iterations(const Settings& s, MPI_Comm comm, bool root) {
+  Json out = Json::array();
+  for (int dim : s.dims)
+    for (const auto& smoother : s.smoothers) {
+      if (root) {
+        std::printf("\nFull multigrid iterations, %dD, f = 1, relative accuracy %.0e, smoother %s\n", dim, s.rtol, smoother.c_str());
+        std::printf("%4s", "k \\ L");
+        for (int L : s.levels) std::printf(" %5d", L);
+        std::printf("   (paper 000 §2.2: mesh-independent; <= 3 from k = 3 on; its tables are withheld from our copy)\n");
+      }
+      const int max_k = dim == 2 ? 10 : 8;
+      for (int k : s.degrees) {
+        if (k > max_k) continue;
+        if (root) std::printf("%5d", k);
+        for (int L : s.levels) {
+          Json r = Json::object();
+          r["dim"] = dim;
+          r["degree"] = k;
+          r["level"] = L;
+          r["smoother"] = smoother;
+          r["dofs"] = dofs_of(dim, k, L);
+          if (dofs_of(dim, k, L) > s.max_dofs) {
+            if (root) std::printf(" %5s", "-");
+            r["skipped"] = "above --max-dofs";
+            out.push_back(std::move(r));
+            continue;
+          }
+          MultigridOptions mo;
+          mo.smoother = parse_smoother_kind(smoother);
+          const Multigrid<double, Exec> mg(unit_brick(dim, L), k, comm, {}, mo);
+          const auto& A = mg.fine_operator();
+          auto x = A.make_vector(), b = A.make_vector();
+          assemble_rhs(A, make_poisson_problem(s.problem, dim), b);
+          SolverControl control;
+          control.rtol = s.rtol;
+          control.max_iterations = 200;
+          const auto result = solve_full_multigrid(mg, A, x, b, control);
+          if (root) std::printf(" %5s", result.converged() ? std::to_string(result.iterations).c_str() : "n.c.");
+          if (root) std::fflush(stdout);
+          r["iterations"] = result.iterations;
+          r["converged"] = result.converged();
+          r["residual_history"] = result.history;
+          out.push_back(std::move(r));
+        }
+        if (root) std::printf("\n");
+      }
+    }
+  return out;
+}
+
+// ---- smoother -------------------------------------------------------------------------------
+
+std::vector<VertexPatchOptions> variant_list(const Settings& s, int dim, int k, std::size_t number_size) {
+  std::vector<VertexPatchOptions> v;
+  const auto inverse_fits = [&] {
+    const double n = std::pow(2 * k - 1, 2 * dim);
+    return n * number_size <= 8.0 * (1 << 20);  // the dense inverse must stay cache-sized
+  };
+  for (int ppt : s.patches_per_team) {
+    if (s.variants == "default") {
+      v.push_back({PatchKernel::fused, LocalSolver::fast_diagonalization, ThreadStructure::per_column, ppt});
+      continue;
+    }
+    for (auto kernel : {PatchKernel::global, PatchKernel::separate, PatchKernel::fused})
+      for (auto solver : {LocalSolver::fast_diagonalization, LocalSolver::inverse})
+        for (auto structure : {ThreadStructure::per_dof, ThreadStructure::per_column}) {
+          if (solver == LocalSolver::inverse && !inverse_fits()) continue;
+          v.push_back({kernel, solver, structure, ppt});
+        }
+  }
+  return v;
+}
+
+template <class Number>
+void smoother_cases(const Settings& s, MPI_Comm comm, bool root, int dim, int k, const perf::Ceilings& ceil, Json& out) {
+  const double per_direction = std::pow(s.dofs, 1.0 / dim);
+  BrickDescription brick;
+  brick.dim = dim;
+  const int cells = std::max(2, int(std::lround((per_direction - 1) / k)));
+  brick.coarse_cells = {cells, cells, dim == 3 ? cells : 1};
+  const auto mesh = std::make_shared<CartesianMesh>(brick, comm);
+  const auto layout = std::make_shared<ContinuousDofLayout<Exec>>(mesh, k);
+  const auto op = std::make_shared<LaplaceOperator<Number, Exec>>(layout);
+  auto x = op->make_vector(), b = op->make_vector();
+  b.fill(Number(1));
+  const double dofs = double(layout->n_global_dofs());
+  const double fma = std::is_same_v<Number, float> ? ceil.fp32_GFLOPs : ceil.fp64_GFLOPs;
+  for (const auto& variant : variant_list(s, dim, k, sizeof(Number))) {
+    Json r = Json::object();
+    r["dim"] = dim;
+    r["degree"] = k;
+    r["precision"] = number_name<Number>();
+    r["kernel"] = to_string(variant.kernel);
+    r["local_solver"] = to_string(variant.solver);
+    r["thread_structure"] = to_string(variant.structure);
+    r["dofs"] = dofs;
+    try {
+      const VertexPatchSmoother<Number, Exec> smoother(op, variant);
+      const double seconds = perf::median_seconds(s.repeats, [&] { smoother.smooth(x, b, SweepOrder::forward); });
+      const double gflops = smoother.flops_per_step() / seconds / 1e9;
+      // Model of on-chip traffic: every multiply-add reads one operand from scratch and one
+      // 1D-matrix entry through L1 (same unit on NVIDIA GPUs).
+      const double onchip_GBps = smoother.flops_per_step() * sizeof(Number) / seconds / 1e9;
+      r["patches_per_team"] = smoother.patches_per_team();
+      r["seconds"] = seconds;
+      r["gdofs_per_second"] = dofs / seconds / 1e9;
+      r["gflops"] = gflops;
+      const double pct_fma = fma > 0 ? 100 * gflops / fma : 0.0;
+      const double pct_shared = ceil.shared_GBps > 0 ? 100 * onchip_GBps / ceil.shared_GBps : 0.0;
+      r["pct_fma"] = pct_fma;
+      r["pct_shared"] = pct_shared;
+      if (root) {
+        std::printf("%3d %2d %-6s %-9s %-21s %-10s %4d %11.0f %9.3f %9.1f %6.2f %7.2f\n", dim, k, number_name<Number>(),
+                    to_string(variant.kernel).c_str(), to_string(variant.solver).c_str(), to_string(variant.structure).c_str(),
+                    smoother.patches_per_team(), dofs, dofs / seconds / 1e9, gflops, pct_fma, pct_shared);
+        std::fflush(stdout);
+      }
+    } catch (const InputError& e) {
+      if (root) std::printf("%3d %2d %-6s %-9s skipped: %s\n", dim, k, number_name<Number>(), to_string(variant.kernel).c_str(), e.what());
+      r["skipped"] = e.what();
+    }
+    out.push_back(std::move(r));
+  }
+}
+
+Json study_smoother(const Settings& s, MPI_Comm comm, bool root, const perf::Ceilings& ceil) {
+  Json out = Json::array();
+  if (root)
+    std::printf("%3s %2s %-6s %-9s %-21s %-10s %4s %11s %9s %9s %6s %7s\n", "dim", "k", "prec", "kernel", "local solver",
+                "threads", "ppt", "DoFs", "GDoF/s", "GFLOP/s", "%FMA", "%shared*");
+  for (int dim : s.dims)
+    for (int k : s.degrees)
+      for (const auto& p : s.precisions) {
+        if (k > (dim == 2 ? 10 : 8)) continue;
+        if (p == "float") smoother_cases<float>(s, comm, root, dim, k, ceil, out);
+        else smoother_cases<double>(s, comm, root, dim, k, ceil, out);
+      }
+  if (root) std::printf("* on-chip traffic model: one scratch operand and one 1D-matrix entry (L1) per multiply-add\n");
+  return out;
+}
+
+// ---- vcycle ---------------------------------------------------------------------------------
+
+template <class Number>
+Json vcycle_case(const Settings& s, MPI_Comm comm, bool root, int dim, int k) {
+  const int L = largest_level(dim, k, s.dofs);
+  MultigridOptions mo;
+  mo.collect_times = true;
+  const Multigrid<Number, Exec> mg(unit_brick(dim, L), k, comm, {}, mo);
+  const auto& A = mg.fine_operator();
+  auto x = A.make_vector(), b = A.make_vector();
+  b.fill(Number(1));
+  mg.vmult(x, b);  // warm-up
+  mg.reset_times();
+  Timer total;
+  total.start();
+  for (int c = 0; c < s.cycles; ++c) mg.vmult(x, b);
+  total.stop();
+  const auto times = mg.times();
+  double sum = 0;
+  for (const auto& [name, t] : times) sum += t;
+  Json r = Json::object();
+  r["dim"] = dim;
+  r["degree"] = k;
+  r["level"] = L;
+  r["precision"] = number_name<Number>();
+  r["dofs"] = double(A.layout().n_global_dofs());
+  r["seconds_per_cycle"] = total.seconds() / s.cycles;
+  Json comp = Json::object();
+  for (const auto& [name, t] : times) comp[name] = t / s.cycles;
+  r["components_seconds_per_cycle"] = comp;
+  if (root) {
+    std::printf("%3d %2d %-6s L=%d %11.0f DoFs  %.4e s/cycle:", dim, k, number_name<Number>(), L, double(A.layout().n_global_dofs()),
+                total.seconds() / s.cycles);
+    for (const auto& [name, t] : times) std::printf("  %s %.1f%%", name.c_str(), 100 * t / sum);
+    std::printf("\n");
+    std::fflush(stdout);
+  }
+  return r;
+}
+
+Json study_vcycle(const Settings& s, MPI_Comm comm, bool root) {
+  Json out = Json::array();
+  for (int dim : s.dims)
+    for (int k : s.degrees)
+      for (const auto& p : s.precisions) {
+        if (k > (dim == 2 ? 10 : 8)) continue;
+        out.push_back(p == "float" ? vcycle_case<float>(s, comm, root, dim, k) : vcycle_case<double>(s, comm, root, dim, k));
+      }
+  return out;
+}
+
+// ---- fmg ------------------------------------------------------------------------------------
+
+template <class MGNumber>
+Json fmg_case(const Settings& s, MPI_Comm comm, bool root, int dim, int k, int L) {
+  const Multigrid<MGNumber, Exec> mg(unit_brick(dim, L), k, comm);
+  const auto layout = mg.level(mg.n_levels() - 1).layout;
+  const LaplaceOperator<double, Exec> A(layout);
+  const auto problem = make_poisson_problem(s.problem, dim);
+  auto x = A.make_vector(), b = A.make_vector();
+  assemble_rhs(A, problem, b);
+  SolverControl control;
+  control.rtol = s.rtol;
+  control.max_iterations = 100;
+  SolverResult result;
+  const int repeats = std::max(1, std::min(s.repeats, 5));
+  const double seconds = perf::median_seconds(repeats, [&] {
+    x.fill(0.0);
+    result = solve_full_multigrid(mg, A, x, b, control);
+  }, 0.0);
+  const double dofs = double(layout->n_global_dofs());
+  Json r = Json::object();
+  r["dim"] = dim;
+  r["degree"] = k;
+  r["level"] = L;
+  r["precision"] = std::is_same_v<MGNumber, double> ? "double" : "mixed";
+  r["dofs"] = dofs;
+  r["seconds"] = seconds;
+  r["seconds_per_gdof"] = seconds / (dofs / 1e9);
+  r["iterations"] = result.iterations;
+  r["converged"] = result.converged();
+  r["relative_residual"] = result.true_residual / double(b.l2_norm());
+  double l2 = 0;
+  if (problem.known_solution()) {
+    l2 = compute_errors(*layout, x, problem).l2;
+    r["l2_error"] = l2;
+  }
+  if (root) {
+    std::printf("%3d %2d %-6s %2d %12.0f %9.4f %9.3f %4d %10.2e %10.3e\n", dim, k, std::is_same_v<MGNumber, double> ? "double" : "mixed",
+                L, dofs, seconds, seconds / (dofs / 1e9), result.iterations, result.true_residual / double(b.l2_norm()), l2);
+    std::fflush(stdout);
+  }
+  return r;
+}
+
+Json study_fmg(const Settings& s, MPI_Comm comm, bool root) {
+  Json out = Json::array();
+  if (root)
+    std::printf("%3s %2s %-6s %2s %12s %9s %9s %4s %10s %10s\n", "dim", "k", "prec", "L", "DoFs", "seconds", "s/GDoF", "its",
+                "rel.res.", "L2 error");
+  for (int dim : s.dims)
+    for (int k : s.degrees) {
+      if (k > (dim == 2 ? 10 : 8)) continue;
+      const int top = largest_level(dim, k, s.max_dofs);
+      for (int L = std::max(2, top - 2); L <= top; ++L)
+        for (const auto& p : s.precisions) {
+          if (p == "mixed" || p == "float") out.push_back(fmg_case<float>(s, comm, root, dim, k, L));
+          else out.push_back(fmg_case<double>(s, comm, root, dim, k, L));
+        }
+    }
+  return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return run_main(argc, argv, [](Environment& env) {
+    Settings s;
+    std::string output;
+    bool overwrite = false;
+    CLI::App app{"tensormg-bench-multigrid: iteration counts, smoother throughput, V-cycle breakdown, FMG time"};
+    app.add_option("--study", s.study, "iterations, smoother, vcycle or fmg");
+    app.add_option("--dims", s.dims, "dimensions")->delimiter(',');
+    app.add_option("--degrees", s.degrees, "polynomial degrees")->delimiter(',');
+    app.add_option("--levels", s.levels, "refinements of the unit cell (iterations study)")->delimiter(',');
+    app.add_option("--smoothers", s.smoothers, "vertex-patch, jacobi, chebyshev, gauss-seidel (iterations study)")->delimiter(',');
+    app.add_option("--precisions", s.precisions, "double, float (smoother, vcycle), double, mixed (fmg)")->delimiter(',');
+    app.add_option("--variants", s.variants, "smoother study: default (fused, fast diagonalization, per column) or all");
+    app.add_option("--patches-per-team", s.patches_per_team, "smoother study: patches per team (0: automatic)")->delimiter(',');
+    app.add_option("--dofs", s.dofs, "target DoFs (smoother, vcycle)");
+    app.add_option("--max-dofs", s.max_dofs, "largest DoF count (iterations, fmg)");
+    app.add_option("--rtol", s.rtol, "relative accuracy of the multigrid solves");
+    app.add_option("--problem", s.problem, "one (f = 1) or sine");
+    app.add_option("--repeats", s.repeats, "timed repetitions (median)")->check(CLI::Range(1, 1000));
+    app.add_option("--cycles", s.cycles, "V-cycles timed in the vcycle study")->check(CLI::Range(1, 1000));
+    app.add_option("--ceilings", s.ceilings, "tensormg-ceilings record for % of ceiling");
+    app.add_option("-o,--output", output, "JSON results file");
+    app.add_flag("--overwrite", overwrite, "replace an existing results file");
+    if (auto code = parse_command_line(app, env)) return *code;
+    perf::Ceilings ceil;
+    collectively(env.comm(), [&] {
+      TENSORMG_CHECK(s.study == "iterations" || s.study == "smoother" || s.study == "vcycle" || s.study == "fmg",
+                     "--study '" << s.study << "': use iterations, smoother, vcycle or fmg");
+      for (int d : s.dims) TENSORMG_CHECK(d == 2 || d == 3, "dimension " << d << ": use 2 or 3");
+      for (const auto& m : s.smoothers) (void)parse_smoother_kind(m);
+      for (const auto& p : s.precisions)
+        TENSORMG_CHECK(p == "double" || p == "float" || p == "mixed", "precision '" << p << "': use double, float or mixed");
+      TENSORMG_CHECK(s.variants == "default" || s.variants == "all", "--variants: use default or all");
+      (void)make_poisson_problem(s.problem, 2);
+      TENSORMG_CHECK(output.empty() || overwrite || !path_exists(output), "'" << output << "' exists; pass --overwrite");
+      ceil = perf::load_ceilings(s.ceilings);
+    });
+    const bool root = env.rank() == 0;
+    Json results;
+    if (s.study == "iterations") results = study_iterations(s, env.comm(), root);
+    else if (s.study == "smoother") results = study_smoother(s, env.comm(), root, ceil);
+    else if (s.study == "vcycle") results = study_vcycle(s, env.comm(), root);
+    else results = study_fmg(s, env.comm(), root);
+    if (!output.empty() && root) {
+      Json record = Json::object();
+      record["kind"] = "tensormg-bench-multigrid";
+      record["study"] = s.study;
+      record["provenance"] = provenance_record(env.command_line(), env.size());
+      record["ceilings_record"] = s.ceilings;
+      record["results"] = results;
+      write_text_file_atomically(output, record.dump(2) + "\n");
+    }
+    return 0;
+  });
+}
