@@ -35,7 +35,7 @@ struct TransferKernel {
   int mode = 0;  // 0 assign, 1 add, 2 transpose
   int level = 0;
 
-  static std::size_t buffer_entries(int dim, int nf) { return dim == 2 ? nf * nf : nf * nf * nf; }
+  KOKKOS_INLINE_FUNCTION static std::size_t buffer_entries(int dim, int nf) { return dim == 2 ? nf * nf : nf * nf * nf; }
 
   /// Box extents along the contraction sequence: prolongation grows direction d from nc to nf,
   /// restriction shrinks it.

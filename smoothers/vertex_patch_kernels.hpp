@@ -17,7 +17,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstddef>
-#include <utility>
+#include <utility>  // std::integer_sequence
 
 #include "discretization/continuous_dof_layout.hpp"
 
@@ -301,6 +301,15 @@ struct VertexPatchKernel {
     team.team_barrier();
   }
 
+  KOKKOS_INLINE_FUNCTION static void swap_buffers(Number*& a, Number*& b, int& sa, int& sb) {
+    Number* t = a;
+    a = b;
+    b = t;
+    const int s = sa;
+    sa = sb;
+    sb = s;
+  }
+
   KOKKOS_INLINE_FUNCTION void solve_fast_diagonalization(const Member& team, int ppt, const local_index* info, Number* R,
                                                          int rs, Number* T, int ts) const {
     // Forward: Sᵀ along every direction (the last one divides by the eigenvalue sum).
@@ -309,14 +318,12 @@ struct VertexPatchKernel {
     int fs = rs, tsz = ts;
     for (int d = 0; d < dim; ++d) {
       apply_s(team, ppt, d, true, d == dim - 1, from, fs, to, tsz);
-      std::swap(from, to);
-      std::swap(fs, tsz);
+      swap_buffers(from, to, fs, tsz);
     }
     // Back: S along every direction; the last one adds to x.
     for (int d = 0; d < dim - 1; ++d) {
       apply_s(team, ppt, d, false, false, from, fs, to, tsz);
-      std::swap(from, to);
-      std::swap(fs, tsz);
+      swap_buffers(from, to, fs, tsz);
     }
     constexpr int last = dim - 1;
     const Number* S = mat(last) + 2 * n * n;
