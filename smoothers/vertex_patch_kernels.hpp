@@ -41,12 +41,14 @@ struct PatchKernelArgs {
   Kokkos::View<const Number*, memory_space> matrices;
   /// Dense inverse of A_j ((ni^d)², row-major); only for the inverse local solver.
   Kokkos::View<const Number*, memory_space> inverse;
+  /// Host copy of `matrices` (same layout), copied into the functor at launch (constant memory).
+  const Number* host_matrices = nullptr;
   NodeBox box;
   Number laplace = 1, mass = 0;
   int color = 0;
   PatchStage stage = PatchStage::fused;
   bool use_inverse = false;
-  bool per_column = true;
+  bool per_column = true;  ///< one thread per 1D column along the contracted direction
   int patches_per_team = 1;
 
   static constexpr int matrix_stride(int k) { return 2 * (2 * k + 1) * (2 * k + 1) + (2 * k - 1) * (2 * k - 1) + (2 * k - 1); }
@@ -81,6 +83,30 @@ inline PatchRange patch_range(const NodeBox& box, int color) {
 }
 }  // namespace detail
 
+/// The patch's 1D matrices held by value in the kernel functor. On CUDA the functor lives in
+/// constant memory (Kokkos launches functors of 4–32 KB from there); the per-column steps index
+/// them with compile-time offsets (unrolled loops), so an FMA reads its matrix entry as a
+/// constant-bank operand and only the vector entry costs a load, once per column.
+template <int dim, int k, class Number>
+struct PatchMatricesConstant {
+  static constexpr int n = 2 * k + 1, ni = 2 * k - 1;
+  Number M[dim][n][n];
+  Number A[dim][n][n];
+  Number S[dim][ni][ni];
+  Number L[dim][ni];
+};
+
+#if defined(__CUDA_ARCH__)
+#define TENSORMG_PATCH_UNROLL_OUTPUTS TENSORMG_PATCH_PRAGMA(unroll(n <= 9 ? n : 1))
+#define TENSORMG_PATCH_UNROLL_INTERIOR TENSORMG_PATCH_PRAGMA(unroll(ni <= 9 ? ni : 1))
+#define TENSORMG_PATCH_UNROLL TENSORMG_PATCH_PRAGMA(unroll)
+#else
+#define TENSORMG_PATCH_UNROLL_OUTPUTS
+#define TENSORMG_PATCH_UNROLL_INTERIOR
+#define TENSORMG_PATCH_UNROLL
+#endif
+#define TENSORMG_PATCH_PRAGMA(x) _Pragma(#x)
+
 template <int dim, int k, class Number, class ExecSpace>
 struct VertexPatchKernel {
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
@@ -96,6 +122,7 @@ struct VertexPatchKernel {
   PatchKernelArgs<Number, ExecSpace> args;
   detail::PatchRange patches;
   int scratch_level = 0;
+  PatchMatricesConstant<dim, k, Number> cm;
 
   /// Scratch entries (in Number) per patch for a stage; patch info is added by scratch_bytes.
   KOKKOS_INLINE_FUNCTION static std::size_t entries_per_patch(PatchStage stage) {
@@ -107,10 +134,7 @@ struct VertexPatchKernel {
                                 (info_entries * sizeof(local_index) * patches_per_team + sizeof(Number) - 1) / sizeof(Number);
     return Kokkos::View<Number*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>::shmem_size(numbers);
   }
-  static int threads_per_patch(bool per_column) {
-    const int points = closure_size;
-    return per_column ? points / n : points;
-  }
+  static int threads_per_patch(bool per_column) { return per_column ? closure_size / n : closure_size; }
 
   /// Calls f(p, i0, i1, i2) for every point of patch-local boxes of extent e (e[2] = 1 in 2D) of
   /// the team's ppt patches: one point per thread, or one column along the last direction.
@@ -186,8 +210,10 @@ struct VertexPatchKernel {
     const int rs = stage == PatchStage::solve ? interior_size : (dim == 3 ? line_size : closure_size);
     const int ts = stage == PatchStage::solve ? interior_size : line_size;
 
-    if (stage != PatchStage::solve) residual(team, valid, info, u, t0, t1, w, R, rs);
-    else {
+    if (stage != PatchStage::solve) {
+      if (args.per_column) residual_columns(team, valid, info, u, t0, t1, w, R, rs);
+      else residual(team, valid, info, u, t0, t1, w, R, rs);
+    } else {
       for_each_point(team, valid, ni, ni, dim == 3 ? ni : 1, [&](int p, int i0, int i1, int i2) {
         const local_index idx = closure_index(info + info_entries * p, i0 + 1, i1 + 1, dim == 3 ? i2 + 1 : 0);
         R[p * rs + i0 + ni * (i1 + ni * i2)] = args.r(idx);
@@ -196,7 +222,186 @@ struct VertexPatchKernel {
     }
     if (stage == PatchStage::residual) return;
     if (args.use_inverse) solve_inverse(team, valid, info, R, rs);
+    else if (args.per_column) solve_fast_diagonalization_columns(team, valid, info, R, rs, T, ts);
     else solve_fast_diagonalization(team, valid, info, R, rs, T, ts);
+  }
+
+  // ---- one thread per column along the contracted direction -------------------------------
+
+  /// Calls f(p, line) for the team's ppt patches × lines_per_patch columns.
+  template <class F>
+  KOKKOS_INLINE_FUNCTION static void for_each_column(const Member& team, int ppt, int lines_per_patch, F&& f) {
+    for (int w = team.team_rank(); w < ppt * lines_per_patch; w += team.team_size()) f(w / lines_per_patch, w % lines_per_patch);
+  }
+
+  KOKKOS_INLINE_FUNCTION void residual_columns(const Member& team, int ppt, const local_index* info, Number* u, Number* t0,
+                                               Number* t1, Number* w, Number* R, int rs) const {
+    const Number a = args.laplace, c = args.mass;
+    constexpr int e2 = dim == 3 ? n : 1;
+    // Gather the closure, one column along x per thread (coalesced rows); Dirichlet nodes read as zero.
+    for_each_column(team, ppt, n * e2, [&](int p, int line) {
+      const int i1 = line % n, i2 = line / n;
+      const local_index* in = info + info_entries * p;
+      Number* dst = u + p * closure_size + n * (i1 + n * i2);
+      if (in[4]) {
+        const local_index first = in[3] + args.box.o[0] * (i1 + args.box.o[1] * i2);
+        TENSORMG_PATCH_UNROLL
+        for (int m = 0; m < n; ++m) dst[m] = args.x(first + m);
+      } else {
+        for (int m = 0; m < n; ++m) {
+          const local_index idx = closure_index(in, m, i1, i2);
+          dst[m] = idx >= 0 ? args.x(idx) : Number(0);
+        }
+      }
+    });
+    team.team_barrier();
+    // x: interior rows of M0, A0 on every x-column.
+    for_each_column(team, ppt, n * e2, [&](int p, int line) {
+      Number r[n];
+      const Number* src = u + p * closure_size + n * line;
+      TENSORMG_PATCH_UNROLL
+      for (int m = 0; m < n; ++m) r[m] = src[m];
+      Number* d0 = t0 + p * line_size + ni * line;
+      Number* d1 = t1 + p * line_size + ni * line;
+      TENSORMG_PATCH_UNROLL_INTERIOR
+      for (int o = 0; o < ni; ++o) {
+        Number sm = 0, sa = 0;
+        TENSORMG_PATCH_UNROLL
+        for (int m = 0; m < n; ++m) {
+          sm += cm.M[0][o + 1][m] * r[m];
+          sa += cm.A[0][o + 1][m] * r[m];
+        }
+        d0[o] = sm;
+        d1[o] = sa;
+      }
+    });
+    team.team_barrier();
+    if constexpr (dim == 2) {
+      // y (last): r = b_I − (a A1 t0 + M1 (a t1 + c t0)) on every y-column of the interior rows.
+      for_each_column(team, ppt, ni, [&](int p, int i0) {
+        Number r0[n], q[n];
+        const Number* s0 = t0 + p * line_size + i0;
+        const Number* s1 = t1 + p * line_size + i0;
+        TENSORMG_PATCH_UNROLL
+        for (int m = 0; m < n; ++m) {
+          r0[m] = s0[ni * m];
+          q[m] = a * s1[ni * m] + c * r0[m];
+          r0[m] *= a;
+        }
+        TENSORMG_PATCH_UNROLL_INTERIOR
+        for (int o = 0; o < ni; ++o) {
+          Number v = 0;
+          TENSORMG_PATCH_UNROLL
+          for (int m = 0; m < n; ++m) v += cm.A[1][o + 1][m] * r0[m] + cm.M[1][o + 1][m] * q[m];
+          store_residual(info + info_entries * p, i0, o, 0, v, R + p * rs);
+        }
+      });
+    } else {
+      // y: s1 = M1 t0 into u, s2 = A1 t0 + M1 t1 into w, on every y-column (i0, i2).
+      for_each_column(team, ppt, ni * n, [&](int p, int line) {
+        const int i0 = line % ni, i2 = line / ni;
+        Number r0[n], r1[n];
+        const Number* s0 = t0 + p * line_size + i0 + ni * n * i2;
+        const Number* s1 = t1 + p * line_size + i0 + ni * n * i2;
+        TENSORMG_PATCH_UNROLL
+        for (int m = 0; m < n; ++m) {
+          r0[m] = s0[ni * m];
+          r1[m] = s1[ni * m];
+        }
+        TENSORMG_PATCH_UNROLL_INTERIOR
+        for (int o = 0; o < ni; ++o) {
+          Number v1 = 0, v2 = 0;
+          TENSORMG_PATCH_UNROLL
+          for (int m = 0; m < n; ++m) {
+            v1 += cm.M[1][o + 1][m] * r0[m];
+            v2 += cm.A[1][o + 1][m] * r0[m] + cm.M[1][o + 1][m] * r1[m];
+          }
+          const int e = i0 + ni * (o + ni * i2);
+          u[p * closure_size + e] = v1;
+          w[p * plane_size + e] = v2;
+        }
+      });
+      team.team_barrier();
+      // z (last): r = b_I − (a A2 s1 + M2 (a s2 + c s1)) on every z-column (i0, i1).
+      for_each_column(team, ppt, ni * ni, [&](int p, int line) {
+        const int i0 = line % ni, i1 = line / ni;
+        Number r0[n], q[n];
+        const Number* s1 = u + p * closure_size + line;
+        const Number* s2 = w + p * plane_size + line;
+        TENSORMG_PATCH_UNROLL
+        for (int m = 0; m < n; ++m) {
+          r0[m] = s1[ni * ni * m];
+          q[m] = a * s2[ni * ni * m] + c * r0[m];
+          r0[m] *= a;
+        }
+        TENSORMG_PATCH_UNROLL_INTERIOR
+        for (int o = 0; o < ni; ++o) {
+          Number v = 0;
+          TENSORMG_PATCH_UNROLL
+          for (int m = 0; m < n; ++m) v += cm.A[2][o + 1][m] * r0[m] + cm.M[2][o + 1][m] * q[m];
+          store_residual(info + info_entries * p, i0, i1, o, v, R + p * rs);
+        }
+      });
+    }
+    team.team_barrier();
+  }
+
+  /// One 1D step of the fast diagonalization on every column along `dir` of the ni^d boxes: Sᵀ
+  /// (transpose) or S; `scale` divides by the eigenvalue sum; `add_to_x` adds the result to x
+  /// instead of storing it.
+  template <int dir, bool transpose, bool scale, bool add_to_x>
+  KOKKOS_INLINE_FUNCTION void column_step(const Member& team, int ppt, const local_index* info, const Number* src, int ss,
+                                          Number* dst, int ds) const {
+    constexpr int stride = dir == 0 ? 1 : (dir == 1 ? ni : ni * ni);
+    constexpr int lines = dim == 2 ? ni : ni * ni;
+    const Number a = args.laplace, c = args.mass;
+    for_each_column(team, ppt, lines, [&](int p, int line) {
+      // The column's other two coordinates (in increasing direction order).
+      const int q0 = line % ni, q1 = line / ni;
+      int i[3] = {0, 0, 0};
+      int other = 0;
+      for (int d = 0; d < dim; ++d)
+        if (d != dir) i[d] = other++ == 0 ? q0 : q1;
+      const int base = i[0] + ni * (i[1] + ni * i[2]);
+      Number r[ni];
+      TENSORMG_PATCH_UNROLL
+      for (int m = 0; m < ni; ++m) r[m] = src[p * ss + base + m * stride];
+      Number lambda_others = 0;
+      if constexpr (scale)
+        for (int d = 0; d < dim; ++d)
+          if (d != dir) lambda_others += cm.L[d][i[d]];
+      TENSORMG_PATCH_UNROLL_INTERIOR
+      for (int o = 0; o < ni; ++o) {
+        Number v = 0;
+        TENSORMG_PATCH_UNROLL
+        for (int m = 0; m < ni; ++m) v += (transpose ? cm.S[dir][m][o] : cm.S[dir][o][m]) * r[m];
+        if constexpr (scale) v /= a * (lambda_others + cm.L[dir][o]) + c;
+        if constexpr (add_to_x) {
+          i[dir] = o;
+          args.x(closure_index(info + info_entries * p, i[0] + 1, i[1] + 1, dim == 3 ? i[2] + 1 : 0)) += v;
+        } else {
+          dst[p * ds + base + o * stride] = v;
+        }
+      }
+    });
+    if constexpr (!add_to_x) team.team_barrier();
+  }
+
+  KOKKOS_INLINE_FUNCTION void solve_fast_diagonalization_columns(const Member& team, int ppt, const local_index* info,
+                                                                 Number* R, int rs, Number* T, int ts) const {
+    if constexpr (dim == 2) {
+      column_step<0, true, false, false>(team, ppt, info, R, rs, T, ts);
+      column_step<1, true, true, false>(team, ppt, info, T, ts, R, rs);
+      column_step<0, false, false, false>(team, ppt, info, R, rs, T, ts);
+      column_step<1, false, false, true>(team, ppt, info, T, ts, nullptr, 0);
+    } else {
+      column_step<0, true, false, false>(team, ppt, info, R, rs, T, ts);
+      column_step<1, true, false, false>(team, ppt, info, T, ts, R, rs);
+      column_step<2, true, true, false>(team, ppt, info, R, rs, T, ts);
+      column_step<0, false, false, false>(team, ppt, info, T, ts, R, rs);
+      column_step<1, false, false, false>(team, ppt, info, R, rs, T, ts);
+      column_step<2, false, false, true>(team, ppt, info, T, ts, nullptr, 0);
+    }
   }
 
   KOKKOS_INLINE_FUNCTION void residual(const Member& team, int ppt, const local_index* info, Number* u, Number* t0,
@@ -369,9 +574,25 @@ constexpr bool patch_kernels_run_on_host() {
 template <int dim, int k, class Number, class ExecSpace>
 void launch_vertex_patch(const PatchKernelArgs<Number, ExecSpace>& args) {
   using Kernel = VertexPatchKernel<dim, k, Number, ExecSpace>;
-  Kernel kernel{args, detail::patch_range(args.box, args.color), 0};
+  Kernel kernel{args, detail::patch_range(args.box, args.color), 0, {}};
   const local_index n_patches = kernel.patches.size();
   if (n_patches == 0) return;
+  {
+    constexpr int n = Kernel::n, ni = Kernel::ni;
+    constexpr int stride = PatchKernelArgs<Number, ExecSpace>::matrix_stride(k);
+    for (int d = 0; d < dim; ++d) {
+      const Number* h = args.host_matrices + d * stride;
+      for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j) {
+          kernel.cm.M[d][i][j] = h[i * n + j];
+          kernel.cm.A[d][i][j] = h[n * n + i * n + j];
+        }
+      for (int i = 0; i < ni; ++i) {
+        for (int j = 0; j < ni; ++j) kernel.cm.S[d][i][j] = h[2 * n * n + i * ni + j];
+        kernel.cm.L[d][i] = h[2 * n * n + ni * ni + i];
+      }
+    }
+  }
   const int ppt = args.patches_per_team;
   const int league = (n_patches + ppt - 1) / ppt;
   const std::size_t bytes = Kernel::scratch_bytes(args.stage, ppt);

@@ -37,6 +37,7 @@ VertexPatchSmoother<Number, ExecSpace>::VertexPatchSmoother(std::shared_ptr<cons
   }
   matrices_ = decltype(matrices_)("tensormg::smoother::vertex_patch::matrices", host.size());
   Kokkos::deep_copy(matrices_, Kokkos::View<const Number*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(host.data(), host.size()));
+  host_matrices_ = std::move(host);
   if (options_.solver == LocalSolver::inverse) {
     const auto inv = dense_patch_inverse(dim, matrices_1d_, opts.laplace_coefficient, opts.mass_coefficient);
     std::vector<Number> inv_n(inv.begin(), inv.end());
@@ -58,10 +59,6 @@ VertexPatchSmoother<Number, ExecSpace>::VertexPatchSmoother(std::shared_ptr<cons
       while (ppt > 1 && kernels_.scratch_bytes(biggest, ppt) > fast_scratch) --ppt;
     }
     options_.patches_per_team = ppt;
-  } else if constexpr (!patch_kernels_run_on_host<ExecSpace>()) {
-    TENSORMG_CHECK(options_.patches_per_team * threads <= 1024,
-                   options_.patches_per_team << " patches per team need " << options_.patches_per_team * threads
-                                             << " threads for Q" << k << " in " << dim << "D; at most 1024 are allowed");
   }
   if (options_.kernel != PatchKernel::fused) residual_ = op_->make_vector("smoother_residual");
   if (options_.kernel == PatchKernel::global) product_ = op_->make_vector("smoother_product");
@@ -76,6 +73,7 @@ void VertexPatchSmoother<Number, ExecSpace>::smooth_color(vector_type& x, const 
   args.r = residual_.view();
   args.matrices = matrices_;
   args.inverse = inverse_;
+  args.host_matrices = host_matrices_.data();
   args.box = op_->layout().box();
   args.laplace = Number(op_->options().laplace_coefficient);
   args.mass = Number(op_->options().mass_coefficient);

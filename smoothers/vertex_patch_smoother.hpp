@@ -51,6 +51,7 @@ class VertexPatchSmoother final : public Smoother<Number, ExecSpace> {
   std::array<PatchMatrices1D, 3> matrices_1d_;
   Kokkos::View<Number*, typename ExecSpace::memory_space> matrices_;
   Kokkos::View<Number*, typename ExecSpace::memory_space> inverse_;
+  std::vector<Number> host_matrices_;
   mutable vector_type residual_, product_;
 };
 

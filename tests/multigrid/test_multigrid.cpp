@@ -44,6 +44,8 @@ TYPED_TEST(MultigridTest, RestrictionIsTransposeOfProlongation) {
       t.restrict_to(ru, v);
       const double lhs = pu.dot(v), rhs = u.dot(ru);
       EXPECT_NEAR(lhs, rhs, 1e-12 * std::abs(lhs)) << "dim=" << dim << " k=" << k;
+      EXPECT_GT(pu.l2_norm(), 0.1 * u.l2_norm()) << "dim=" << dim << " k=" << k;
+      EXPECT_GT(ru.l2_norm(), 0.0) << "dim=" << dim << " k=" << k;
       // prolongate_add adds.
       DistributedVector<double, TypeParam> w(fine->partitioner());
       w.copy_from(v);
