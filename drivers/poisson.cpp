@@ -38,7 +38,7 @@ struct Options {
   std::string scatter = "atomic";
   int cells_per_team = 0;
   std::string smoother = "vertex-patch";
-  std::string smoother_kernel = "fused";
+  std::string smoother_kernel = "auto";
   std::string local_solver = "fast-diagonalization";
   std::string thread_structure = "per-column";
   int patches_per_team = 0;
@@ -313,7 +313,7 @@ int main(int argc, char** argv) {
     app.add_option("--preconditioner", o.preconditioner, "none, jacobi or mg (one V-cycle)");
     app.add_option("--precision", o.precision, "double, float or mixed (multigrid in float, solver in double)");
     app.add_option("--smoother", o.smoother, "multigrid smoother: vertex-patch, jacobi, chebyshev or gauss-seidel");
-    app.add_option("--smoother-kernel", o.smoother_kernel, "vertex-patch kernel: global, separate or fused");
+    app.add_option("--smoother-kernel", o.smoother_kernel, "vertex-patch kernel: auto (measured default per dim, k), global, separate or fused");
     app.add_option("--local-solver", o.local_solver, "vertex-patch local solver: fast-diagonalization or inverse");
     app.add_option("--thread-structure", o.thread_structure, "vertex-patch threads: per-dof or per-column");
     app.add_option("--patches-per-team", o.patches_per_team, "vertex patches per Kokkos team (0: automatic)");

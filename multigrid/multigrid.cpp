@@ -75,7 +75,7 @@ Multigrid<Number, ExecSpace>::Multigrid(const BrickDescription& fine, int degree
   bool single_patch = true;
   for (int d = 0; d < fine.dim; ++d) single_patch = single_patch && coarse_cells[d] == 2;
   if (single_patch) {
-    VertexPatchOptions exact;  // fused, fast diagonalization: exact on one patch
+    VertexPatchOptions exact;  // fast diagonalization: exact on one patch
     coarse_patch_ = std::make_unique<VertexPatchSmoother<Number, ExecSpace>>(levels_.front().op, exact);
   }
 }

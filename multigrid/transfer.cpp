@@ -37,42 +37,55 @@ struct TransferKernel {
 
   KOKKOS_INLINE_FUNCTION static std::size_t buffer_entries(int dim, int nf) { return dim == 2 ? nf * nf : nf * nf * nf; }
 
-  /// Box extents along the contraction sequence: prolongation grows direction d from nc to nf,
-  /// restriction shrinks it.
-  KOKKOS_INLINE_FUNCTION void contract(const Member& team, int d, const int ext_in[3], const Number* src, Number* dst,
-                                       bool transpose_step) const {
+  int cells_per_team = 1;
+  local_index n_parents = 0;
+
+  /// Coordinates of parent cell c.
+  KOKKOS_INLINE_FUNCTION void parent(local_index c, local_index cc[3]) const {
+    cc[0] = c % coarse.cells[0];
+    cc[1] = (c / coarse.cells[0]) % coarse.cells[1];
+    cc[2] = c / (coarse.cells[0] * coarse.cells[1]);
+  }
+
+  /// One 1D contraction along d on the boxes of all the team's cells (cell buffers `entries`
+  /// apart): prolongation grows direction d from nc to nf, restriction shrinks it.
+  KOKKOS_INLINE_FUNCTION void contract(const Member& team, int cells, int d, const int ext_in[3], const Number* src,
+                                       Number* dst, bool transpose_step, int entries) const {
     int ext_out[3] = {ext_in[0], ext_in[1], ext_in[2]};
     ext_out[d] = transpose_step ? nc : nf;
     const int size = ext_out[0] * ext_out[1] * ext_out[2];
     const int stride_in = d == 0 ? 1 : (d == 1 ? ext_in[0] : ext_in[0] * ext_in[1]);
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, size), [&](int e) {
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, cells * size), [&](int w) {
+      const int cell = w / size, e = w % size;
       int i[3] = {e % ext_out[0], (e / ext_out[0]) % ext_out[1], e / (ext_out[0] * ext_out[1])};
       const int row = i[d];
       i[d] = 0;
-      const Number* p = src + i[0] + ext_in[0] * (i[1] + ext_in[1] * i[2]);
+      const Number* p = src + cell * entries + i[0] + ext_in[0] * (i[1] + ext_in[1] * i[2]);
       Number v = 0;
       if (transpose_step)
         for (int m = 0; m < nf; ++m) v += matrix(m * nc + row) * p[m * stride_in];
       else
         for (int m = 0; m < nc; ++m) v += matrix(row * nc + m) * p[m * stride_in];
-      dst[e] = v;
+      dst[cell * entries + e] = v;
     });
     team.team_barrier();
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
-    const std::size_t entries = buffer_entries(dim, nf);
-    Number* a = static_cast<Number*>(team.team_scratch(level).get_shmem(2 * entries * sizeof(Number)));
-    Number* b = a + entries;
-    const local_index c = team.league_rank();
-    const local_index cc[3] = {c % coarse.cells[0], (c / coarse.cells[0]) % coarse.cells[1],
-                               c / (coarse.cells[0] * coarse.cells[1])};
+    const int entries = static_cast<int>(buffer_entries(dim, nf));
+    Number* a = static_cast<Number*>(team.team_scratch(level).get_shmem(2 * entries * cells_per_team * sizeof(Number)));
+    Number* b = a + entries * cells_per_team;
+    const local_index first = team.league_rank() * cells_per_team;
+    const int cells = n_parents - first < cells_per_team ? int(n_parents - first) : cells_per_team;
     const bool transpose = mode == 2;
     const int n_in = transpose ? nf : nc;
     int ext[3] = {n_in, n_in, dim == 3 ? n_in : 1};
     const int in_size = ext[0] * ext[1] * ext[2];
     // Gather: the parent's nodes, or (transpose) the children's nodes this parent owns.
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, in_size), [&](int e) {
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, cells * in_size), [&](int w) {
+      const int cell = w / in_size, e = w % in_size;
+      local_index cc[3];
+      parent(first + cell, cc);
       const int i[3] = {e % ext[0], (e / ext[0]) % ext[1], e / (ext[0] * ext[1])};
       Number v = 0;
       if (transpose) {
@@ -82,29 +95,33 @@ struct TransferKernel {
       } else {
         v = in(coarse.index(cc[0] * k + i[0], cc[1] * k + i[1], dim == 3 ? cc[2] * k + i[2] : 0));
       }
-      a[e] = v;
+      a[cell * entries + e] = v;
     });
     team.team_barrier();
     Number* src = a;
     Number* dst = b;
     for (int d = 0; d < dim; ++d) {
-      contract(team, d, ext, src, dst, transpose);
+      contract(team, cells, d, ext, src, dst, transpose, entries);
       ext[d] = transpose ? nc : nf;
       Number* t = src;
       src = dst;
       dst = t;
     }
     const int out_size = ext[0] * ext[1] * ext[2];
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, out_size), [&](int e) {
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, cells * out_size), [&](int w) {
+      const int cell = w / out_size, e = w % out_size;
+      local_index cc[3];
+      parent(first + cell, cc);
       const int i[3] = {e % ext[0], (e / ext[0]) % ext[1], e / (ext[0] * ext[1])};
+      const Number value = src[cell * entries + e];
       if (transpose) {
-        Kokkos::atomic_add(&out(coarse.index(cc[0] * k + i[0], cc[1] * k + i[1], dim == 3 ? cc[2] * k + i[2] : 0)), src[e]);
+        Kokkos::atomic_add(&out(coarse.index(cc[0] * k + i[0], cc[1] * k + i[1], dim == 3 ? cc[2] * k + i[2] : 0)), value);
       } else {
         for (int d = 0; d < dim; ++d)
           if (i[d] == 2 * k && cc[d] != coarse.cells[d] - 1) return;  // written by the next parent
         const local_index idx = fine.index(2 * cc[0] * k + i[0], 2 * cc[1] * k + i[1], dim == 3 ? 2 * cc[2] * k + i[2] : 0);
-        if (mode == 1) out(idx) += src[e];
-        else out(idx) = src[e];
+        if (mode == 1) out(idx) += value;
+        else out(idx) = value;
       }
     });
   }
@@ -145,13 +162,20 @@ void Transfer<Number, ExecSpace>::apply(Mode mode, vector_type& out, const vecto
   kernel.nc = kernel.k + 1;
   kernel.nf = 2 * kernel.k + 1;
   kernel.mode = mode == Mode::assign ? 0 : mode == Mode::add ? 1 : 2;
-  const std::size_t bytes = 2 * Kernel::buffer_entries(kernel.dim, kernel.nf) * sizeof(Number) + 64;
-  kernel.level = bytes <= std::size_t(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0)) ? 0 : 1;
   const local_index parents = kernel.coarse.cells[0] * kernel.coarse.cells[1] * (kernel.dim == 3 ? kernel.coarse.cells[2] : 1);
   if (mode == Mode::transpose) out.fill(Number(0));
   if (parents == 0) return;
+  // Several parent cells per team at low degree, so a team has ~256 points to work on (at k = 1
+  // one cell per team of 128 threads left most of them idle: the transfer took half of a 3D Q1
+  // V-cycle on the H100).
   const bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
-  typename Kernel::Policy policy(parents, host ? 1 : 128);
+  const int points = static_cast<int>(Kernel::buffer_entries(kernel.dim, kernel.nf));
+  kernel.cells_per_team = std::max(1, 256 / points);
+  kernel.n_parents = parents;
+  const std::size_t bytes = 2 * std::size_t(points) * kernel.cells_per_team * sizeof(Number) + 64;
+  kernel.level = bytes <= std::size_t(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0)) ? 0 : 1;
+  const int team = host ? 1 : std::min(256, (kernel.cells_per_team * points + 31) / 32 * 32);
+  typename Kernel::Policy policy((parents + kernel.cells_per_team - 1) / kernel.cells_per_team, team);
   policy.set_scratch_size(kernel.level, Kokkos::PerTeam(bytes));
   Kokkos::parallel_for(mode == Mode::transpose ? "tensormg::transfer::restrict" : "tensormg::transfer::prolongate",
                        policy, kernel);

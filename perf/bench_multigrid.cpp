@@ -123,7 +123,7 @@ std::vector<VertexPatchOptions> variant_list(const Settings& s, int dim, int k, 
   };
   for (int ppt : s.patches_per_team) {
     if (s.variants == "default") {
-      v.push_back({PatchKernel::fused, LocalSolver::fast_diagonalization, ThreadStructure::per_column, ppt});
+      v.push_back({PatchKernel::automatic, LocalSolver::fast_diagonalization, ThreadStructure::per_column, ppt});
       continue;
     }
     for (auto kernel : {PatchKernel::global, PatchKernel::separate, PatchKernel::fused})
@@ -155,7 +155,7 @@ void smoother_cases(const Settings& s, MPI_Comm comm, bool root, int dim, int k,
     r["dim"] = dim;
     r["degree"] = k;
     r["precision"] = number_name<Number>();
-    r["kernel"] = to_string(variant.kernel);
+    r["kernel_requested"] = to_string(variant.kernel);
     r["local_solver"] = to_string(variant.solver);
     r["thread_structure"] = to_string(variant.structure);
     r["dofs"] = dofs;
@@ -167,6 +167,7 @@ void smoother_cases(const Settings& s, MPI_Comm comm, bool root, int dim, int k,
       // 1D-matrix entry through L1 (same unit on NVIDIA GPUs).
       const double onchip_GBps = smoother.flops_per_step() * sizeof(Number) / seconds / 1e9;
       r["patches_per_team"] = smoother.patches_per_team();
+      r["kernel"] = to_string(smoother.options().kernel);
       r["seconds"] = seconds;
       r["gdofs_per_second"] = dofs / seconds / 1e9;
       r["gflops"] = gflops;
@@ -176,7 +177,7 @@ void smoother_cases(const Settings& s, MPI_Comm comm, bool root, int dim, int k,
       r["pct_shared"] = pct_shared;
       if (root) {
         std::printf("%3d %2d %-6s %-9s %-21s %-10s %4d %11.0f %9.3f %9.1f %6.2f %7.2f\n", dim, k, number_name<Number>(),
-                    to_string(variant.kernel).c_str(), to_string(variant.solver).c_str(), to_string(variant.structure).c_str(),
+                    to_string(smoother.options().kernel).c_str(), to_string(variant.solver).c_str(), to_string(variant.structure).c_str(),
                     smoother.patches_per_team(), dofs, dofs / seconds / 1e9, gflops, pct_fma, pct_shared);
         std::fflush(stdout);
       }
@@ -331,7 +332,7 @@ int main(int argc, char** argv) {
     app.add_option("--levels", s.levels, "refinements of the unit cell (iterations study)")->delimiter(',');
     app.add_option("--smoothers", s.smoothers, "vertex-patch, jacobi, chebyshev, gauss-seidel (iterations study)")->delimiter(',');
     app.add_option("--precisions", s.precisions, "double, float (smoother, vcycle), double, mixed (fmg)")->delimiter(',');
-    app.add_option("--variants", s.variants, "smoother study: default (fused, fast diagonalization, per column) or all");
+    app.add_option("--variants", s.variants, "smoother study: default (automatic kernel, fast diagonalization, per column) or all");
     app.add_option("--patches-per-team", s.patches_per_team, "smoother study: patches per team (0: automatic)")->delimiter(',');
     app.add_option("--dofs", s.dofs, "target DoFs (smoother, vcycle)");
     app.add_option("--max-dofs", s.max_dofs, "largest DoF count (iterations, fmg)");

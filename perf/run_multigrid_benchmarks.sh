@@ -21,7 +21,7 @@ case "$part" in
     run vcycle --study vcycle --dims 2,3 --degrees 1,2,3,4,5,6,7,8 --dofs ${DOFS3:-5e7} --precisions double,float --cycles 10
     ;;
   fmg)
-    run fmg-3d --study fmg --dims 3 --degrees 1,3,7 --precisions double,mixed --max-dofs ${MAXDOFS3:-1.2e8} --problem sine --repeats 3
+    run fmg-3d --study fmg --dims 3 --degrees 1,3,7 --precisions double,mixed --max-dofs ${MAXDOFS3:-1.4e8} --problem one --repeats 3
     ;;
   iterations)
     run iterations-2d --study iterations --dims 2 --degrees 1,2,3,4,5,6,7,8,9,10 --levels 4,5,6,7,8,9,10 --max-dofs ${MAXDOFS2:-3e7}

@@ -23,16 +23,23 @@ SmootherKind parse_smoother_kind(const std::string& text) {
 }
 
 std::string to_string(PatchKernel v) {
-  return v == PatchKernel::global ? "global" : v == PatchKernel::separate ? "separate" : "fused";
+  switch (v) {
+    case PatchKernel::automatic: return "auto";
+    case PatchKernel::global: return "global";
+    case PatchKernel::separate: return "separate";
+    case PatchKernel::fused: return "fused";
+  }
+  return "unknown";
 }
 std::string to_string(LocalSolver v) { return v == LocalSolver::inverse ? "inverse" : "fast-diagonalization"; }
 std::string to_string(ThreadStructure v) { return v == ThreadStructure::per_dof ? "per-dof" : "per-column"; }
 
 PatchKernel parse_patch_kernel(const std::string& text) {
+  if (text == "auto") return PatchKernel::automatic;
   if (text == "global") return PatchKernel::global;
   if (text == "separate") return PatchKernel::separate;
   if (text == "fused") return PatchKernel::fused;
-  throw InputError("smoother kernel '" + text + "' is not supported; use global, separate or fused");
+  throw InputError("smoother kernel '" + text + "' is not supported; use auto, global, separate or fused");
 }
 LocalSolver parse_local_solver(const std::string& text) {
   if (text == "fast-diagonalization" || text == "fd") return LocalSolver::fast_diagonalization;

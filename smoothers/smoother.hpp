@@ -33,6 +33,7 @@ SmootherKind parse_smoother_kind(const std::string& text);
 
 /// Table 4 of paper 000: where the vertex-patch residual is computed.
 enum class PatchKernel {
+  automatic, ///< chosen per (dim, k, precision, backend) from measurements (vertex_patch_smoother.cpp)
   global,    ///< r = b − A x by the global matrix-free operator, then a patch solve kernel, per color
   separate,  ///< a patch-local residual kernel writes r, a patch solve kernel reads it, per color
   fused      ///< one kernel per color: local residual and local solve in scratch memory
@@ -55,7 +56,7 @@ LocalSolver parse_local_solver(const std::string& text);
 ThreadStructure parse_thread_structure(const std::string& text);
 
 struct VertexPatchOptions {
-  PatchKernel kernel = PatchKernel::fused;
+  PatchKernel kernel = PatchKernel::automatic;
   LocalSolver solver = LocalSolver::fast_diagonalization;
   ThreadStructure structure = ThreadStructure::per_column;
   int patches_per_team = 0;  ///< 0: chosen per (dim, k), backend and precision

@@ -109,7 +109,14 @@ struct PatchMatricesConstant {
 
 template <int dim, int k, class Number, class ExecSpace>
 struct VertexPatchKernel {
-  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  /// At most 256 threads per team and a register cap. Without it nvcc used 82 registers at k = 3
+  /// and 152 at k = 5 in 3D (ncu on the H100: 31% and 19% theoretical occupancy, issue slots 20%
+  /// busy, perf/results/h100-2026-11-21-multigrid/multigrid-v1/ncu-smoother-*): 4 teams of 256 per SM (64 registers) up to
+  /// k = 4, 3 (85) for k = 5, 6 (2D: up to 7), 2 (128) above, where the column arrays alone need
+  /// 2 (2k+1) doubles.
+  static constexpr int max_team_size = 256;
+  static constexpr int min_teams_per_sm = k <= 4 ? 4 : (k <= (dim == 2 ? 7 : 6) ? 3 : 2);
+  using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<max_team_size, min_teams_per_sm>>;
   using Member = typename Policy::member_type;
   static constexpr int n = 2 * k + 1;   // closure nodes per direction
   static constexpr int ni = 2 * k - 1;  // interior nodes per direction
@@ -602,7 +609,8 @@ void launch_vertex_patch(const PatchKernelArgs<Number, ExecSpace>& args) {
     team_size = ppt * Kernel::threads_per_patch(args.per_column);
     typename Kernel::Policy probe(league, 1);
     probe.set_scratch_size(kernel.scratch_level, Kokkos::PerTeam(bytes));
-    const int max_size = probe.team_size_max(kernel, Kokkos::ParallelForTag());
+    int max_size = probe.team_size_max(kernel, Kokkos::ParallelForTag());
+    max_size = max_size < Kernel::max_team_size ? max_size : Kernel::max_team_size;
     team_size = team_size < max_size ? team_size : max_size;
     team_size = team_size > 32 ? (team_size + 31) / 32 * 32 : team_size;  // whole warps
     team_size = team_size < max_size ? team_size : max_size;

@@ -45,17 +45,25 @@ VertexPatchSmoother<Number, ExecSpace>::VertexPatchSmoother(std::shared_ptr<cons
     Kokkos::deep_copy(inverse_, Kokkos::View<const Number*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(inv_n.data(), inv_n.size()));
   }
 
-  // Patches per team: a user's choice must fit the team; automatic: one on the host, on a GPU as
-  // many as keep a team near 128 threads and within the fast (level 0) scratch.
+  // Defaults chosen by measurement (H100, perf/results/h100-2026-11-21-multigrid, perf/README.md):
+  // the fused kernel unless its scratch exceeds the fast (level 0) team scratch, where the global
+  // residual + solve kernel (whose scratch fits) was faster (3D double k >= 6); on the host fused.
+  // Patches per team: as many as keep a team near 128 threads (2D from k = 3 on: 64, measured
+  // faster) within the fast scratch; one on the host.
   const std::size_t fast_scratch = Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0);
+  const bool on_device = !patch_kernels_run_on_host<ExecSpace>();
+  if (options_.kernel == PatchKernel::automatic)
+    options_.kernel = on_device && kernels_.scratch_bytes(PatchStage::residual, 1) > fast_scratch ? PatchKernel::global
+                                                                                                   : PatchKernel::fused;
   const PatchStage biggest = options_.kernel == PatchKernel::global ? PatchStage::solve : PatchStage::residual;
   const int threads = kernels_.threads_per_patch(options_.structure == ThreadStructure::per_column);
   TENSORMG_CHECK(options_.patches_per_team >= 0 && options_.patches_per_team <= 64,
                  "patches per team must be in 0..64 (0 = automatic), given " << options_.patches_per_team);
   if (options_.patches_per_team == 0) {
     int ppt = 1;
-    if constexpr (!patch_kernels_run_on_host<ExecSpace>()) {
-      ppt = std::max(1, 128 / threads);
+    if (on_device) {
+      const int target = dim == 2 && k >= 3 ? 64 : 128;
+      ppt = std::max(1, target / threads);
       while (ppt > 1 && kernels_.scratch_bytes(biggest, ppt) > fast_scratch) --ppt;
     }
     options_.patches_per_team = ppt;
@@ -82,6 +90,7 @@ void VertexPatchSmoother<Number, ExecSpace>::smooth_color(vector_type& x, const 
   args.per_column = options_.structure == ThreadStructure::per_column;
   args.patches_per_team = options_.patches_per_team;
   switch (options_.kernel) {
+    case PatchKernel::automatic:  // resolved by the constructor
     case PatchKernel::fused:
       args.stage = PatchStage::fused;
       kernels_.launch(args);
