@@ -258,7 +258,8 @@ int run(const Options& o, Environment& env) {
 
   if (env.rank() == 0) {
     std::printf("tensormg-poisson: %dD Q%d, problem '%s', %s precision, %s + %s on %s\n", o.dim, o.degree,
-                o.problem.c_str(), o.precision.c_str(), o.solver.c_str(), o.preconditioner.c_str(), backend_name().c_str());
+                o.problem.c_str(), o.precision.c_str(), o.solver.c_str(),
+                (o.solver == "fmg" || o.solver == "vcycle") ? "V-cycle" : o.preconditioner.c_str(), backend_name().c_str());
     std::printf("  %-24s %s\n", "device", device_name().c_str());
     std::printf("  %-24s %.0f\n", "DoFs", dofs);
     std::printf("  %-24s %d (grid %dx%dx%d)\n", "MPI ranks", env.size(), mesh->rank_grid()[0], mesh->rank_grid()[1], mesh->rank_grid()[2]);

@@ -14,7 +14,8 @@ case "$part" in
   smoother)
     run smoother-3d-all --study smoother --dims 3 --degrees 1,2,3,4,5,6,7,8 --dofs ${DOFS3:-3e7} --variants all --ceilings "$ceil" --repeats 5
     run smoother-2d-all --study smoother --dims 2 --degrees 1,2,3,4,5,6,7,8,9,10 --dofs ${DOFS2:-3e7} --variants all --ceilings "$ceil" --repeats 5
-    run smoother-ppt --study smoother --dims 2,3 --degrees 1,2,3,4 --dofs ${DOFS3:-3e7} --patches-per-team 1,2,4,8 --ceilings "$ceil" --repeats 5
+    run smoother-ppt-2d --study smoother --dims 2 --degrees 1,2,3,4,5,6,7,8 --dofs ${DOFS3:-3e7} --patches-per-team 0,1,2,4,8,16 --ceilings "$ceil" --repeats 5
+    run smoother-ppt-3d --study smoother --dims 3 --degrees 1,2,3,4 --dofs ${DOFS3:-3e7} --patches-per-team 0,1,2,4,8 --ceilings "$ceil" --repeats 5
     run smoother-float --study smoother --dims 3 --degrees 1,2,3,4,5,6,7,8 --dofs ${DOFS3:-3e7} --precisions float --ceilings "$ceil" --repeats 5
     ;;
   vcycle)
