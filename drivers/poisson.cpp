@@ -152,6 +152,7 @@ int run(const Options& o, Environment& env) {
   lo.scatter = parse_scatter_mode(o.scatter);
   lo.cells_per_team = o.cells_per_team;
   std::unique_ptr<Multigrid<MGNumber, Exec>> mg;
+  std::unique_ptr<Multigrid<double, Exec>> mg_coarse;
   std::shared_ptr<const ContinuousDofLayout<Exec>> layout;
   if (uses_multigrid(o)) {
     MultigridOptions mo;
@@ -164,6 +165,16 @@ int run(const Options& o, Environment& env) {
     mo.collect_times = o.mg_times;
     mg = std::make_unique<Multigrid<MGNumber, Exec>>(brick, o.degree, env.comm(), lo, mo);
     layout = mg->level(mg->n_levels() - 1).layout;
+    // Mixed full multigrid starts in double below the finest level (multigrid.hpp).
+    if constexpr (!std::is_same_v<Number, MGNumber>) {
+      if (o.solver == "fmg" && mg->n_levels() >= 2) {
+        BrickDescription coarser = brick;
+        coarser.refinements -= 1;
+        MultigridOptions co = mo;
+        co.collect_times = false;
+        mg_coarse = std::make_unique<Multigrid<double, Exec>>(coarser, o.degree, env.comm(), lo, co);
+      }
+    }
   } else {
     const auto mesh = std::make_shared<CartesianMesh>(brick, env.comm(), std::array<int, 3>{o.rank_grid[0], o.rank_grid[1], o.rank_grid[2]});
     layout = std::make_shared<ContinuousDofLayout<Exec>>(mesh, o.degree);
@@ -199,7 +210,11 @@ int run(const Options& o, Environment& env) {
   if (mg) mg->reset_times();
   timers["solve"].start();
   SolverResult result;
-  if (o.solver == "fmg") result = solve_full_multigrid(*mg, A, x, b, control);
+  if (o.solver == "fmg") {
+    if constexpr (!std::is_same_v<Number, MGNumber>)
+      if (mg_coarse) result = solve_full_multigrid_mixed(*mg_coarse, *mg, A, x, b, control);
+    if (!mg_coarse) result = solve_full_multigrid(*mg, A, x, b, control);
+  }
   else if (o.solver == "vcycle") result = solve_vcycles(*mg, A, x, b, control);
   else if (mg_preconditioner) result = solve(*mg_preconditioner);
   else if (jacobi) result = solve(*jacobi);

@@ -189,15 +189,23 @@ void MultigridPreconditioner<Number, MGNumber, ExecSpace>::vmult(vector_type& ds
 }
 
 namespace {
+/// How the cycle loop starts.
+enum class CycleStart {
+  none,                 ///< plain V-cycle iteration from the given x, measured against ‖b − A x_0‖
+  full_multigrid,       ///< FMG start in MGNumber (Algorithm 2.2 lines 1–4), measured against ‖b‖
+  prolongated_coarse    ///< x holds the prolongated coarse FMG solution: one uncounted cycle (line 4), against ‖b‖
+};
+
 /// The cycle loop shared by full multigrid and plain V-cycle iteration.
 template <class Number, class MGNumber, class ExecSpace>
 SolverResult cycle_until_converged(const Multigrid<MGNumber, ExecSpace>& mg, const LaplaceOperator<Number, ExecSpace>& A,
                                    DistributedVector<Number, ExecSpace>& x, const DistributedVector<Number, ExecSpace>& b,
-                                   const SolverControl& control, bool full_multigrid) {
+                                   const SolverControl& control, CycleStart start) {
   using Vector = DistributedVector<Number, ExecSpace>;
   TENSORMG_CHECK(A.layout().n_global_dofs() == mg.fine_operator().layout().n_global_dofs(),
                  "multigrid solve: the operator and the finest multigrid level differ in size");
-  if (full_multigrid) {
+  const bool full_multigrid = start != CycleStart::none;
+  if (start == CycleStart::full_multigrid) {
     if constexpr (std::is_same_v<Number, MGNumber>) {
       mg.full_multigrid_start(x, b);
     } else {
@@ -215,6 +223,11 @@ SolverResult cycle_until_converged(const Multigrid<MGNumber, ExecSpace>& mg, con
     r.axpby(Number(1), b, Number(-1));
     return double(r.l2_norm());
   };
+  if (start == CycleStart::prolongated_coarse) {
+    residual();
+    cycle.vmult(e, r);
+    x.add(Number(1), e);
+  }
   SolverResult result;
   const double first = residual();
   // Full multigrid measures against ‖b‖ and runs the while loop at least once (Algorithm 2.2,
@@ -253,7 +266,7 @@ SolverResult solve_full_multigrid(const Multigrid<MGNumber, ExecSpace>& mg, cons
                                   DistributedVector<Number, ExecSpace>& x, const DistributedVector<Number, ExecSpace>& b,
                                   const SolverControl& control) {
   ScopedRegion region("solver::full_multigrid");
-  return cycle_until_converged(mg, A, x, b, control, true);
+  return cycle_until_converged(mg, A, x, b, control, CycleStart::full_multigrid);
 }
 
 template <class Number, class MGNumber, class ExecSpace>
@@ -261,7 +274,26 @@ SolverResult solve_vcycles(const Multigrid<MGNumber, ExecSpace>& mg, const Lapla
                            DistributedVector<Number, ExecSpace>& x, const DistributedVector<Number, ExecSpace>& b,
                            const SolverControl& control) {
   ScopedRegion region("solver::vcycles");
-  return cycle_until_converged(mg, A, x, b, control, false);
+  return cycle_until_converged(mg, A, x, b, control, CycleStart::none);
+}
+
+template <class ExecSpace>
+SolverResult solve_full_multigrid_mixed(const Multigrid<double, ExecSpace>& coarse, const Multigrid<float, ExecSpace>& mg,
+                                        const LaplaceOperator<double, ExecSpace>& A, DistributedVector<double, ExecSpace>& x,
+                                        const DistributedVector<double, ExecSpace>& b, const SolverControl& control) {
+  ScopedRegion region("solver::full_multigrid_mixed");
+  const auto& coarse_layout = coarse.fine_operator().layout_ptr();
+  TENSORMG_CHECK(mg.n_levels() >= 2 &&
+                     coarse_layout->n_global_dofs() == mg.level(mg.n_levels() - 2).layout->n_global_dofs(),
+                 "mixed full multigrid: the double hierarchy must end one level below the float one");
+  const Transfer<double, ExecSpace> transfer(coarse_layout, A.layout_ptr());
+  auto bc = coarse.fine_operator().make_vector("fmg_coarse_b");
+  auto xc = coarse.fine_operator().make_vector("fmg_coarse_x");
+  transfer.restrict_to(bc, b);
+  set_entries(owned_boundary_nodes<ExecSpace>(coarse_layout->box()), bc, 0.0);
+  coarse.full_multigrid_start(xc, bc);
+  transfer.prolongate(x, xc);
+  return cycle_until_converged(mg, A, x, b, control, CycleStart::prolongated_coarse);
 }
 
 #define TENSORMG_INSTANTIATE_MG(Number, Exec) template class Multigrid<Number, Exec>;
@@ -282,6 +314,12 @@ TENSORMG_FOR_EACH_NUMBER_AND_SPACE(TENSORMG_INSTANTIATE_MG)
   TENSORMG_INSTANTIATE_PAIR(float, float, Exec)
 TENSORMG_INSTANTIATE_SPACE(::tensormg::DefaultExec)
 TENSORMG_INSTANTIATE_SPACE(::tensormg::SecondaryExec)
+template SolverResult solve_full_multigrid_mixed(const Multigrid<double, DefaultExec>&, const Multigrid<float, DefaultExec>&,
+                                                 const LaplaceOperator<double, DefaultExec>&, DistributedVector<double, DefaultExec>&,
+                                                 const DistributedVector<double, DefaultExec>&, const SolverControl&);
+template SolverResult solve_full_multigrid_mixed(const Multigrid<double, SecondaryExec>&, const Multigrid<float, SecondaryExec>&,
+                                                 const LaplaceOperator<double, SecondaryExec>&, DistributedVector<double, SecondaryExec>&,
+                                                 const DistributedVector<double, SecondaryExec>&, const SolverControl&);
 #undef TENSORMG_INSTANTIATE_SPACE
 #undef TENSORMG_INSTANTIATE_PAIR
 

@@ -113,6 +113,18 @@ SolverResult solve_full_multigrid(const Multigrid<MGNumber, ExecSpace>& mg, cons
                                   DistributedVector<Number, ExecSpace>& x, const DistributedVector<Number, ExecSpace>& b,
                                   const SolverControl& control);
 
+/// Mixed-precision full multigrid. A float FMG start would cost the accuracy of the double
+/// iteration: the float solution's rounding error makes a residual of relative size ~κ·1e-7, and
+/// at Q7 in 3D four float cycles were needed after it where double needed one (H100,
+/// perf/README.md). So the start runs in double on the levels below the finest (`coarse`: the
+/// double hierarchy of the finest mesh refined once less, ≤ 1/2^d of the work), is prolongated in
+/// double, and every finest-level cycle — the start's own (Algorithm 2.2 line 4, not counted) and
+/// those of the while loop — is a float V-cycle correction of the double residual.
+template <class ExecSpace>
+SolverResult solve_full_multigrid_mixed(const Multigrid<double, ExecSpace>& coarse, const Multigrid<float, ExecSpace>& mg,
+                                        const LaplaceOperator<double, ExecSpace>& A, DistributedVector<double, ExecSpace>& x,
+                                        const DistributedVector<double, ExecSpace>& b, const SolverControl& control);
+
 /// The V-cycle as a stationary solver from the given x: x ← x + V(0, b − A x) until
 /// ‖b − A x‖ ≤ rtol ‖b − A x_0‖ (or ≤ atol); iterations count the cycles.
 template <class Number, class MGNumber, class ExecSpace>

@@ -197,6 +197,16 @@ TYPED_TEST(MultigridTest, MixedPrecisionMatchesDouble) {
     EXPECT_LE(sm.true_residual, 1e-10 * b.l2_norm());
     EXPECT_NEAR(compute_errors(*layout, fm, problem).l2, ed.l2, 1e-3 * ed.l2);
     EXPECT_LE(sm.iterations, sd.iterations + 2);
+    // Mixed full multigrid with the start in double below the finest level: as many cycles as double.
+    const Multigrid<double, TypeParam> coarse(brick(dim, {1, 1, 1}, L - 1), k, MPI_COMM_WORLD);
+    auto fx = A.make_vector();
+    const auto sx = solve_full_multigrid_mixed(coarse, mgf, A, fx, b, control);
+    ASSERT_TRUE(sx.converged());
+    EXPECT_LE(sx.iterations, sd.iterations + 1) << "dim=" << dim;
+    EXPECT_LE(sx.true_residual, 1e-10 * b.l2_norm());
+    EXPECT_NEAR(compute_errors(*layout, fx, problem).l2, ed.l2, 1e-3 * ed.l2);
+    // A double hierarchy that does not end one level below is refused.
+    EXPECT_THROW(solve_full_multigrid_mixed(mgd, mgf, A, fx, b, control), InputError);
   }
 }
 
