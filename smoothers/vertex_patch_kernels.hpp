@@ -110,10 +110,10 @@ struct PatchMatricesConstant {
 template <int dim, int k, class Number, class ExecSpace>
 struct VertexPatchKernel {
   /// At most 256 threads per team and a register cap. Without it nvcc used 82 registers at k = 3
-  /// and 152 at k = 5 in 3D (ncu on the H100: 31% and 19% theoretical occupancy, issue slots 20%
-  /// busy, perf/results/h100-2026-11-21-multigrid/multigrid-v1/ncu-smoother-*): 4 teams of 256 per SM (64 registers) up to
-  /// k = 4, 3 (85) for k = 5, 6 (2D: up to 7), 2 (128) above, where the column arrays alone need
-  /// 2 (2k+1) doubles.
+  /// and 152 at k = 5 in 3D (ncu on the H100: 31% and 19% theoretical occupancy, issue slots 31%
+  /// and 20% busy; perf/results/h100-2026-11-21-multigrid/multigrid-v1/ncu-smoother-*). Now 4 teams
+  /// of 256 per SM (64 registers) up to k = 4, 3 (85) for k = 5, 6 (2D: up to 7), 2 (128) above,
+  /// where the column arrays alone need 2 (2k+1) doubles (+27% at k = 3, +17% at k = 5 in 3D).
   static constexpr int max_team_size = 256;
   static constexpr int min_teams_per_sm = k <= 4 ? 4 : (k <= (dim == 2 ? 7 : 6) ? 3 : 2);
   using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<max_team_size, min_teams_per_sm>>;
