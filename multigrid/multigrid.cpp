@@ -77,6 +77,10 @@ Multigrid<Number, ExecSpace>::Multigrid(const BrickDescription& fine, int degree
   if (single_patch) {
     VertexPatchOptions exact;  // fast diagonalization: exact on one patch
     coarse_patch_ = std::make_unique<VertexPatchSmoother<Number, ExecSpace>>(levels_.front().op, exact);
+  } else {
+    vector_type diag = levels_.front().op->make_vector("coarse_diagonal");
+    levels_.front().op->compute_diagonal(diag);
+    coarse_jacobi_ = std::make_unique<JacobiPreconditioner<vector_type>>(diag);
   }
 }
 
@@ -90,14 +94,11 @@ void Multigrid<Number, ExecSpace>::coarse_solve(vector_type& x, const vector_typ
     return;
   }
   // Several patches: CG with Jacobi to the precision's limit.
-  vector_type diag = c.op->make_vector("coarse_diagonal");
-  c.op->compute_diagonal(diag);
-  const JacobiPreconditioner<vector_type> jacobi(diag);
   SolverControl control;
   control.rtol = std::is_same_v<Number, float> ? 1e-6 : 1e-13;
   control.max_iterations = 20000;
   x.fill(Number(0));
-  solve_cg(*c.op, x, b, jacobi, control);
+  solve_cg(*c.op, x, b, *coarse_jacobi_, control);
 }
 
 template <class Number, class ExecSpace>

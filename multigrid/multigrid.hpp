@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/krylov.hpp"
+#include "core/preconditioners.hpp"
 #include "core/timer.hpp"
 #include "discretization/cartesian_mesh.hpp"
 #include "discretization/laplace_operator.hpp"
@@ -86,6 +87,7 @@ class Multigrid {
   MultigridOptions options_;
   int coarsest_refinement_ = 0;
   std::unique_ptr<Smoother<Number, ExecSpace>> coarse_patch_;
+  std::unique_ptr<JacobiPreconditioner<vector_type>> coarse_jacobi_;  ///< CG coarse solve (several patches)
   mutable TimerSet timers_;
   mutable bool in_coarser_ = false;
 };
