@@ -70,6 +70,12 @@ struct Matrices1D {
 /// One team works on cells_per_team cells in scratch memory. Thread structure: each contraction
 /// step hands one 1D line (n values along the contracted direction) to a thread, so a team of
 /// cells_per_team · n^(d-1) threads does one line each; any team size works (threads stride).
+/// Work item w is line w / cells_per_team of cell w % cells_per_team: neighbouring threads work on
+/// neighbouring cells (consecutive along x), so their global loads and atomic adds are k values
+/// apart, and with an odd cell stride in scratch their shared-memory accesses hit distinct banks.
+/// The first step reads its x-lines straight from the global vector and the last one adds its
+/// z-lines (2D: y-lines) to it, so scratch holds only the two intermediate buffers and a team
+/// passes d − 1 barriers.
 template <int dim, int n, class Number, class ExecSpace>
 struct CellOperatorKernel {
   /// At most 256 threads per team, and a register cap: without it nvcc used 102 registers at
@@ -82,92 +88,95 @@ struct CellOperatorKernel {
   using ScratchView = Kokkos::View<Number*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
   static constexpr int k = n - 1;
   static constexpr int cell_size = dim == 2 ? n * n : n * n * n;
+  /// Distance of two cells' buffers in scratch: odd, so that the lines of neighbouring cells
+  /// fall into different shared-memory banks.
+  static constexpr int cell_stride = cell_size % 2 == 1 ? cell_size : cell_size + 1;
   static constexpr int lines = cell_size / n;
 
   CellKernelArgs<Number, ExecSpace> args;
   detail::CellRange cells;
   Matrices1D<dim, n, Number> m;
 
-  /// Scratch per team, in Number units: three cell buffers per cell (u, t0, t1), then per cell
-  /// the local index of its first node and whether the fast index path applies (2 local_index,
-  /// rounded up to whole Numbers).
+  /// Scratch per team, in Number units: two buffers per cell.
   KOKKOS_INLINE_FUNCTION static std::size_t scratch_entries(int cells_per_team) {
-    return 3 * cell_size * cells_per_team +
-           (2 * sizeof(local_index) * cells_per_team + sizeof(Number) - 1) / sizeof(Number);
+    return 2 * std::size_t(cell_stride) * cells_per_team;
   }
   std::size_t team_shmem_size(int /*team_size*/) const { return scratch_bytes(args.cells_per_team); }
   static std::size_t scratch_bytes(int cells_per_team) { return ScratchView::shmem_size(scratch_entries(cells_per_team)); }
 
-  /// Loads the n values of a line that starts at p and advances by stride.
-  KOKKOS_INLINE_FUNCTION static void load_line(const Number* p, int stride, Number (&r)[n]) {
-    for (int j = 0; j < n; ++j) r[j] = p[j * stride];
+  /// Where a cell's nodes are: coordinates, and for the fast path (all of the cell's nodes are
+  /// owned and none is a Dirichlet node, the common case) the local index of its first node.
+  struct CellInfo {
+    local_index cc[3] = {0, 0, 0};
+    local_index first_node = 0;
+    bool fast = false;
+  };
+
+  KOKKOS_INLINE_FUNCTION CellInfo cell_info(local_index c) const {
+    CellInfo info;
+    cells.coordinates(c, info.cc);
+    const NodeBox& b = args.box;
+    const local_index x0 = info.cc[0] * k, y0 = info.cc[1] * k, z0 = dim == 3 ? info.cc[2] * k : 0;
+    bool fast = x0 + k < b.o[0] && y0 + k < b.o[1] && (dim == 2 || z0 + k < b.o[2]);
+    const global_index g[3] = {b.offset[0] + x0, b.offset[1] + y0, b.offset[2] + z0};
+    for (int d = 0; d < dim; ++d) fast = fast && g[d] > 0 && g[d] + k < b.global_nodes[d] - 1;
+    info.fast = fast;
+    info.first_node = x0 + b.o[0] * (y0 + b.o[1] * z0);
+    return info;
   }
 
-  /// Local vector index of node (i, j, l) of a cell: the fast path (all of the cell's nodes are
-  /// owned and none is a Dirichlet node, the common case) is one multiply-add chain from the
-  /// cell's first node; otherwise -1 for a Dirichlet node (when it is skipped) or the general map.
-  KOKKOS_INLINE_FUNCTION local_index node_index(const local_index* info, const local_index* cc, int i, int j, int l,
-                                                bool skip_boundary) const {
-    if (info[1]) return info[0] + i + args.box.o[0] * (j + args.box.o[1] * l);
-    const local_index ix = cc[0] * k + i, iy = cc[1] * k + j, iz = dim == 3 ? cc[2] * k + l : 0;
+  /// Local vector index of node (i, j, l) of a cell: one multiply-add chain on the fast path;
+  /// otherwise -1 for a Dirichlet node (when it is skipped) or the general map.
+  KOKKOS_INLINE_FUNCTION local_index node_index(const CellInfo& info, int i, int j, int l, bool skip_boundary) const {
+    if (info.fast) return info.first_node + i + args.box.o[0] * (j + args.box.o[1] * l);
+    const local_index ix = info.cc[0] * k + i, iy = info.cc[1] * k + j, iz = dim == 3 ? info.cc[2] * k + l : 0;
     if (skip_boundary && args.box.on_boundary(ix, iy, iz)) return -1;
     return args.box.index(ix, iy, iz);
   }
 
-  /// info[0]: local index of the cell's first node in the owned box, info[1]: fast path flag.
-  KOKKOS_INLINE_FUNCTION void cell_info(local_index c, local_index* cc, local_index* info) const {
-    cells.coordinates(c, cc);
-    const NodeBox& b = args.box;
-    const local_index x0 = cc[0] * k, y0 = cc[1] * k, z0 = dim == 3 ? cc[2] * k : 0;
-    bool fast = x0 + k < b.o[0] && y0 + k < b.o[1] && (dim == 2 || z0 + k < b.o[2]);
-    const global_index g[3] = {b.offset[0] + x0, b.offset[1] + y0, b.offset[2] + z0};
-    for (int d = 0; d < dim; ++d) fast = fast && g[d] > 0 && g[d] + k < b.global_nodes[d] - 1;
-    info[0] = fast ? x0 + b.o[0] * (y0 + b.o[1] * z0) : 0;
-    info[1] = fast ? 1 : 0;
+  /// The cell of work item w, looked up again only when a thread moves on to another cell.
+  KOKKOS_INLINE_FUNCTION const CellInfo& info_of(local_index cell, local_index& cached, CellInfo& info) const {
+    if (cell != cached) {
+      info = cell_info(cell);
+      cached = cell;
+    }
+    return info;
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     const int cpt = args.cells_per_team;
     const local_index first = team.league_rank() * cpt;
-    Number* u = static_cast<Number*>(team.team_scratch(0).get_shmem(sizeof(Number) * scratch_entries(cpt)));
-    Number* t0 = u + cell_size * cpt;
-    Number* t1 = t0 + cell_size * cpt;
-    local_index* info = reinterpret_cast<local_index*>(t1 + cell_size * cpt);
+    Number* t0 = static_cast<Number*>(team.team_scratch(0).get_shmem(sizeof(Number) * scratch_entries(cpt)));
+    Number* t1 = t0 + cell_stride * cpt;
     const int rank = team.team_rank(), size = team.team_size();
     const local_index n_cells = cells.size();
+    const int items = cpt * lines;
+    local_index cached = -1;
+    CellInfo info;
 
-    for (int c = rank; c < cpt; c += size) {
-      local_index cc[3];
-      if (first + c < n_cells) cell_info(first + c, cc, info + 2 * c);
-    }
-    team.team_barrier();
-
-    // Gather R_K u.
-    for (int e = rank; e < cpt * cell_size; e += size) {
-      const int c = e / cell_size, node = e % cell_size;
-      Number value = 0;
-      if (first + c < n_cells) {
-        local_index cc[3] = {0, 0, 0};
-        if (!info[2 * c + 1]) cells.coordinates(first + c, cc);
-        const local_index idx = node_index(info + 2 * c, cc, node % n, (node / n) % n, dim == 3 ? node / (n * n) : 0,
-                                           args.zero_boundary_input);
-        if (idx >= 0) value = args.src(idx);
-      }
-      u[e] = value;
-    }
-    team.team_barrier();
-
-    // x: t0 = M_x u, t1 = A_x u along lines of constant (y, z).
-    for (int w = rank; w < cpt * lines; w += size) {
-      const int base = (w / lines) * cell_size + (w % lines) * n;
+    // x: t0 = M_x u, t1 = A_x u along lines of constant (y, z), u read from the global vector.
+    for (int w = rank; w < items; w += size) {
+      const int c = w % cpt, line = w / cpt;
+      if (first + c >= n_cells) continue;
+      const CellInfo& ci = info_of(first + c, cached, info);
+      const int j = line % n, l = dim == 3 ? line / n : 0;
       Number r[n];
-      load_line(u + base, 1, r);
+      if (ci.fast) {
+        const Number* p = args.src.data() + node_index(ci, 0, j, l, false);
+        for (int i = 0; i < n; ++i) r[i] = p[i];
+      } else {
+        for (int i = 0; i < n; ++i) {
+          const local_index idx = node_index(ci, i, j, l, args.zero_boundary_input);
+          r[i] = idx >= 0 ? args.src(idx) : Number(0);
+        }
+      }
+      const int base = c * cell_stride + line * n;
       TENSORMG_UNROLL_OUTPUTS
       for (int i = 0; i < n; ++i) {
         Number sm = 0, sa = 0;
-        for (int j = 0; j < n; ++j) {
-          sm += m.entry[0][0][i][j] * r[j];
-          sa += m.entry[0][1][i][j] * r[j];
+        for (int q = 0; q < n; ++q) {
+          sm += m.entry[0][0][i][q] * r[q];
+          sa += m.entry[0][1][i][q] * r[q];
         }
         t0[base + i] = sm;
         t1[base + i] = sa;
@@ -176,21 +185,26 @@ struct CellOperatorKernel {
     team.team_barrier();
 
     if constexpr (dim == 2) {
-      // y (last): v = a A_y t0 + M_y (a t1 + b t0), scattered.
-      for (int w = rank; w < cpt * lines; w += size) {
-        const int c = w / lines, i = w % lines;
-        const int base = c * cell_size + i;
+      // y (last): v = a A_y t0 + M_y (a t1 + b t0), added to the global vector.
+      for (int w = rank; w < items; w += size) {
+        const int c = w % cpt, i = w / cpt;
+        if (first + c >= n_cells) continue;
+        const int base = c * cell_stride + i;
         Number r0[n], r1[n];
         load_line(t0 + base, n, r0);
         load_line(t1 + base, n, r1);
-        for (int j = 0; j < n; ++j) r1[j] = args.laplace * r1[j] + args.mass * r0[j];
-        scatter_line(c, first, info + 2 * c, i, 0, r0, r1);
+        for (int j = 0; j < n; ++j) {
+          r1[j] = args.laplace * r1[j] + args.mass * r0[j];
+          r0[j] *= args.laplace;
+        }
+        scatter_line(info_of(first + c, cached, info), i, 0, r0, r1);
       }
     } else {
-      // y: w1 = M_y t0 (into u), w2 = A_y t0 + M_y t1 (into t0, in place: a thread owns its line).
-      for (int w = rank; w < cpt * lines; w += size) {
-        const int line = w % lines;
-        const int base = (w / lines) * cell_size + line % n + (line / n) * n * n;
+      // y: in place, a thread owns its y-line of both buffers: t0 = M_y t0, t1 = A_y t0 + M_y t1.
+      for (int w = rank; w < items; w += size) {
+        const int c = w % cpt, line = w / cpt;
+        if (first + c >= n_cells) continue;
+        const int base = c * cell_stride + line % n + (line / n) * n * n;
         Number r0[n], r1[n];
         load_line(t0 + base, n, r0);
         load_line(t1 + base, n, r1);
@@ -201,38 +215,45 @@ struct CellOperatorKernel {
             s1 += m.entry[1][0][jo][j] * r0[j];
             s2 += m.entry[1][1][jo][j] * r0[j] + m.entry[1][0][jo][j] * r1[j];
           }
-          u[base + jo * n] = s1;
-          t0[base + jo * n] = s2;
+          t0[base + jo * n] = s1;
+          t1[base + jo * n] = s2;
         }
       }
       team.team_barrier();
-      // z (last): v = a A_z w1 + M_z (a w2 + b w1), scattered.
-      for (int w = rank; w < cpt * lines; w += size) {
-        const int c = w / lines, line = w % lines;
-        const int base = c * cell_size + line;
+      // z (last): v = a A_z t0 + M_z (a t1 + b t0), added to the global vector.
+      for (int w = rank; w < items; w += size) {
+        const int c = w % cpt, line = w / cpt;
+        if (first + c >= n_cells) continue;
+        const int base = c * cell_stride + line;
         Number r0[n], r1[n];
-        load_line(u + base, n * n, r0);
-        load_line(t0 + base, n * n, r1);
-        for (int j = 0; j < n; ++j) r1[j] = args.laplace * r1[j] + args.mass * r0[j];
-        scatter_line(c, first, info + 2 * c, line % n, line / n, r0, r1);
+        load_line(t0 + base, n * n, r0);
+        load_line(t1 + base, n * n, r1);
+        for (int j = 0; j < n; ++j) {
+          r1[j] = args.laplace * r1[j] + args.mass * r0[j];
+          r0[j] *= args.laplace;
+        }
+        scatter_line(info_of(first + c, cached, info), line % n, line / n, r0, r1);
       }
     }
   }
 
-  /// Adds v[o] = a Σ_j A[o][j] r0[j] + Σ_j M[o][j] r1[j] (A, M of the last direction) to the n
+  /// Loads the n values of a line that starts at p and advances by stride.
+  KOKKOS_INLINE_FUNCTION static void load_line(const Number* p, int stride, Number (&r)[n]) {
+    for (int j = 0; j < n; ++j) r[j] = p[j * stride];
+  }
+
+  /// Adds v[o] = Σ_j A[o][j] r0[j] + Σ_j M[o][j] r1[j] (A, M of the last direction; r0 already
+  /// scaled by a) to the n
   /// nodes of a line along the last direction whose other coordinates in the cell are (p, q).
-  KOKKOS_INLINE_FUNCTION void scatter_line(int c, local_index first, const local_index* info, int p, int q,
-                                           const Number (&r0)[n], const Number (&r1)[n]) const {
-    if (first + c >= cells.size()) return;
+  KOKKOS_INLINE_FUNCTION void scatter_line(const CellInfo& info, int p, int q, const Number (&r0)[n],
+                                           const Number (&r1)[n]) const {
     constexpr int last = dim - 1;
-    local_index cc[3] = {0, 0, 0};
-    if (!info[1]) cells.coordinates(first + c, cc);
     TENSORMG_UNROLL_OUTPUTS
     for (int o = 0; o < n; ++o) {
       Number v = 0;
-      for (int j = 0; j < n; ++j) v += args.laplace * m.entry[last][1][o][j] * r0[j] + m.entry[last][0][o][j] * r1[j];
-      const local_index idx = dim == 2 ? node_index(info, cc, p, o, 0, args.skip_boundary_output)
-                                       : node_index(info, cc, p, q, o, args.skip_boundary_output);
+      for (int j = 0; j < n; ++j) v += m.entry[last][1][o][j] * r0[j] + m.entry[last][0][o][j] * r1[j];
+      const local_index idx = dim == 2 ? node_index(info, p, o, 0, args.skip_boundary_output)
+                                       : node_index(info, p, q, o, args.skip_boundary_output);
       if (idx < 0) continue;
       if (args.atomic) Kokkos::atomic_add(&args.dst(idx), v);
       else args.dst(idx) += v;

@@ -132,12 +132,15 @@ struct VertexPatchKernel {
   PatchMatricesConstant<dim, k, Number> cm;
 
   /// Scratch entries (in Number) per patch for a stage; patch info is added by scratch_bytes.
-  KOKKOS_INLINE_FUNCTION static std::size_t entries_per_patch(PatchStage stage) {
+  /// Solve: R | T (interior boxes). Residual per column: t0 | t1 (after the x step, the y step
+  /// works in place) | R. Residual per DoF: u (closure) | t0 | t1 | w (3D).
+  KOKKOS_INLINE_FUNCTION static std::size_t entries_per_patch(PatchStage stage, bool per_column) {
     if (stage == PatchStage::solve) return 2 * interior_size;
+    if (per_column) return 2 * line_size + interior_size;
     return closure_size + 2 * line_size + (dim == 3 ? plane_size : 0);
   }
-  static std::size_t scratch_bytes(PatchStage stage, int patches_per_team) {
-    const std::size_t numbers = entries_per_patch(stage) * patches_per_team +
+  static std::size_t scratch_bytes(PatchStage stage, bool per_column, int patches_per_team) {
+    const std::size_t numbers = entries_per_patch(stage, per_column) * patches_per_team +
                                 (info_entries * sizeof(local_index) * patches_per_team + sizeof(Number) - 1) / sizeof(Number);
     return Kokkos::View<Number*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>::shmem_size(numbers);
   }
@@ -178,47 +181,55 @@ struct VertexPatchKernel {
     return args.box.index(ix, iy, iz);
   }
 
+  /// Info of patch j of this color: closure origin (3), local index of the first closure node and
+  /// the fast-path flag (all closure nodes owned, none on the Dirichlet boundary).
+  KOKKOS_INLINE_FUNCTION void patch_info(local_index j, local_index* in) const {
+    local_index o[3];
+    patches.origin(j, k, o);
+    const NodeBox& bx = args.box;
+    bool fast = true;
+    for (int d = 0; d < dim; ++d) {
+      in[d] = o[d];
+      const global_index g = bx.offset[d] + o[d];
+      fast = fast && o[d] + 2 * k < bx.o[d] && g > 0 && g + 2 * k < bx.global_nodes[d] - 1;
+    }
+    if (dim == 2) in[2] = 0;
+    in[3] = fast ? o[0] + bx.o[0] * (o[1] + bx.o[1] * (dim == 3 ? o[2] : 0)) : 0;
+    in[4] = fast ? 1 : 0;
+  }
+
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     const int ppt = args.patches_per_team;
     const local_index first = team.league_rank() * ppt;
     const local_index n_patches = patches.size();
     const int valid = n_patches - first < ppt ? int(n_patches - first) : ppt;
     const PatchStage stage = args.stage;
-    const std::size_t per_patch = entries_per_patch(stage);
+    const std::size_t per_patch = entries_per_patch(stage, args.per_column);
     Number* base = static_cast<Number*>(team.team_scratch(scratch_level).get_shmem(
         sizeof(Number) * (per_patch * ppt + (info_entries * sizeof(local_index) * ppt + sizeof(Number) - 1) / sizeof(Number))));
     local_index* info = reinterpret_cast<local_index*>(base + per_patch * ppt);
 
-    for (int p = team.team_rank(); p < valid; p += team.team_size()) {
-      local_index* in = info + info_entries * p;
-      local_index o[3];
-      patches.origin(first + p, k, o);
-      const NodeBox& bx = args.box;
-      bool fast = true;
-      for (int d = 0; d < dim; ++d) {
-        in[d] = o[d];
-        const global_index g = bx.offset[d] + o[d];
-        fast = fast && o[d] + 2 * k < bx.o[d] && g > 0 && g + 2 * k < bx.global_nodes[d] - 1;
-      }
-      if (dim == 2) in[2] = 0;
-      in[3] = fast ? o[0] + bx.o[0] * (o[1] + bx.o[1] * (dim == 3 ? o[2] : 0)) : 0;
-      in[4] = fast ? 1 : 0;
+    // The per-column residual computes the patch info in its first step (which reads the closure
+    // straight from x); the other paths look it up here, one thread per patch.
+    const bool info_in_first_step = args.per_column && stage != PatchStage::solve;
+    if (!info_in_first_step) {
+      for (int p = team.team_rank(); p < valid; p += team.team_size()) patch_info(first + p, info + info_entries * p);
+      team.team_barrier();
     }
-    team.team_barrier();
 
-    // Buffers: residual stages use u | t0 | t1 | w; the solve stage uses R | T.
+    // Buffers (entries_per_patch): R holds the patch residual, T is the other buffer of the
+    // solve's ping-pong (in the fused kernel the residual's t0, free by then).
     Number* u = base;
-    Number* t0 = u + closure_size * ppt;
+    Number* t0 = args.per_column ? base : u + closure_size * ppt;
     Number* t1 = t0 + line_size * ppt;
     Number* w = t1 + line_size * ppt;
-    // R holds the patch residual, T is the other buffer of the solve's ping-pong.
-    Number* R = stage == PatchStage::solve ? base : (dim == 3 ? t0 : u);
-    Number* T = stage == PatchStage::solve ? base + interior_size * ppt : (dim == 3 ? t1 : t0);
-    const int rs = stage == PatchStage::solve ? interior_size : (dim == 3 ? line_size : closure_size);
+    Number* R = stage == PatchStage::solve ? base : (args.per_column ? t1 + line_size * ppt : (dim == 3 ? t0 : u));
+    Number* T = stage == PatchStage::solve ? base + interior_size * ppt : (dim == 3 && !args.per_column ? t1 : t0);
+    const int rs = stage == PatchStage::solve || args.per_column ? interior_size : (dim == 3 ? line_size : closure_size);
     const int ts = stage == PatchStage::solve ? interior_size : line_size;
 
     if (stage != PatchStage::solve) {
-      if (args.per_column) residual_columns(team, valid, info, u, t0, t1, w, R, rs);
+      if (args.per_column) residual_columns(team, first, valid, info, t0, t1, R);
       else residual(team, valid, info, u, t0, t1, w, R, rs);
     } else {
       for_each_point(team, valid, ni, ni, dim == 3 ? ni : 1, [&](int p, int i0, int i1, int i2) {
@@ -241,33 +252,36 @@ struct VertexPatchKernel {
     for (int w = team.team_rank(); w < ppt * lines_per_patch; w += team.team_size()) f(w / lines_per_patch, w % lines_per_patch);
   }
 
-  KOKKOS_INLINE_FUNCTION void residual_columns(const Member& team, int ppt, const local_index* info, Number* u, Number* t0,
-                                               Number* t1, Number* w, Number* R, int rs) const {
+  KOKKOS_INLINE_FUNCTION void residual_columns(const Member& team, local_index first_patch, int ppt, local_index* info,
+                                               Number* t0, Number* t1, Number* R) const {
+    constexpr int rs = interior_size;
     const Number a = args.laplace, c = args.mass;
     constexpr int e2 = dim == 3 ? n : 1;
-    // Gather the closure, one column along x per thread (coalesced rows); Dirichlet nodes read as zero.
+    // x: interior rows of M0, A0 on every x-row of the closure, read straight from x (Dirichlet
+    // nodes as zero). Each thread finds its patch itself; the first row's thread also stores the
+    // patch info for the later steps (visible after the barrier), so no gather pass and no extra
+    // barrier are needed.
+    local_index cached = -1;
+    local_index in[info_entries] = {0, 0, 0, 0, 0};
     for_each_column(team, ppt, n * e2, [&](int p, int line) {
+      if (p != cached) {
+        patch_info(first_patch + p, in);
+        cached = p;
+      }
       const int i1 = line % n, i2 = line / n;
-      const local_index* in = info + info_entries * p;
-      Number* dst = u + p * closure_size + n * (i1 + n * i2);
+      if (line == 0)
+        for (int e = 0; e < info_entries; ++e) info[info_entries * p + e] = in[e];
+      Number r[n];
       if (in[4]) {
-        const local_index first = in[3] + args.box.o[0] * (i1 + args.box.o[1] * i2);
+        const Number* src = args.x.data() + in[3] + args.box.o[0] * (i1 + args.box.o[1] * i2);
         TENSORMG_PATCH_UNROLL
-        for (int m = 0; m < n; ++m) dst[m] = args.x(first + m);
+        for (int m = 0; m < n; ++m) r[m] = src[m];
       } else {
         for (int m = 0; m < n; ++m) {
           const local_index idx = closure_index(in, m, i1, i2);
-          dst[m] = idx >= 0 ? args.x(idx) : Number(0);
+          r[m] = idx >= 0 ? args.x(idx) : Number(0);
         }
       }
-    });
-    team.team_barrier();
-    // x: interior rows of M0, A0 on every x-column.
-    for_each_column(team, ppt, n * e2, [&](int p, int line) {
-      Number r[n];
-      const Number* src = u + p * closure_size + n * line;
-      TENSORMG_PATCH_UNROLL
-      for (int m = 0; m < n; ++m) r[m] = src[m];
       Number* d0 = t0 + p * line_size + ni * line;
       Number* d1 = t1 + p * line_size + ni * line;
       TENSORMG_PATCH_UNROLL_INTERIOR
@@ -304,7 +318,8 @@ struct VertexPatchKernel {
         }
       });
     } else {
-      // y: s1 = M1 t0 into u, s2 = A1 t0 + M1 t1 into w, on every y-column (i0, i2).
+      // y, in place (a thread owns its y-column of both buffers): s1 = M1 t0 into t0,
+      // s2 = A1 t0 + M1 t1 into t1, on every y-column (i0, i2); rows o < ni of the column.
       for_each_column(team, ppt, ni * n, [&](int p, int line) {
         const int i0 = line % ni, i2 = line / ni;
         Number r0[n], r1[n];
@@ -323,9 +338,9 @@ struct VertexPatchKernel {
             v1 += cm.M[1][o + 1][m] * r0[m];
             v2 += cm.A[1][o + 1][m] * r0[m] + cm.M[1][o + 1][m] * r1[m];
           }
-          const int e = i0 + ni * (o + ni * i2);
-          u[p * closure_size + e] = v1;
-          w[p * plane_size + e] = v2;
+          const int e = i0 + ni * (o + n * i2);
+          t0[p * line_size + e] = v1;
+          t1[p * line_size + e] = v2;
         }
       });
       team.team_barrier();
@@ -333,12 +348,12 @@ struct VertexPatchKernel {
       for_each_column(team, ppt, ni * ni, [&](int p, int line) {
         const int i0 = line % ni, i1 = line / ni;
         Number r0[n], q[n];
-        const Number* s1 = u + p * closure_size + line;
-        const Number* s2 = w + p * plane_size + line;
+        const Number* s1 = t0 + p * line_size + line;
+        const Number* s2 = t1 + p * line_size + line;
         TENSORMG_PATCH_UNROLL
         for (int m = 0; m < n; ++m) {
-          r0[m] = s1[ni * ni * m];
-          q[m] = a * s2[ni * ni * m] + c * r0[m];
+          r0[m] = s1[ni * n * m];
+          q[m] = a * s2[ni * n * m] + c * r0[m];
           r0[m] *= a;
         }
         TENSORMG_PATCH_UNROLL_INTERIOR
@@ -569,7 +584,7 @@ struct VertexPatchKernel {
 template <class Number, class ExecSpace>
 struct PatchKernelTable {
   void (*launch)(const PatchKernelArgs<Number, ExecSpace>&) = nullptr;
-  std::size_t (*scratch_bytes)(PatchStage, int patches_per_team) = nullptr;
+  std::size_t (*scratch_bytes)(PatchStage, bool per_column, int patches_per_team) = nullptr;
   int (*threads_per_patch)(bool per_column) = nullptr;
 };
 
@@ -602,7 +617,7 @@ void launch_vertex_patch(const PatchKernelArgs<Number, ExecSpace>& args) {
   }
   const int ppt = args.patches_per_team;
   const int league = (n_patches + ppt - 1) / ppt;
-  const std::size_t bytes = Kernel::scratch_bytes(args.stage, ppt);
+  const std::size_t bytes = Kernel::scratch_bytes(args.stage, args.per_column, ppt);
   kernel.scratch_level = bytes <= std::size_t(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0)) ? 0 : 1;
   int team_size = 1;
   if constexpr (!patch_kernels_run_on_host<ExecSpace>()) {

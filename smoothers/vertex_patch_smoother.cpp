@@ -52,11 +52,12 @@ VertexPatchSmoother<Number, ExecSpace>::VertexPatchSmoother(std::shared_ptr<cons
   // faster) within the fast scratch; one on the host.
   const std::size_t fast_scratch = Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0);
   const bool on_device = !patch_kernels_run_on_host<ExecSpace>();
+  const bool per_column = options_.structure == ThreadStructure::per_column;
   if (options_.kernel == PatchKernel::automatic)
-    options_.kernel = on_device && kernels_.scratch_bytes(PatchStage::residual, 1) > fast_scratch ? PatchKernel::global
+    options_.kernel = on_device && kernels_.scratch_bytes(PatchStage::residual, per_column, 1) > fast_scratch ? PatchKernel::global
                                                                                                    : PatchKernel::fused;
   const PatchStage biggest = options_.kernel == PatchKernel::global ? PatchStage::solve : PatchStage::residual;
-  const int threads = kernels_.threads_per_patch(options_.structure == ThreadStructure::per_column);
+  const int threads = kernels_.threads_per_patch(per_column);
   TENSORMG_CHECK(options_.patches_per_team >= 0 && options_.patches_per_team <= 64,
                  "patches per team must be in 0..64 (0 = automatic), given " << options_.patches_per_team);
   if (options_.patches_per_team == 0) {
@@ -64,7 +65,7 @@ VertexPatchSmoother<Number, ExecSpace>::VertexPatchSmoother(std::shared_ptr<cons
     if (on_device) {
       const int target = dim == 2 && k >= 3 ? 64 : 128;
       ppt = std::max(1, target / threads);
-      while (ppt > 1 && kernels_.scratch_bytes(biggest, ppt) > fast_scratch) --ppt;
+      while (ppt > 1 && kernels_.scratch_bytes(biggest, per_column, ppt) > fast_scratch) --ppt;
     }
     options_.patches_per_team = ppt;
   }
