@@ -11,6 +11,7 @@
 
 #include <utility>
 
+#include "core/fast_divisor.hpp"
 #include "discretization/laplace_kernel_table.hpp"
 
 /// Unrolling of the loops over a line's n outputs. Full unrolling keeps every 1D matrix entry a
@@ -33,11 +34,15 @@ struct CellRange {
   local_index extent[3] = {1, 1, 1};  // cells per direction in the visited (sub)set
   int parity[3] = {0, 0, 0};
   int stride = 1;
+  FastDivisor by_extent[2];  // extent[0], extent[1] (at least 1)
   KOKKOS_INLINE_FUNCTION local_index size() const { return extent[0] * extent[1] * extent[2]; }
   KOKKOS_INLINE_FUNCTION void coordinates(local_index c, local_index out[3]) const {
-    out[0] = parity[0] + stride * (c % extent[0]);
-    out[1] = parity[1] + stride * ((c / extent[0]) % extent[1]);
-    out[2] = parity[2] + stride * (c / (extent[0] * extent[1]));
+    local_index r0, r1;
+    const local_index q0 = by_extent[0].divmod(c, r0);
+    const local_index q1 = by_extent[1].divmod(q0, r1);
+    out[0] = parity[0] + stride * r0;
+    out[1] = parity[1] + stride * r1;
+    out[2] = parity[2] + stride * q1;
   }
 };
 
@@ -53,6 +58,7 @@ inline CellRange cell_range(const NodeBox& box, int color) {
     }
   }
   r.stride = color < 0 ? 1 : 2;
+  for (int d = 0; d < 2; ++d) r.by_extent[d] = FastDivisor(r.extent[d] > 0 ? r.extent[d] : 1);
   return r;
 }
 
@@ -153,10 +159,15 @@ struct CellOperatorKernel {
     const int items = cpt * lines;
     local_index cached = -1;
     CellInfo info;
+    // On a GPU the team has one thread per work item, so every loop below runs once per thread
+    // and the division by the run-time cells per team is done here, once.
+    const int rank_cell = rank % cpt, rank_line = rank / cpt;
+    const auto cell_of = [&](int w) { return w == rank ? rank_cell : w % cpt; };
+    const auto line_of = [&](int w) { return w == rank ? rank_line : w / cpt; };
 
     // x: t0 = M_x u, t1 = A_x u along lines of constant (y, z), u read from the global vector.
     for (int w = rank; w < items; w += size) {
-      const int c = w % cpt, line = w / cpt;
+      const int c = cell_of(w), line = line_of(w);
       if (first + c >= n_cells) continue;
       const CellInfo& ci = info_of(first + c, cached, info);
       const int j = line % n, l = dim == 3 ? line / n : 0;
@@ -187,7 +198,7 @@ struct CellOperatorKernel {
     if constexpr (dim == 2) {
       // y (last): v = a A_y t0 + M_y (a t1 + b t0), added to the global vector.
       for (int w = rank; w < items; w += size) {
-        const int c = w % cpt, i = w / cpt;
+        const int c = cell_of(w), i = line_of(w);
         if (first + c >= n_cells) continue;
         const int base = c * cell_stride + i;
         Number r0[n], r1[n];
@@ -202,7 +213,7 @@ struct CellOperatorKernel {
     } else {
       // y: in place, a thread owns its y-line of both buffers: t0 = M_y t0, t1 = A_y t0 + M_y t1.
       for (int w = rank; w < items; w += size) {
-        const int c = w % cpt, line = w / cpt;
+        const int c = cell_of(w), line = line_of(w);
         if (first + c >= n_cells) continue;
         const int base = c * cell_stride + line % n + (line / n) * n * n;
         Number r0[n], r1[n];
@@ -222,7 +233,7 @@ struct CellOperatorKernel {
       team.team_barrier();
       // z (last): v = a A_z t0 + M_z (a t1 + b t0), added to the global vector.
       for (int w = rank; w < items; w += size) {
-        const int c = w % cpt, line = w / cpt;
+        const int c = cell_of(w), line = line_of(w);
         if (first + c >= n_cells) continue;
         const int base = c * cell_stride + line;
         Number r0[n], r1[n];

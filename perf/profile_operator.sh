@@ -5,7 +5,7 @@ build="$1"; out="$2"; dim="$3"; shift 3
 for k in "$@"; do
   ncu --kernel-name-base demangled --kernel-name regex:CellOperatorKernel --launch-skip 2 --launch-count 1 \
       --section SpeedOfLight --section Occupancy --section WarpStateStats --section MemoryWorkloadAnalysis \
-      --section ComputeWorkloadAnalysis --section LaunchStats \
+      --section ComputeWorkloadAnalysis --section LaunchStats --section InstructionStats --section SourceCounters \
       "$build/perf/tensormg-bench-operator" --dims "$dim" --degrees "$k" --dofs 3e7 --repeats 2 --spmv-max-gib 0 \
       > "$out/ncu-${dim}d-k$k.txt" 2>&1
   echo "ncu ${dim}D k=$k: exit $?"

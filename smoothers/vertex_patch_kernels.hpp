@@ -19,6 +19,7 @@
 #include <cstddef>
 #include <utility>  // std::integer_sequence
 
+#include "core/fast_divisor.hpp"
 #include "discretization/continuous_dof_layout.hpp"
 
 namespace tensormg {
@@ -59,10 +60,13 @@ namespace detail {
 struct PatchRange {
   local_index extent[3] = {1, 1, 1};
   int parity[3] = {0, 0, 0};
+  FastDivisor by_extent[2];  // extent[0], extent[1] (at least 1)
   KOKKOS_INLINE_FUNCTION local_index size() const { return extent[0] * extent[1] * extent[2]; }
   /// First closure node (v − 1) k of patch number j of this color.
   KOKKOS_INLINE_FUNCTION void origin(local_index j, int k, local_index o[3]) const {
-    const local_index t[3] = {j % extent[0], (j / extent[0]) % extent[1], j / (extent[0] * extent[1])};
+    local_index t[3];
+    const local_index q = by_extent[0].divmod(j, t[0]);
+    t[2] = by_extent[1].divmod(q, t[1]);
     for (int d = 0; d < 3; ++d) o[d] = (parity[d] + 2 * t[d]) * k;
   }
 };
@@ -79,6 +83,7 @@ inline PatchRange patch_range(const NodeBox& box, int color) {
     const local_index cells = box.cells[d];
     r.extent[d] = cells > r.parity[d] ? (cells - r.parity[d]) / 2 : 0;
   }
+  for (int d = 0; d < 2; ++d) r.by_extent[d] = FastDivisor(r.extent[d] > 0 ? r.extent[d] : 1);
   return r;
 }
 }  // namespace detail
@@ -228,8 +233,10 @@ struct VertexPatchKernel {
     const int rs = stage == PatchStage::solve || args.per_column ? interior_size : (dim == 3 ? line_size : closure_size);
     const int ts = stage == PatchStage::solve ? interior_size : line_size;
 
+    // The fused per-column kernel applies the solve's first Sᵀ (last direction) in its residual step.
+    const bool transform_last = args.per_column && stage == PatchStage::fused && !args.use_inverse;
     if (stage != PatchStage::solve) {
-      if (args.per_column) residual_columns(team, first, valid, info, t0, t1, R);
+      if (args.per_column) residual_columns(team, first, valid, info, t0, t1, R, transform_last);
       else residual(team, valid, info, u, t0, t1, w, R, rs);
     } else {
       for_each_point(team, valid, ni, ni, dim == 3 ? ni : 1, [&](int p, int i0, int i1, int i2) {
@@ -240,7 +247,7 @@ struct VertexPatchKernel {
     }
     if (stage == PatchStage::residual) return;
     if (args.use_inverse) solve_inverse(team, valid, info, R, rs);
-    else if (args.per_column) solve_fast_diagonalization_columns(team, valid, info, R, rs, T, ts);
+    else if (args.per_column) solve_fast_diagonalization_columns(team, valid, info, R, rs, T, ts, transform_last);
     else solve_fast_diagonalization(team, valid, info, R, rs, T, ts);
   }
 
@@ -253,7 +260,7 @@ struct VertexPatchKernel {
   }
 
   KOKKOS_INLINE_FUNCTION void residual_columns(const Member& team, local_index first_patch, int ppt, local_index* info,
-                                               Number* t0, Number* t1, Number* R) const {
+                                               Number* t0, Number* t1, Number* R, bool transform_last) const {
     constexpr int rs = interior_size;
     const Number a = args.laplace, c = args.mass;
     constexpr int e2 = dim == 3 ? n : 1;
@@ -309,13 +316,15 @@ struct VertexPatchKernel {
           q[m] = a * s1[ni * m] + c * r0[m];
           r0[m] *= a;
         }
+        Number res[ni];
         TENSORMG_PATCH_UNROLL_INTERIOR
         for (int o = 0; o < ni; ++o) {
           Number v = 0;
           TENSORMG_PATCH_UNROLL
           for (int m = 0; m < n; ++m) v += cm.A[1][o + 1][m] * r0[m] + cm.M[1][o + 1][m] * q[m];
-          store_residual(info + info_entries * p, i0, o, 0, v, R + p * rs);
+          res[o] = residual_at(info + info_entries * p, i0, o, 0, v);
         }
+        store_residual_column<1>(res, i0, 0, R + p * rs, transform_last);
       });
     } else {
       // y, in place (a thread owns its y-column of both buffers): s1 = M1 t0 into t0,
@@ -356,22 +365,45 @@ struct VertexPatchKernel {
           q[m] = a * s2[ni * n * m] + c * r0[m];
           r0[m] *= a;
         }
+        Number res[ni];
         TENSORMG_PATCH_UNROLL_INTERIOR
         for (int o = 0; o < ni; ++o) {
           Number v = 0;
           TENSORMG_PATCH_UNROLL
           for (int m = 0; m < n; ++m) v += cm.A[2][o + 1][m] * r0[m] + cm.M[2][o + 1][m] * q[m];
-          store_residual(info + info_entries * p, i0, i1, o, v, R + p * rs);
+          res[o] = residual_at(info + info_entries * p, i0, i1, o, v);
         }
+        store_residual_column<2>(res, i0, i1, R + p * rs, transform_last);
       });
     }
     team.team_barrier();
   }
 
-  /// One 1D step of the fast diagonalization on every column along `dir` of the ni^d boxes: Sᵀ
-  /// (transpose) or S; `scale` divides by the eigenvalue sum; `add_to_x` adds the result to x
-  /// instead of storing it.
-  template <int dir, bool transpose, bool scale, bool add_to_x>
+  /// What one column step of the fast diagonalization does to its column in registers.
+  enum class ColumnOp {
+    transpose,          ///< Sᵀ
+    forward,            ///< S
+    transpose_scale_forward  ///< Sᵀ, divide by a (λ_0 + … + λ_{d−1}) + c, S: the middle of the solve
+  };
+
+  /// r ← Sᵀ r (dir's eigenvectors) for a column along dir.
+  template <int dir>
+  KOKKOS_INLINE_FUNCTION void apply_transpose(Number (&r)[ni]) const {
+    Number v[ni];
+    TENSORMG_PATCH_UNROLL_INTERIOR
+    for (int o = 0; o < ni; ++o) {
+      Number s = 0;
+      TENSORMG_PATCH_UNROLL
+      for (int m = 0; m < ni; ++m) s += cm.S[dir][m][o] * r[m];
+      v[o] = s;
+    }
+    for (int o = 0; o < ni; ++o) r[o] = v[o];
+  }
+
+  /// One step of the fast diagonalization on every column along `dir` of the ni^d boxes (one
+  /// thread per column, the column in registers); `add_to_x` adds the result to x instead of
+  /// storing it.
+  template <int dir, ColumnOp op, bool add_to_x>
   KOKKOS_INLINE_FUNCTION void column_step(const Member& team, int ppt, const local_index* info, const Number* src, int ss,
                                           Number* dst, int ds) const {
     constexpr int stride = dir == 0 ? 1 : (dir == 1 ? ni : ni * ni);
@@ -388,41 +420,65 @@ struct VertexPatchKernel {
       Number r[ni];
       TENSORMG_PATCH_UNROLL
       for (int m = 0; m < ni; ++m) r[m] = src[p * ss + base + m * stride];
-      Number lambda_others = 0;
-      if constexpr (scale)
+      if constexpr (op != ColumnOp::forward) apply_transpose<dir>(r);
+      if constexpr (op == ColumnOp::transpose_scale_forward) {
+        Number lambda_others = 0;
         for (int d = 0; d < dim; ++d)
           if (d != dir) lambda_others += cm.L[d][i[d]];
-      TENSORMG_PATCH_UNROLL_INTERIOR
-      for (int o = 0; o < ni; ++o) {
-        Number v = 0;
         TENSORMG_PATCH_UNROLL
-        for (int m = 0; m < ni; ++m) v += (transpose ? cm.S[dir][m][o] : cm.S[dir][o][m]) * r[m];
-        if constexpr (scale) v /= a * (lambda_others + cm.L[dir][o]) + c;
-        if constexpr (add_to_x) {
-          i[dir] = o;
-          args.x(closure_index(info + info_entries * p, i[0] + 1, i[1] + 1, dim == 3 ? i[2] + 1 : 0)) += v;
-        } else {
-          dst[p * ds + base + o * stride] = v;
+        for (int m = 0; m < ni; ++m) r[m] /= a * (lambda_others + cm.L[dir][m]) + c;
+      }
+      if constexpr (op == ColumnOp::transpose) {
+        TENSORMG_PATCH_UNROLL
+        for (int o = 0; o < ni; ++o) dst[p * ds + base + o * stride] = r[o];
+      } else {
+        TENSORMG_PATCH_UNROLL_INTERIOR
+        for (int o = 0; o < ni; ++o) {
+          Number v = 0;
+          TENSORMG_PATCH_UNROLL
+          for (int m = 0; m < ni; ++m) v += cm.S[dir][o][m] * r[m];
+          if constexpr (add_to_x) {
+            i[dir] = o;
+            args.x(closure_index(info + info_entries * p, i[0] + 1, i[1] + 1, dim == 3 ? i[2] + 1 : 0)) += v;
+          } else {
+            dst[p * ds + base + o * stride] = v;
+          }
         }
       }
     });
     if constexpr (!add_to_x) team.team_barrier();
   }
 
+  /// Fast diagonalization S (Λ)^{-1} Sᵀ r with one thread per column: Sᵀ along the last direction
+  /// (already applied by the fused residual when `last_done`), the other Sᵀ, then along x Sᵀ, the
+  /// division by the eigenvalue sums and S in one step, S along the other directions, the last one
+  /// adding to x. 2d − 1 column steps (2D 3, 3D 5) instead of 2d.
   KOKKOS_INLINE_FUNCTION void solve_fast_diagonalization_columns(const Member& team, int ppt, const local_index* info,
-                                                                 Number* R, int rs, Number* T, int ts) const {
+                                                                 Number* R, int rs, Number* T, int ts,
+                                                                 bool last_done) const {
+    Number* from = R;
+    Number* to = T;
+    int fs = rs, tsz = ts;
     if constexpr (dim == 2) {
-      column_step<0, true, false, false>(team, ppt, info, R, rs, T, ts);
-      column_step<1, true, true, false>(team, ppt, info, T, ts, R, rs);
-      column_step<0, false, false, false>(team, ppt, info, R, rs, T, ts);
-      column_step<1, false, false, true>(team, ppt, info, T, ts, nullptr, 0);
+      if (!last_done) {
+        column_step<1, ColumnOp::transpose, false>(team, ppt, info, from, fs, to, tsz);
+        swap_buffers(from, to, fs, tsz);
+      }
+      column_step<0, ColumnOp::transpose_scale_forward, false>(team, ppt, info, from, fs, to, tsz);
+      swap_buffers(from, to, fs, tsz);
+      column_step<1, ColumnOp::forward, true>(team, ppt, info, from, fs, nullptr, 0);
     } else {
-      column_step<0, true, false, false>(team, ppt, info, R, rs, T, ts);
-      column_step<1, true, false, false>(team, ppt, info, T, ts, R, rs);
-      column_step<2, true, true, false>(team, ppt, info, R, rs, T, ts);
-      column_step<0, false, false, false>(team, ppt, info, T, ts, R, rs);
-      column_step<1, false, false, false>(team, ppt, info, R, rs, T, ts);
-      column_step<2, false, false, true>(team, ppt, info, T, ts, nullptr, 0);
+      if (!last_done) {
+        column_step<2, ColumnOp::transpose, false>(team, ppt, info, from, fs, to, tsz);
+        swap_buffers(from, to, fs, tsz);
+      }
+      column_step<1, ColumnOp::transpose, false>(team, ppt, info, from, fs, to, tsz);
+      swap_buffers(from, to, fs, tsz);
+      column_step<0, ColumnOp::transpose_scale_forward, false>(team, ppt, info, from, fs, to, tsz);
+      swap_buffers(from, to, fs, tsz);
+      column_step<1, ColumnOp::forward, false>(team, ppt, info, from, fs, to, tsz);
+      swap_buffers(from, to, fs, tsz);
+      column_step<2, ColumnOp::forward, true>(team, ppt, info, from, fs, nullptr, 0);
     }
   }
 
@@ -492,6 +548,27 @@ struct VertexPatchKernel {
       });
     }
     team.team_barrier();
+  }
+
+  /// b − v at interior point (i0, i1, i2); the residual stage also writes it to the global r.
+  KOKKOS_INLINE_FUNCTION Number residual_at(const local_index* info, int i0, int i1, int i2, Number v) const {
+    const local_index idx = closure_index(info, i0 + 1, i1 + 1, dim == 3 ? i2 + 1 : 0);
+    const Number res = args.b(idx) - v;
+    if (args.stage == PatchStage::residual) args.r(idx) = res;
+    return res;
+  }
+
+  /// Stores the residual column along the last direction dir (other coordinates q0, q1) to the
+  /// patch's scratch box R, first multiplied by Sᵀ of dir when `transform` (the first step of the
+  /// fast diagonalization, done while the column is in registers). The residual stage stores
+  /// nothing: residual_at wrote the global r.
+  template <int dir>
+  KOKKOS_INLINE_FUNCTION void store_residual_column(Number (&res)[ni], int q0, int q1, Number* R, bool transform) const {
+    if (args.stage == PatchStage::residual) return;
+    if (transform) apply_transpose<dir>(res);
+    constexpr int stride = dir == 1 ? ni : ni * ni;
+    TENSORMG_PATCH_UNROLL
+    for (int o = 0; o < ni; ++o) R[q0 + ni * q1 * (dim == 3 ? 1 : 0) + o * stride] = res[o];
   }
 
   /// r = b − v at interior point (i0, i1, i2): to the global r (residual stage) or to scratch.
