@@ -3,7 +3,7 @@
 # the 3D FP64 operator sweep at ~60M DoF, the SpMV comparison at low degree, and one smoothing step
 # per degree (default variant), each part under a time cap. Results go to <out>.
 # Usage (repository root, CUDA build in build-cuda): bash perf/gpu_kernel_session.sh <out> [parts...]
-#   parts: tests operator spmv teams smoother smoother-all ncu-operator ncu-smoother
+#   parts: tests operator spmv teams smoother smoother-all ncu-operator ncu-vmult ncu-smoother
 set -uo pipefail
 out="$1"; shift
 mkdir -p "$out"
@@ -16,7 +16,7 @@ cap="${PART_TIMEOUT:-240}"
 for part in "$@"; do
   case "$part" in
     tests)
-      (cd build-cuda && timeout 300 ctest -R "laplace_operator|krylov|poisson|vertex_patch|multigrid" -LE install \
+      (cd build-cuda && timeout 300 ctest -R "test_core|laplace_operator|krylov|poisson|vertex_patch|multigrid" -LE install \
         --output-on-failure -j4 --timeout 280) > "$out/ctest.log" 2>&1
       echo "ctest exit $?"; grep -E "tests passed|Failed|\*\*\*" "$out/ctest.log"
       FILTER='*/Cuda.*' SANITIZE_TIMEOUT=120 bash perf/sanitize.sh build-cuda "$out" test_laplace_operator
@@ -49,6 +49,12 @@ for part in "$@"; do
       echo "smoother-all exit $?"; tail -n 30 "$out/smoother-3d-all.txt"
       ;;
     ncu-operator) timeout "$cap" bash perf/profile_operator.sh build-cuda "$out" 3 ${NCU_DEGREES:-2 3} ;;
+    ncu-vmult)
+      # every kernel of a few operator applications at 60M DoF, k = 2: what a vmult costs besides the cell kernel
+      timeout "$cap" ncu --section SpeedOfLight --launch-skip 40 --launch-count 12 $op --dims 3 --degrees 2 --dofs 6e7 \
+        --repeats 3 --spmv-max-gib 0 > "$out/ncu-vmult-k2.txt" 2>&1
+      echo "ncu vmult exit $?"; grep -E "^  [A-Za-z_]|Duration" "$out/ncu-vmult-k2.txt" | head -40
+      ;;
     ncu-smoother) timeout "$cap" bash perf/profile_smoother.sh build-cuda "$out" 3 ${NCU_DEGREES:-3 5} ;;
     *) echo "unknown part $part"; exit 2 ;;
   esac
