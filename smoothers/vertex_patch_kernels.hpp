@@ -234,7 +234,7 @@ struct VertexPatchKernel {
     const int ts = stage == PatchStage::solve ? interior_size : line_size;
 
     // The fused per-column kernel applies the solve's first Sᵀ (last direction) in its residual step.
-    const bool transform_last = args.per_column && stage == PatchStage::fused && !args.use_inverse;
+    const bool transform_last = merge_steps && args.per_column && stage == PatchStage::fused && !args.use_inverse;
     if (stage != PatchStage::solve) {
       if (args.per_column) residual_columns(team, first, valid, info, t0, t1, R, transform_last);
       else residual(team, valid, info, u, t0, t1, w, R, rs);
@@ -383,8 +383,15 @@ struct VertexPatchKernel {
   enum class ColumnOp {
     transpose,          ///< Sᵀ
     forward,            ///< S
-    transpose_scale_forward  ///< Sᵀ, divide by a (λ_0 + … + λ_{d−1}) + c, S: the middle of the solve
+    transpose_scale,    ///< Sᵀ, divide by a (λ_0 + … + λ_{d−1}) + c
+    transpose_scale_forward  ///< Sᵀ, divide, S: the middle of the solve in one step
   };
+
+  /// Whether the solve merges steps that share a direction (the residual's last step with the first
+  /// Sᵀ, and Sᵀ·Λ⁻¹·S along x): two fewer barriers and scratch round trips, but two columns live
+  /// in registers. Measured on the H100 (perf/README.md): +4% at k = 4, −10% at k = 5 and −8%
+  /// at k = 6 in 3D, where the extra registers spilled; so only up to k = 4.
+  static constexpr bool merge_steps = ni <= 7;
 
   /// r ← Sᵀ r (dir's eigenvectors) for a column along dir.
   template <int dir>
@@ -421,14 +428,14 @@ struct VertexPatchKernel {
       TENSORMG_PATCH_UNROLL
       for (int m = 0; m < ni; ++m) r[m] = src[p * ss + base + m * stride];
       if constexpr (op != ColumnOp::forward) apply_transpose<dir>(r);
-      if constexpr (op == ColumnOp::transpose_scale_forward) {
+      if constexpr (op == ColumnOp::transpose_scale || op == ColumnOp::transpose_scale_forward) {
         Number lambda_others = 0;
         for (int d = 0; d < dim; ++d)
           if (d != dir) lambda_others += cm.L[d][i[d]];
         TENSORMG_PATCH_UNROLL
         for (int m = 0; m < ni; ++m) r[m] /= a * (lambda_others + cm.L[dir][m]) + c;
       }
-      if constexpr (op == ColumnOp::transpose) {
+      if constexpr (op == ColumnOp::transpose || op == ColumnOp::transpose_scale) {
         TENSORMG_PATCH_UNROLL
         for (int o = 0; o < ni; ++o) dst[p * ds + base + o * stride] = r[o];
       } else {
@@ -459,7 +466,24 @@ struct VertexPatchKernel {
     Number* from = R;
     Number* to = T;
     int fs = rs, tsz = ts;
-    if constexpr (dim == 2) {
+    if constexpr (!merge_steps) {
+      // Sᵀ along every direction (the last one divides), then S along every direction.
+      column_step<0, ColumnOp::transpose, false>(team, ppt, info, from, fs, to, tsz);
+      swap_buffers(from, to, fs, tsz);
+      if constexpr (dim == 3) {
+        column_step<1, ColumnOp::transpose, false>(team, ppt, info, from, fs, to, tsz);
+        swap_buffers(from, to, fs, tsz);
+      }
+      column_step<dim - 1, ColumnOp::transpose_scale, false>(team, ppt, info, from, fs, to, tsz);
+      swap_buffers(from, to, fs, tsz);
+      column_step<0, ColumnOp::forward, false>(team, ppt, info, from, fs, to, tsz);
+      swap_buffers(from, to, fs, tsz);
+      if constexpr (dim == 3) {
+        column_step<1, ColumnOp::forward, false>(team, ppt, info, from, fs, to, tsz);
+        swap_buffers(from, to, fs, tsz);
+      }
+      column_step<dim - 1, ColumnOp::forward, true>(team, ppt, info, from, fs, nullptr, 0);
+    } else if constexpr (dim == 2) {
       if (!last_done) {
         column_step<1, ColumnOp::transpose, false>(team, ppt, info, from, fs, to, tsz);
         swap_buffers(from, to, fs, tsz);
