@@ -34,7 +34,7 @@ for part in "$@"; do
       echo "spmv exit $?"; tail -n 8 "$out/bench-3d-spmv.log"
       ;;
     teams)
-      timeout "$cap" $op --dims 3 --degrees 2,3,4 --dofs 6e7 --precisions double --cells-per-team 2,4,6,8,10,12,14,16,20,24,28 \
+      timeout "$cap" $op --dims 3 --degrees 2,3 --dofs 6e7 --precisions double --cells-per-team 6,8,10,12,14,16,18,20,24,28 \
         --spmv-max-gib 0 --ceilings "$ceil" --output "$out/bench-3d-teams.json" --overwrite > "$out/bench-3d-teams.log" 2>&1
       echo "teams exit $?"; grep -v "^#" "$out/bench-3d-teams.log" | tail -n 30
       ;;
