@@ -81,8 +81,8 @@ struct Matrices1D {
 /// apart, and with an odd cell stride in scratch their shared-memory accesses hit distinct banks.
 /// The first step reads its x-lines straight from the global vector and the last one adds its
 /// z-lines (2D: y-lines) to it, so scratch holds only the two intermediate buffers and a team
-/// passes d − 1 barriers. Cells of a team that are x-neighbours add their shared face once
-/// (merges_left), which saves 1/(k+1) of the atomic adds.
+/// passes d − 1 barriers. Up to k = 4, cells of a team that are x-neighbours add their shared
+/// face once (merges_left), which saves 1/(k+1) of the atomic adds.
 template <int dim, int n, class Number, class ExecSpace>
 struct CellOperatorKernel {
   /// At most 256 threads per team, and a register cap: without it nvcc used 102 registers at
@@ -225,12 +225,13 @@ struct CellOperatorKernel {
         load_line(t1 + base, n, r1);
         TENSORMG_UNROLL_OUTPUTS
         for (int jo = 0; jo < n; ++jo) {
-          Number s1 = 0, s2 = 0;
+          Number s1 = 0, s2 = 0, s3 = 0;  // s2, s3: two independent FMA chains
           for (int j = 0; j < n; ++j) {
             s1 += m.entry[1][0][jo][j] * r0[j];
             s2 += m.entry[1][1][jo][j] * r0[j];
-            s2 += m.entry[1][0][jo][j] * r1[j];
+            s3 += m.entry[1][0][jo][j] * r1[j];
           }
+          s2 += s3;
           t0[base + jo * n] = s1;
           t1[base + jo * n] = s2;
         }
@@ -261,11 +262,15 @@ struct CellOperatorKernel {
   /// their last-direction lines at x = k (of c − 1) and x = 0 (of c) add to the same nodes, so
   /// the x = 0 line of c takes the sum of both (the last contraction is linear) and the x = k
   /// line of c − 1 adds nothing: one atomic add per shared node instead of two.
+  /// Only up to k = 4: there it gave +20/+22/+12% at k = 2/3/4 on the H100; with the 3–4 cells
+  /// per team of k >= 5 the lines of one warp mix x positions, and the merging lanes diverge.
+  static constexpr bool merge_faces = n <= 5;
   KOKKOS_INLINE_FUNCTION bool merges_left(int c, const CellInfo& ci) const {
-    return args.color < 0 && c > 0 && ci.cc[0] > 0;
+    return merge_faces && args.color < 0 && c > 0 && ci.cc[0] > 0;
   }
   KOKKOS_INLINE_FUNCTION bool merges_right(int c, local_index first, const CellInfo& ci) const {
-    return args.color < 0 && c + 1 < args.cells_per_team && first + c + 1 < cells.size() && ci.cc[0] + 1 < cells.extent[0];
+    return merge_faces && args.color < 0 && c + 1 < args.cells_per_team && first + c + 1 < cells.size() &&
+           ci.cc[0] + 1 < cells.extent[0];
   }
   /// r0 += t0[start + j·stride], r1 += t1[start + j·stride].
   KOKKOS_INLINE_FUNCTION static void add_line(const Number* t0, const Number* t1, int start, int stride, Number (&r0)[n],
@@ -289,11 +294,12 @@ struct CellOperatorKernel {
     constexpr int last = dim - 1;
     TENSORMG_UNROLL_OUTPUTS
     for (int o = 0; o < n; ++o) {
-      Number v = 0;
+      Number v = 0, vm = 0;  // two independent FMA chains
       for (int j = 0; j < n; ++j) {
         v += m.entry[last][1][o][j] * r0[j];
-        v += m.entry[last][0][o][j] * r1[j];
+        vm += m.entry[last][0][o][j] * r1[j];
       }
+      v += vm;
       const local_index idx = dim == 2 ? node_index(info, p, o, 0, args.skip_boundary_output)
                                        : node_index(info, p, q, o, args.skip_boundary_output);
       if (idx < 0) continue;
