@@ -427,18 +427,26 @@ struct VertexPatchKernel {
       Number r[ni];
       TENSORMG_PATCH_UNROLL
       for (int m = 0; m < ni; ++m) r[m] = src[p * ss + base + m * stride];
-      if constexpr (op != ColumnOp::forward) apply_transpose<dir>(r);
-      if constexpr (op == ColumnOp::transpose_scale || op == ColumnOp::transpose_scale_forward) {
-        Number lambda_others = 0;
+      Number lambda_others = 0;
+      if constexpr (op != ColumnOp::forward && op != ColumnOp::transpose)
         for (int d = 0; d < dim; ++d)
           if (d != dir) lambda_others += cm.L[d][i[d]];
-        TENSORMG_PATCH_UNROLL
-        for (int m = 0; m < ni; ++m) r[m] /= a * (lambda_others + cm.L[dir][m]) + c;
-      }
       if constexpr (op == ColumnOp::transpose || op == ColumnOp::transpose_scale) {
-        TENSORMG_PATCH_UNROLL
-        for (int o = 0; o < ni; ++o) dst[p * ds + base + o * stride] = r[o];
+        // Each output straight to scratch: no second column in registers.
+        TENSORMG_PATCH_UNROLL_INTERIOR
+        for (int o = 0; o < ni; ++o) {
+          Number v = 0;
+          TENSORMG_PATCH_UNROLL
+          for (int m = 0; m < ni; ++m) v += cm.S[dir][m][o] * r[m];
+          if constexpr (op == ColumnOp::transpose_scale) v /= a * (lambda_others + cm.L[dir][o]) + c;
+          dst[p * ds + base + o * stride] = v;
+        }
       } else {
+        if constexpr (op == ColumnOp::transpose_scale_forward) {
+          apply_transpose<dir>(r);
+          TENSORMG_PATCH_UNROLL
+          for (int m = 0; m < ni; ++m) r[m] /= a * (lambda_others + cm.L[dir][m]) + c;
+        }
         TENSORMG_PATCH_UNROLL_INTERIOR
         for (int o = 0; o < ni; ++o) {
           Number v = 0;
