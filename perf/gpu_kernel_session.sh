@@ -3,7 +3,7 @@
 # the 3D FP64 operator sweep at ~60M DoF, the SpMV comparison at low degree, and one smoothing step
 # per degree (default variant), each part under a time cap. Results go to <out>.
 # Usage (repository root, CUDA build in build-cuda): bash perf/gpu_kernel_session.sh <out> [parts...]
-#   parts: tests operator spmv teams smoother smoother-all ncu-operator ncu-vmult ncu-smoother
+#   parts: tests operator operator-2d spmv teams smoother smoother-all ncu-operator ncu-vmult ncu-smoother
 set -uo pipefail
 out="$1"; shift
 mkdir -p "$out"
@@ -27,6 +27,11 @@ for part in "$@"; do
       timeout "$cap" $op --dims 3 --degrees 1,2,3,4,5,6,7,8 --dofs 6e7 --precisions double --ceilings "$ceil" \
         --spmv-max-gib 0 --repeats 20 --output "$out/bench-3d-large.json" --overwrite > "$out/bench-3d-large.log" 2>&1
       echo "operator exit $?"; cat "$out/bench-3d-large.log" | tail -n 12
+      ;;
+    operator-2d)
+      timeout "$cap" $op --dims 2 --degrees 1,2,3,4,5,6,7,8,9,10 --dofs 5e7 --precisions double --ceilings "$ceil" \
+        --spmv-max-gib 0 --repeats 20 --output "$out/bench-2d-large.json" --overwrite > "$out/bench-2d-large.log" 2>&1
+      echo "operator-2d exit $?"; tail -n 12 "$out/bench-2d-large.log"
       ;;
     spmv)
       timeout "$cap" $op --dims 3 --degrees 2,3 --dofs 2e6,8e6 --precisions double --ceilings "$ceil" \
