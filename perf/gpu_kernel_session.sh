@@ -56,7 +56,7 @@ for part in "$@"; do
     ncu-operator) timeout "$cap" bash perf/profile_operator.sh build-cuda "$out" 3 ${NCU_DEGREES:-2 3} ;;
     ncu-vmult)
       # every kernel of a few operator applications at 60M DoF, k = 2: what a vmult costs besides the cell kernel
-      timeout "$cap" ncu --section SpeedOfLight --launch-skip 40 --launch-count 12 $op --dims 3 --degrees 2 --dofs 6e7 \
+      timeout "$cap" ncu --section SpeedOfLight --launch-skip 3 --launch-count 9 $op --dims 3 --degrees 2 --dofs 6e7 \
         --repeats 3 --spmv-max-gib 0 > "$out/ncu-vmult-k2.txt" 2>&1
       echo "ncu vmult exit $?"; grep -E "^  [A-Za-z_]|Duration" "$out/ncu-vmult-k2.txt" | head -40
       ;;
