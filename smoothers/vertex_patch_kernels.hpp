@@ -262,7 +262,6 @@ struct VertexPatchKernel {
   KOKKOS_INLINE_FUNCTION void residual_columns(const Member& team, local_index first_patch, int ppt, local_index* info,
                                                Number* t0, Number* t1, Number* R, bool transform_last) const {
     constexpr int rs = interior_size;
-    const Number a = args.laplace, c = args.mass;
     constexpr int e2 = dim == 3 ? n : 1;
     // x: interior rows of M0, A0 on every x-row of the closure, read straight from x (Dirichlet
     // nodes as zero). Each thread finds its patch itself; the first row's thread also stores the
@@ -307,24 +306,8 @@ struct VertexPatchKernel {
     if constexpr (dim == 2) {
       // y (last): r = b_I − (a A1 t0 + M1 (a t1 + c t0)) on every y-column of the interior rows.
       for_each_column(team, ppt, ni, [&](int p, int i0) {
-        Number r0[n], q[n];
-        const Number* s0 = t0 + p * line_size + i0;
-        const Number* s1 = t1 + p * line_size + i0;
-        TENSORMG_PATCH_UNROLL
-        for (int m = 0; m < n; ++m) {
-          r0[m] = s0[ni * m];
-          q[m] = a * s1[ni * m] + c * r0[m];
-          r0[m] *= a;
-        }
-        Number res[ni];
-        TENSORMG_PATCH_UNROLL_INTERIOR
-        for (int o = 0; o < ni; ++o) {
-          Number v = 0;
-          TENSORMG_PATCH_UNROLL
-          for (int m = 0; m < n; ++m) v += cm.A[1][o + 1][m] * r0[m] + cm.M[1][o + 1][m] * q[m];
-          res[o] = residual_at(info + info_entries * p, i0, o, 0, v);
-        }
-        store_residual_column<1>(res, i0, 0, R + p * rs, transform_last);
+        last_residual_column<1>(info + info_entries * p, t0 + p * line_size + i0, t1 + p * line_size + i0, ni, i0, 0,
+                                R + p * rs, transform_last);
       });
     } else {
       // y, in place (a thread owns its y-column of both buffers): s1 = M1 t0 into t0,
@@ -356,24 +339,8 @@ struct VertexPatchKernel {
       // z (last): r = b_I − (a A2 s1 + M2 (a s2 + c s1)) on every z-column (i0, i1).
       for_each_column(team, ppt, ni * ni, [&](int p, int line) {
         const int i0 = line % ni, i1 = line / ni;
-        Number r0[n], q[n];
-        const Number* s1 = t0 + p * line_size + line;
-        const Number* s2 = t1 + p * line_size + line;
-        TENSORMG_PATCH_UNROLL
-        for (int m = 0; m < n; ++m) {
-          r0[m] = s1[ni * n * m];
-          q[m] = a * s2[ni * n * m] + c * r0[m];
-          r0[m] *= a;
-        }
-        Number res[ni];
-        TENSORMG_PATCH_UNROLL_INTERIOR
-        for (int o = 0; o < ni; ++o) {
-          Number v = 0;
-          TENSORMG_PATCH_UNROLL
-          for (int m = 0; m < n; ++m) v += cm.A[2][o + 1][m] * r0[m] + cm.M[2][o + 1][m] * q[m];
-          res[o] = residual_at(info + info_entries * p, i0, i1, o, v);
-        }
-        store_residual_column<2>(res, i0, i1, R + p * rs, transform_last);
+        last_residual_column<2>(info + info_entries * p, t0 + p * line_size + line, t1 + p * line_size + line, ni * n, i0,
+                                i1, R + p * rs, transform_last);
       });
     }
     team.team_barrier();
@@ -590,6 +557,31 @@ struct VertexPatchKernel {
     return res;
   }
 
+  /// The residual's last step on the column along dir (other coordinates q0, q1) of the interior
+  /// rows: r = b_I − (a A s0 + M (a s1 + c s0)) from the columns s0, s1 (n values, `stride`
+  /// apart), stored by store_residual_column.
+  template <int dir>
+  KOKKOS_INLINE_FUNCTION void last_residual_column(const local_index* info, const Number* s0, const Number* s1, int stride,
+                                                   int q0, int q1, Number* R, bool transform) const {
+    const Number a = args.laplace, c = args.mass;
+    Number r0[n], q[n];
+    TENSORMG_PATCH_UNROLL
+    for (int m = 0; m < n; ++m) {
+      r0[m] = s0[stride * m];
+      q[m] = a * s1[stride * m] + c * r0[m];
+      r0[m] *= a;
+    }
+    Number res[ni];
+    TENSORMG_PATCH_UNROLL_INTERIOR
+    for (int o = 0; o < ni; ++o) {
+      Number v = 0;
+      TENSORMG_PATCH_UNROLL
+      for (int m = 0; m < n; ++m) v += cm.A[dir][o + 1][m] * r0[m] + cm.M[dir][o + 1][m] * q[m];
+      res[o] = residual_at(info, q0, dir == 1 ? o : q1, dir == 2 ? o : 0, v);
+    }
+    store_residual_column<dir>(res, q0, q1, R, transform);
+  }
+
   /// Stores the residual column along the last direction dir (other coordinates q0, q1) to the
   /// patch's scratch box R, first multiplied by Sᵀ of dir when `transform` (the first step of the
   /// fast diagonalization, done while the column is in registers). The residual stage stores
@@ -605,10 +597,8 @@ struct VertexPatchKernel {
 
   /// r = b − v at interior point (i0, i1, i2): to the global r (residual stage) or to scratch.
   KOKKOS_INLINE_FUNCTION void store_residual(const local_index* info, int i0, int i1, int i2, Number v, Number* R) const {
-    const local_index idx = closure_index(info, i0 + 1, i1 + 1, dim == 3 ? i2 + 1 : 0);
-    const Number res = args.b(idx) - v;
-    if (args.stage == PatchStage::residual) args.r(idx) = res;
-    else R[i0 + ni * (i1 + ni * i2)] = res;
+    const Number res = residual_at(info, i0, i1, i2, v);
+    if (args.stage != PatchStage::residual) R[i0 + ni * (i1 + ni * i2)] = res;
   }
 
   /// One 1D contraction of the solve along direction dir with S (transpose: Sᵀ) on ni^d boxes,
