@@ -42,6 +42,7 @@ struct Options {
   std::string local_solver = "fast-diagonalization";
   std::string thread_structure = "per-column";
   int patches_per_team = 0;
+  int threads_per_patch = 0;
   int chebyshev_degree = 3;
   bool mg_times = false;
   double rtol = 1e-8;
@@ -96,6 +97,7 @@ void validate(Options& o) {
   (void)parse_local_solver(o.local_solver);
   (void)parse_thread_structure(o.thread_structure);
   TENSORMG_CHECK(o.patches_per_team >= 0, "--patches-per-team must be >= 0 (0: automatic)");
+  TENSORMG_CHECK(o.threads_per_patch >= 0, "--threads-per-patch must be >= 0 (0: automatic)");
   const auto names = poisson_problem_names();
   TENSORMG_CHECK(std::find(names.begin(), names.end(), o.problem) != names.end(),
                  "--problem '" << o.problem << "' is not known; use " << join(names));
@@ -124,6 +126,7 @@ Json options_record(const Options& o) {
   j["local_solver"] = o.local_solver;
   j["thread_structure"] = o.thread_structure;
   j["patches_per_team"] = o.patches_per_team;
+  j["threads_per_patch"] = o.threads_per_patch;
   j["chebyshev_degree"] = o.chebyshev_degree;
   j["rtol"] = o.rtol;
   j["atol"] = o.atol;
@@ -161,6 +164,7 @@ int run(const Options& o, Environment& env) {
     mo.patch.solver = parse_local_solver(o.local_solver);
     mo.patch.structure = parse_thread_structure(o.thread_structure);
     mo.patch.patches_per_team = o.patches_per_team;
+    mo.patch.threads_per_patch = o.threads_per_patch;
     mo.point.chebyshev_degree = o.chebyshev_degree;
     mo.collect_times = o.mg_times;
     mg = std::make_unique<Multigrid<MGNumber, Exec>>(brick, o.degree, env.comm(), lo, mo);
@@ -333,6 +337,8 @@ int main(int argc, char** argv) {
     app.add_option("--local-solver", o.local_solver, "vertex-patch local solver: fast-diagonalization or inverse");
     app.add_option("--thread-structure", o.thread_structure, "vertex-patch threads: per-dof or per-column");
     app.add_option("--patches-per-team", o.patches_per_team, "vertex patches per Kokkos team (0: automatic)");
+    app.add_option("--threads-per-patch", o.threads_per_patch,
+                   "vertex-patch threads per patch, e.g. (2k+1)^(d-1) closure or (2k-1)^(d-1) interior columns (0: automatic)");
     app.add_option("--chebyshev-degree", o.chebyshev_degree, "Chebyshev smoother degree");
     app.add_flag("--mg-times", o.mg_times, "time the V-cycle's components (adds fences)");
     app.add_option("--problem", o.problem, "sine (u = prod sin(pi x_i)), exponential (u = exp(sum x_i)) or one (f = 1)");

@@ -36,6 +36,7 @@ struct Settings {
   std::vector<std::string> precisions{"double"};
   std::string variants = "default";
   std::vector<int> patches_per_team{0};
+  std::vector<std::string> threads_per_patch{"auto"};
   double dofs = 1e6;
   double max_dofs = 2e7;
   double rtol = 1e-9;
@@ -123,7 +124,18 @@ std::vector<VertexPatchOptions> variant_list(const Settings& s, int dim, int k, 
   };
   for (int ppt : s.patches_per_team) {
     if (s.variants == "default") {
-      v.push_back({PatchKernel::automatic, LocalSolver::fast_diagonalization, ThreadStructure::per_column, ppt});
+      for (const auto& t : s.threads_per_patch) {
+        const int columns = dim == 2 ? 1 : 2 * k - 1, closure = dim == 2 ? 1 : 2 * k + 1;
+        int tpp = 0;
+        if (t == "interior") tpp = (2 * k - 1) * columns;
+        else if (t == "closure") tpp = (2 * k + 1) * closure;
+        else if (t != "auto") {
+          TENSORMG_CHECK(!t.empty() && t.find_first_not_of("0123456789") == std::string::npos && t.size() < 6,
+                         "--threads-per-patch takes auto, interior, closure or a number, given '" << t << "'");
+          tpp = std::stoi(t);
+        }
+        v.push_back({PatchKernel::automatic, LocalSolver::fast_diagonalization, ThreadStructure::per_column, ppt, tpp});
+      }
       continue;
     }
     for (auto kernel : {PatchKernel::global, PatchKernel::separate, PatchKernel::fused})
@@ -170,6 +182,7 @@ void smoother_cases(const Settings& s, MPI_Comm comm, bool root, int dim, int k,
       const bool per_dof = smoother.options().structure == ThreadStructure::per_dof;
       const double onchip_GBps = per_dof ? smoother.flops_per_step() * sizeof(Number) / seconds / 1e9 : 0.0;
       r["patches_per_team"] = smoother.patches_per_team();
+      r["threads_per_patch"] = smoother.threads_per_patch();
       r["kernel"] = to_string(smoother.options().kernel);
       r["seconds"] = seconds;
       r["gdofs_per_second"] = dofs / seconds / 1e9;
@@ -179,9 +192,9 @@ void smoother_cases(const Settings& s, MPI_Comm comm, bool root, int dim, int k,
       r["pct_fma"] = pct_fma;
       r["pct_shared"] = pct_shared;
       if (root) {
-        std::printf("%3d %2d %-6s %-9s %-21s %-10s %4d %11.0f %9.3f %9.1f %6.2f %7.2f\n", dim, k, number_name<Number>(),
+        std::printf("%3d %2d %-6s %-9s %-21s %-10s %4d %4d %11.0f %9.3f %9.1f %6.2f %7.2f\n", dim, k, number_name<Number>(),
                     to_string(smoother.options().kernel).c_str(), to_string(variant.solver).c_str(), to_string(variant.structure).c_str(),
-                    smoother.patches_per_team(), dofs, dofs / seconds / 1e9, gflops, pct_fma, pct_shared);
+                    smoother.patches_per_team(), smoother.threads_per_patch(), dofs, dofs / seconds / 1e9, gflops, pct_fma, pct_shared);
         std::fflush(stdout);
       }
     } catch (const InputError& e) {
@@ -195,8 +208,8 @@ void smoother_cases(const Settings& s, MPI_Comm comm, bool root, int dim, int k,
 Json study_smoother(const Settings& s, MPI_Comm comm, bool root, const perf::Ceilings& ceil) {
   Json out = Json::array();
   if (root)
-    std::printf("%3s %2s %-6s %-9s %-21s %-10s %4s %11s %9s %9s %6s %7s\n", "dim", "k", "prec", "kernel", "local solver",
-                "threads", "ppt", "DoFs", "GDoF/s", "GFLOP/s", "%FMA", "%shared*");
+    std::printf("%3s %2s %-6s %-9s %-21s %-10s %4s %4s %11s %9s %9s %6s %7s\n", "dim", "k", "prec", "kernel", "local solver",
+                "threads", "ppt", "tpp", "DoFs", "GDoF/s", "GFLOP/s", "%FMA", "%shared*");
   for (int dim : s.dims)
     for (int k : s.degrees)
       for (const auto& p : s.precisions) {
@@ -346,6 +359,8 @@ int main(int argc, char** argv) {
     app.add_option("--precisions", s.precisions, "double, float (smoother, vcycle), double, mixed (fmg)")->delimiter(',');
     app.add_option("--variants", s.variants, "smoother study: default (automatic kernel, fast diagonalization, per column) or all");
     app.add_option("--patches-per-team", s.patches_per_team, "smoother study: patches per team (0: automatic)")->delimiter(',');
+    app.add_option("--threads-per-patch", s.threads_per_patch,
+                   "smoother study, default variant: threads per patch: auto, interior ((2k-1)^(d-1) columns), closure ((2k+1)^(d-1)) or a number")->delimiter(',');
     app.add_option("--dofs", s.dofs, "target DoFs (smoother, vcycle)");
     app.add_option("--max-dofs", s.max_dofs, "largest DoF count (iterations, fmg)");
     app.add_option("--rtol", s.rtol, "relative accuracy of the multigrid solves");

@@ -3,7 +3,8 @@
 # the 3D FP64 operator sweep at ~60M DoF, the SpMV comparison at low degree, and one smoothing step
 # per degree (default variant), each part under a time cap. Results go to <out>.
 # Usage (repository root, CUDA build in build-cuda): bash perf/gpu_kernel_session.sh <out> [parts...]
-#   parts: tests operator operator-2d spmv teams smoother smoother-all ncu-operator ncu-vmult ncu-smoother
+#   parts: tests operator operator-2d spmv teams smoother smoother-teams smoother-all ncu-operator ncu-vmult
+#          ncu-smoother
 set -uo pipefail
 out="$1"; shift
 mkdir -p "$out"
@@ -20,7 +21,7 @@ for part in "$@"; do
         --output-on-failure -j4 --timeout 280) > "$out/ctest.log" 2>&1
       echo "ctest exit $?"; grep -E "tests passed|Failed|\*\*\*" "$out/ctest.log"
       FILTER='*/Cuda.*' SANITIZE_TIMEOUT=120 bash perf/sanitize.sh build-cuda "$out" test_laplace_operator
-      FILTER='*/Cuda.OneStepMatchesSequentialAlgorithm*:*/Cuda.Helmholtz*:*/Cuda.SinglePatch*' \
+      FILTER='*/Cuda.OneStepMatchesSequentialAlgorithm*:*/Cuda.ThreadsPerPatch*:*/Cuda.Helmholtz*:*/Cuda.SinglePatch*' \
         SANITIZE_TIMEOUT=150 bash perf/sanitize.sh build-cuda "$out" test_vertex_patch
       ;;
     operator)
@@ -47,6 +48,13 @@ for part in "$@"; do
       timeout "$cap" $mg --study smoother --dims 3 --degrees 1,2,3,4,5,6,7,8 --dofs 3e7 --ceilings "$ceil" --repeats 5 \
         -o "$out/smoother-3d.json" --overwrite > "$out/smoother-3d.txt" 2>&1
       echo "smoother exit $?"; tail -n 12 "$out/smoother-3d.txt"
+      ;;
+    smoother-teams)
+      # threads per patch (closure or interior columns) × patches per team, default kernel
+      timeout "$cap" $mg --study smoother --dims 3 --degrees 2,3,4,5,6,7,8 --dofs 3e7 --ceilings "$ceil" --repeats 5 \
+        --threads-per-patch closure,interior --patches-per-team 0,1,2,3,4,6 \
+        -o "$out/smoother-3d-teams.json" --overwrite > "$out/smoother-3d-teams.txt" 2>&1
+      echo "smoother-teams exit $?"; cat "$out/smoother-3d-teams.txt"
       ;;
     smoother-all)
       timeout "$cap" $mg --study smoother --dims 3 --degrees 3,5,6,7 --dofs 3e7 --variants all --ceilings "$ceil" --repeats 5 \

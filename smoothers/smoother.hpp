@@ -60,6 +60,10 @@ struct VertexPatchOptions {
   LocalSolver solver = LocalSolver::fast_diagonalization;
   ThreadStructure structure = ThreadStructure::per_column;
   int patches_per_team = 0;  ///< 0: chosen per (dim, k), backend and precision
+  /// Threads of a team per patch (0: chosen per (dim, k)). Per column, (2k+1)^{d−1} gives every
+  /// closure column of the residual's first step a thread, (2k−1)^{d−1} every interior column of
+  /// the solve; a step with more columns than threads loops.
+  int threads_per_patch = 0;
 };
 
 struct PointSmootherOptions {

@@ -42,6 +42,9 @@ struct PatchKernelArgs {
   Kokkos::View<const Number*, memory_space> matrices;
   /// Dense inverse of A_j ((ni^d)², row-major); only for the inverse local solver.
   Kokkos::View<const Number*, memory_space> inverse;
+  /// The diagonal of the fast diagonalization, 1 / (a (λ_0[i0] + … + λ_{d−1}[i_{d−1}]) + c), on the
+  /// ni^d box (lexicographic): a multiplication per point instead of a division.
+  Kokkos::View<const Number*, memory_space> inverse_diagonal;
   /// Host copy of `matrices` (same layout), copied into the functor at launch (constant memory).
   const Number* host_matrices = nullptr;
   NodeBox box;
@@ -51,6 +54,7 @@ struct PatchKernelArgs {
   bool use_inverse = false;
   bool per_column = true;  ///< one thread per 1D column along the contracted direction
   int patches_per_team = 1;
+  int threads_per_patch = 0;  ///< team size = patches_per_team × this (0: one per closure column or point)
 
   static constexpr int matrix_stride(int k) { return 2 * (2 * k + 1) * (2 * k + 1) + (2 * k - 1) * (2 * k - 1) + (2 * k - 1); }
 };
@@ -98,7 +102,6 @@ struct PatchMatricesConstant {
   Number M[dim][n][n];
   Number A[dim][n][n];
   Number S[dim][ni][ni];
-  Number L[dim][ni];
 };
 
 #if defined(__CUDA_ARCH__)
@@ -374,30 +377,47 @@ struct VertexPatchKernel {
     for (int o = 0; o < ni; ++o) r[o] = v[o];
   }
 
+  /// Interior coordinates (i0, i1, i2) of point o of the interior column along dir whose other
+  /// two coordinates are q0, q1 (in direction order; 2D: q1 = 0).
+  template <int dir>
+  KOKKOS_INLINE_FUNCTION static void column_coordinates(int q0, int q1, int o, int& i0, int& i1, int& i2) {
+    i0 = dir == 0 ? o : q0;
+    i1 = dir == 1 ? o : (dir == 0 ? q0 : q1);
+    i2 = dim == 2 ? 0 : (dir == 2 ? o : q1);
+  }
+
+  /// Vector index of point o of that column; `in` is the patch info in registers.
+  template <int dir>
+  KOKKOS_INLINE_FUNCTION local_index column_index(const local_index (&in)[info_entries], int q0, int q1, int o) const {
+    int i0, i1, i2;
+    column_coordinates<dir>(q0, q1, o, i0, i1, i2);
+    return closure_index(in, i0 + 1, i1 + 1, dim == 3 ? i2 + 1 : 0);
+  }
+
+  /// The patch info of patch p copied from scratch into registers (stores to x or r cannot alias it).
+  KOKKOS_INLINE_FUNCTION static void load_info(const local_index* info, int p, local_index (&in)[info_entries]) {
+    for (int e = 0; e < info_entries; ++e) in[e] = info[info_entries * p + e];
+  }
+
   /// One step of the fast diagonalization on every column along `dir` of the ni^d boxes (one
   /// thread per column, the column in registers); `add_to_x` adds the result to x instead of
-  /// storing it.
+  /// storing it. The division by the eigenvalue sums is a multiplication by inverse_diagonal,
+  /// which has the layout of the boxes.
   template <int dir, ColumnOp op, bool add_to_x>
   KOKKOS_INLINE_FUNCTION void column_step(const Member& team, int ppt, const local_index* info, const Number* src, int ss,
                                           Number* dst, int ds) const {
     constexpr int stride = dir == 0 ? 1 : (dir == 1 ? ni : ni * ni);
     constexpr int lines = dim == 2 ? ni : ni * ni;
-    const Number a = args.laplace, c = args.mass;
+    // Box strides of the column's other two coordinates q0, q1 (in direction order).
+    constexpr int stride_q0 = dir == 0 ? ni : 1;
+    constexpr int stride_q1 = dir == 2 ? ni : ni * ni;
+    const Number* dinv = args.inverse_diagonal.data();
     for_each_column(team, ppt, lines, [&](int p, int line) {
-      // The column's other two coordinates (in increasing direction order).
       const int q0 = line % ni, q1 = line / ni;
-      int i[3] = {0, 0, 0};
-      int other = 0;
-      for (int d = 0; d < dim; ++d)
-        if (d != dir) i[d] = other++ == 0 ? q0 : q1;
-      const int base = i[0] + ni * (i[1] + ni * i[2]);
+      const int base = q0 * stride_q0 + q1 * stride_q1;
       Number r[ni];
       TENSORMG_PATCH_UNROLL
       for (int m = 0; m < ni; ++m) r[m] = src[p * ss + base + m * stride];
-      Number lambda_others = 0;
-      if constexpr (op != ColumnOp::forward && op != ColumnOp::transpose)
-        for (int d = 0; d < dim; ++d)
-          if (d != dir) lambda_others += cm.L[d][i[d]];
       if constexpr (op == ColumnOp::transpose || op == ColumnOp::transpose_scale) {
         // Each output straight to scratch: no second column in registers.
         TENSORMG_PATCH_UNROLL_INTERIOR
@@ -405,26 +425,24 @@ struct VertexPatchKernel {
           Number v = 0;
           TENSORMG_PATCH_UNROLL
           for (int m = 0; m < ni; ++m) v += cm.S[dir][m][o] * r[m];
-          if constexpr (op == ColumnOp::transpose_scale) v /= a * (lambda_others + cm.L[dir][o]) + c;
+          if constexpr (op == ColumnOp::transpose_scale) v *= dinv[base + o * stride];
           dst[p * ds + base + o * stride] = v;
         }
       } else {
         if constexpr (op == ColumnOp::transpose_scale_forward) {
           apply_transpose<dir>(r);
           TENSORMG_PATCH_UNROLL
-          for (int m = 0; m < ni; ++m) r[m] /= a * (lambda_others + cm.L[dir][m]) + c;
+          for (int m = 0; m < ni; ++m) r[m] *= dinv[base + m * stride];
         }
+        local_index in[info_entries];
+        if constexpr (add_to_x) load_info(info, p, in);
         TENSORMG_PATCH_UNROLL_INTERIOR
         for (int o = 0; o < ni; ++o) {
           Number v = 0;
           TENSORMG_PATCH_UNROLL
           for (int m = 0; m < ni; ++m) v += cm.S[dir][o][m] * r[m];
-          if constexpr (add_to_x) {
-            i[dir] = o;
-            args.x(closure_index(info + info_entries * p, i[0] + 1, i[1] + 1, dim == 3 ? i[2] + 1 : 0)) += v;
-          } else {
-            dst[p * ds + base + o * stride] = v;
-          }
+          if constexpr (add_to_x) args.x(column_index<dir>(in, q0, q1, o)) += v;
+          else dst[p * ds + base + o * stride] = v;
         }
       }
     });
@@ -549,9 +567,9 @@ struct VertexPatchKernel {
     team.team_barrier();
   }
 
-  /// b − v at interior point (i0, i1, i2); the residual stage also writes it to the global r.
-  KOKKOS_INLINE_FUNCTION Number residual_at(const local_index* info, int i0, int i1, int i2, Number v) const {
-    const local_index idx = closure_index(info, i0 + 1, i1 + 1, dim == 3 ? i2 + 1 : 0);
+  /// b − v at the interior point of vector index idx; the residual stage also writes it to the
+  /// global r.
+  KOKKOS_INLINE_FUNCTION Number residual_at(local_index idx, Number v) const {
     const Number res = args.b(idx) - v;
     if (args.stage == PatchStage::residual) args.r(idx) = res;
     return res;
@@ -564,6 +582,8 @@ struct VertexPatchKernel {
   KOKKOS_INLINE_FUNCTION void last_residual_column(const local_index* info, const Number* s0, const Number* s1, int stride,
                                                    int q0, int q1, Number* R, bool transform) const {
     const Number a = args.laplace, c = args.mass;
+    local_index in[info_entries];
+    load_info(info, 0, in);
     Number r0[n], q[n];
     TENSORMG_PATCH_UNROLL
     for (int m = 0; m < n; ++m) {
@@ -577,7 +597,7 @@ struct VertexPatchKernel {
       Number v = 0;
       TENSORMG_PATCH_UNROLL
       for (int m = 0; m < n; ++m) v += cm.A[dir][o + 1][m] * r0[m] + cm.M[dir][o + 1][m] * q[m];
-      res[o] = residual_at(info, q0, dir == 1 ? o : q1, dir == 2 ? o : 0, v);
+      res[o] = residual_at(column_index<dir>(in, q0, q1, o), v);
     }
     store_residual_column<dir>(res, q0, q1, R, transform);
   }
@@ -589,15 +609,26 @@ struct VertexPatchKernel {
   template <int dir>
   KOKKOS_INLINE_FUNCTION void store_residual_column(Number (&res)[ni], int q0, int q1, Number* R, bool transform) const {
     if (args.stage == PatchStage::residual) return;
-    if (transform) apply_transpose<dir>(res);
     constexpr int stride = dir == 1 ? ni : ni * ni;
-    TENSORMG_PATCH_UNROLL
-    for (int o = 0; o < ni; ++o) R[q0 + ni * q1 * (dim == 3 ? 1 : 0) + o * stride] = res[o];
+    Number* out = R + q0 + ni * q1 * (dim == 3 ? 1 : 0);
+    if (transform) {
+      // Each output of Sᵀ straight to scratch: no second column in registers.
+      TENSORMG_PATCH_UNROLL_INTERIOR
+      for (int o = 0; o < ni; ++o) {
+        Number v = 0;
+        TENSORMG_PATCH_UNROLL
+        for (int m = 0; m < ni; ++m) v += cm.S[dir][m][o] * res[m];
+        out[o * stride] = v;
+      }
+    } else {
+      TENSORMG_PATCH_UNROLL
+      for (int o = 0; o < ni; ++o) out[o * stride] = res[o];
+    }
   }
 
   /// r = b − v at interior point (i0, i1, i2): to the global r (residual stage) or to scratch.
   KOKKOS_INLINE_FUNCTION void store_residual(const local_index* info, int i0, int i1, int i2, Number v, Number* R) const {
-    const Number res = residual_at(info, i0, i1, i2, v);
+    const Number res = residual_at(closure_index(info, i0 + 1, i1 + 1, dim == 3 ? i2 + 1 : 0), v);
     if (args.stage != PatchStage::residual) R[i0 + ni * (i1 + ni * i2)] = res;
   }
 
@@ -607,7 +638,6 @@ struct VertexPatchKernel {
                                       const Number* src, int ss, Number* dst, int ds) const {
     const Number* S = mat(dir) + 2 * n * n;
     const int stride = dir == 0 ? 1 : (dir == 1 ? ni : ni * ni);
-    const Number a = args.laplace, c = args.mass;
     for_each_point(team, ppt, ni, ni, dim == 3 ? ni : 1, [&](int p, int i0, int i1, int i2) {
       const int i[3] = {i0, i1, i2};
       const int row = i[dir];
@@ -617,11 +647,7 @@ struct VertexPatchKernel {
         for (int m = 0; m < ni; ++m) v += S[m * ni + row] * in[m * stride];
       else
         for (int m = 0; m < ni; ++m) v += S[row * ni + m] * in[m * stride];
-      if (scale) {
-        Number lambda = 0;
-        for (int d = 0; d < dim; ++d) lambda += mat(d)[2 * n * n + ni * ni + i[d]];
-        v /= a * lambda + c;
-      }
+      if (scale) v *= args.inverse_diagonal(i0 + ni * (i1 + ni * i2));
       dst[p * ds + i0 + ni * (i1 + ni * i2)] = v;
     });
     team.team_barrier();
@@ -708,10 +734,8 @@ void launch_vertex_patch(const PatchKernelArgs<Number, ExecSpace>& args) {
           kernel.cm.M[d][i][j] = h[i * n + j];
           kernel.cm.A[d][i][j] = h[n * n + i * n + j];
         }
-      for (int i = 0; i < ni; ++i) {
+      for (int i = 0; i < ni; ++i)
         for (int j = 0; j < ni; ++j) kernel.cm.S[d][i][j] = h[2 * n * n + i * ni + j];
-        kernel.cm.L[d][i] = h[2 * n * n + ni * ni + i];
-      }
     }
   }
   const int ppt = args.patches_per_team;
@@ -720,7 +744,7 @@ void launch_vertex_patch(const PatchKernelArgs<Number, ExecSpace>& args) {
   kernel.scratch_level = bytes <= std::size_t(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0)) ? 0 : 1;
   int team_size = 1;
   if constexpr (!patch_kernels_run_on_host<ExecSpace>()) {
-    team_size = ppt * Kernel::threads_per_patch(args.per_column);
+    team_size = ppt * (args.threads_per_patch > 0 ? args.threads_per_patch : Kernel::threads_per_patch(args.per_column));
     typename Kernel::Policy probe(league, 1);
     probe.set_scratch_size(kernel.scratch_level, Kokkos::PerTeam(bytes));
     int max_size = probe.team_size_max(kernel, Kokkos::ParallelForTag());

@@ -38,6 +38,21 @@ VertexPatchSmoother<Number, ExecSpace>::VertexPatchSmoother(std::shared_ptr<cons
   matrices_ = decltype(matrices_)("tensormg::smoother::vertex_patch::matrices", host.size());
   Kokkos::deep_copy(matrices_, Kokkos::View<const Number*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(host.data(), host.size()));
   host_matrices_ = std::move(host);
+  {
+    // The fast diagonalization's diagonal (a Λ + c)^{-1} on the ni^d box, in double on the host.
+    const int ni = 2 * k - 1, nz = dim == 3 ? ni : 1;
+    const double a = opts.laplace_coefficient, c = opts.mass_coefficient;
+    std::vector<Number> diag(std::size_t(ni) * ni * nz);
+    for (int i2 = 0; i2 < nz; ++i2)
+      for (int i1 = 0; i1 < ni; ++i1)
+        for (int i0 = 0; i0 < ni; ++i0) {
+          const double lambda = matrices_1d_[0].eigenvalues[i0] + matrices_1d_[1].eigenvalues[i1] +
+                                (dim == 3 ? matrices_1d_[2].eigenvalues[i2] : 0.0);
+          diag[i0 + ni * (i1 + ni * i2)] = Number(1.0 / (a * lambda + c));
+        }
+    inverse_diagonal_ = decltype(inverse_diagonal_)("tensormg::smoother::vertex_patch::inverse_diagonal", diag.size());
+    Kokkos::deep_copy(inverse_diagonal_, Kokkos::View<const Number*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(diag.data(), diag.size()));
+  }
   if (options_.solver == LocalSolver::inverse) {
     const auto inv = dense_patch_inverse(dim, matrices_1d_, opts.laplace_coefficient, opts.mass_coefficient);
     std::vector<Number> inv_n(inv.begin(), inv.end());
@@ -57,9 +72,12 @@ VertexPatchSmoother<Number, ExecSpace>::VertexPatchSmoother(std::shared_ptr<cons
     options_.kernel = on_device && kernels_.scratch_bytes(PatchStage::residual, per_column, 1) > fast_scratch ? PatchKernel::global
                                                                                                    : PatchKernel::fused;
   const PatchStage biggest = options_.kernel == PatchKernel::global ? PatchStage::solve : PatchStage::residual;
-  const int threads = kernels_.threads_per_patch(per_column);
   TENSORMG_CHECK(options_.patches_per_team >= 0 && options_.patches_per_team <= 64,
                  "patches per team must be in 0..64 (0 = automatic), given " << options_.patches_per_team);
+  TENSORMG_CHECK(options_.threads_per_patch >= 0 && options_.threads_per_patch <= 1024,
+                 "threads per patch must be in 0..1024 (0 = automatic), given " << options_.threads_per_patch);
+  if (options_.threads_per_patch == 0) options_.threads_per_patch = kernels_.threads_per_patch(per_column);
+  const int threads = options_.threads_per_patch;
   if (options_.patches_per_team == 0) {
     int ppt = 1;
     if (on_device) {
@@ -90,6 +108,8 @@ void VertexPatchSmoother<Number, ExecSpace>::smooth_color(vector_type& x, const 
   args.use_inverse = options_.solver == LocalSolver::inverse;
   args.per_column = options_.structure == ThreadStructure::per_column;
   args.patches_per_team = options_.patches_per_team;
+  args.threads_per_patch = options_.threads_per_patch;
+  args.inverse_diagonal = inverse_diagonal_;
   switch (options_.kernel) {
     case PatchKernel::automatic:  // resolved by the constructor
     case PatchKernel::fused:
@@ -123,7 +143,8 @@ template <class Number, class ExecSpace>
 std::string VertexPatchSmoother<Number, ExecSpace>::description() const {
   std::ostringstream s;
   s << "vertex-patch " << to_string(options_.kernel) << ' ' << to_string(options_.solver) << ' '
-    << to_string(options_.structure) << " patches-per-team=" << options_.patches_per_team;
+    << to_string(options_.structure) << " patches-per-team=" << options_.patches_per_team
+    << " threads-per-patch=" << options_.threads_per_patch;
   return s.str();
 }
 

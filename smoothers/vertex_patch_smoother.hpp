@@ -36,6 +36,7 @@ class VertexPatchSmoother final : public Smoother<Number, ExecSpace> {
 
   int n_colors() const { return 1 << op_->layout().dim(); }
   int patches_per_team() const { return options_.patches_per_team; }
+  int threads_per_patch() const { return options_.threads_per_patch; }
   const VertexPatchOptions& options() const { return options_; }
   /// Interior vertices (patches) of the mesh.
   global_index n_patches() const;
@@ -51,6 +52,7 @@ class VertexPatchSmoother final : public Smoother<Number, ExecSpace> {
   std::array<PatchMatrices1D, 3> matrices_1d_;
   Kokkos::View<Number*, typename ExecSpace::memory_space> matrices_;
   Kokkos::View<Number*, typename ExecSpace::memory_space> inverse_;
+  Kokkos::View<Number*, typename ExecSpace::memory_space> inverse_diagonal_;
   std::vector<Number> host_matrices_;
   mutable vector_type residual_, product_;
 };

@@ -194,6 +194,24 @@ TYPED_TEST(VertexPatchTest, OneStepMatchesSequentialAlgorithm3D) {
     check_against_reference<TypeParam>(3, k, small, {}, {VertexPatchOptions{}, {PatchKernel::separate, LocalSolver::fast_diagonalization, ThreadStructure::per_dof, 1}});
 }
 
+/// Teams narrower or wider than the columns of a step: the steps with more columns than threads
+/// loop, the others leave threads idle; both must give the same step.
+TYPED_TEST(VertexPatchTest, ThreadsPerPatchMatchSequentialAlgorithm) {
+  const auto variants = [](int dim, int k) {
+    const int interior = dim == 2 ? 2 * k - 1 : (2 * k - 1) * (2 * k - 1);
+    std::vector<VertexPatchOptions> v;
+    for (int tpp : {1, 7, interior, interior + 13})
+      for (int ppt : {1, 3})
+        for (auto kernel : {PatchKernel::fused, PatchKernel::separate}) {
+          v.push_back({kernel, LocalSolver::fast_diagonalization, ThreadStructure::per_column, ppt, tpp});
+          v.push_back({kernel, LocalSolver::fast_diagonalization, ThreadStructure::per_dof, ppt, tpp});
+        }
+    return v;
+  };
+  check_against_reference<TypeParam>(2, 3, make_mesh(2, {4, 3, 1}, 0, {1.0, 0.7, 1.0}), {}, variants(2, 3));
+  for (int k : {2, 3}) check_against_reference<TypeParam>(3, k, make_mesh(3, {3, 2, 3}, 0, {1.0, 0.6, 1.4}), {}, variants(3, k));
+}
+
 TYPED_TEST(VertexPatchTest, HelmholtzTermsMatchSequentialAlgorithm) {
   LaplaceOptions lo;
   lo.laplace_coefficient = 1.5;
@@ -238,6 +256,11 @@ TYPED_TEST(VertexPatchTest, InvalidOptionsAreRefused) {
   const auto op = std::make_shared<LaplaceOperator<double, TypeParam>>(layout);
   VertexPatchOptions o;
   o.patches_per_team = 65;
+  EXPECT_THROW((VertexPatchSmoother<double, TypeParam>(op, o)), InputError);
+  o.patches_per_team = 0;
+  o.threads_per_patch = 1025;
+  EXPECT_THROW((VertexPatchSmoother<double, TypeParam>(op, o)), InputError);
+  o.threads_per_patch = -1;
   EXPECT_THROW((VertexPatchSmoother<double, TypeParam>(op, o)), InputError);
   EXPECT_THROW(parse_patch_kernel("fast"), InputError);
   EXPECT_THROW(parse_local_solver("lu"), InputError);
