@@ -48,13 +48,20 @@ for part in "$@"; do
       timeout "$cap" $mg --study smoother --dims 3 --degrees 1,2,3,4,5,6,7,8 --dofs 3e7 --ceilings "$ceil" --repeats 5 \
         -o "$out/smoother-3d.json" --overwrite > "$out/smoother-3d.txt" 2>&1
       echo "smoother exit $?"; tail -n 12 "$out/smoother-3d.txt"
+      timeout "$cap" $mg --study smoother --dims 2 --degrees 1,2,3,4,5,6,7,8,9,10 --dofs 3e7 --ceilings "$ceil" --repeats 5 \
+        -o "$out/smoother-2d.json" --overwrite > "$out/smoother-2d.txt" 2>&1
+      echo "smoother 2D exit $?"; tail -n 12 "$out/smoother-2d.txt"
       ;;
     smoother-teams)
       # threads per patch (closure or interior columns) × patches per team, default kernel
-      timeout "$cap" $mg --study smoother --dims 3 --degrees 2,3,4,5,6,7,8 --dofs 3e7 --ceilings "$ceil" --repeats 5 \
-        --threads-per-patch closure,interior --patches-per-team 0,1,2,3,4,6 \
+      timeout "$cap" $mg --study smoother --dims 3 --degrees 2,3,4,5,6 --dofs 3e7 --ceilings "$ceil" --repeats 5 \
+        --threads-per-patch closure,interior --patches-per-team 0,1,2,3,4,6,8,12,16,28 \
         -o "$out/smoother-3d-teams.json" --overwrite > "$out/smoother-3d-teams.txt" 2>&1
-      echo "smoother-teams exit $?"; cat "$out/smoother-3d-teams.txt"
+      echo "smoother-teams 3D exit $?"
+      timeout "$cap" $mg --study smoother --dims 2 --degrees 2,3,4,6,8,10 --dofs 3e7 --ceilings "$ceil" --repeats 5 \
+        --threads-per-patch closure,interior --patches-per-team 0,4,8,16,32 \
+        -o "$out/smoother-2d-teams.json" --overwrite > "$out/smoother-2d-teams.txt" 2>&1
+      echo "smoother-teams 2D exit $?"
       ;;
     smoother-all)
       timeout "$cap" $mg --study smoother --dims 3 --degrees 3,5,6,7 --dofs 3e7 --variants all --ceilings "$ceil" --repeats 5 \

@@ -20,6 +20,7 @@
 #include <utility>  // std::integer_sequence
 
 #include "core/fast_divisor.hpp"
+#include "core/shared_pointer.hpp"
 #include "discretization/continuous_dof_layout.hpp"
 
 namespace tensormg {
@@ -42,11 +43,20 @@ struct PatchKernelArgs {
   Kokkos::View<const Number*, memory_space> matrices;
   /// Dense inverse of A_j ((ni^d)², row-major); only for the inverse local solver.
   Kokkos::View<const Number*, memory_space> inverse;
-  /// The diagonal of the fast diagonalization, 1 / (a (λ_0[i0] + … + λ_{d−1}[i_{d−1}]) + c), on the
-  /// ni^d box (lexicographic): a multiplication per point instead of a division.
+  /// The diagonal of the fast diagonalization for the reference eigenvectors (below),
+  /// 1 / ((a (λ_0[i0] + … + λ_{d−1}[i_{d−1}]) + c) V) with V = h_0 ⋯ h_{d−1}, on the ni^d box
+  /// (lexicographic): a multiplication per point instead of a division.
   Kokkos::View<const Number*, memory_space> inverse_diagonal;
-  /// Host copy of `matrices` (same layout), copied into the functor at launch (constant memory).
-  const Number* host_matrices = nullptr;
+  /// The reference patch matrices (cell length 1; one direction in the layout of `matrices`),
+  /// copied into the functor at launch (constant memory). The per-column steps use them for every
+  /// direction: M_d = h_d M̂, A_d = Â / h_d and S_d = Ŝ / √h_d, so the lengths become the scalars
+  /// below and the constant working set is 1/dim of the per-direction matrices.
+  const Number* host_reference = nullptr;
+  /// With the reference matrices, a Σ_d (A_d ⊗ M …) + c ⊗ M = Σ_d α_d (Â in d ⊗ M̂ …) + γ ⊗ M̂:
+  /// α_d = a V / h_d², γ = c V; the solve's V^{-1} is part of inverse_diagonal.
+  Number alpha[3] = {1, 1, 1};
+  Number gamma = 0;
+  Number volume = 1;  ///< V, to undo the reference scaling of inverse_diagonal (per-DoF solve)
   NodeBox box;
   Number laplace = 1, mass = 0;
   int color = 0;
@@ -65,9 +75,9 @@ struct PatchRange {
   local_index extent[3] = {1, 1, 1};
   int parity[3] = {0, 0, 0};
   FastDivisor by_extent[2];  // extent[0], extent[1] (at least 1)
-  KOKKOS_INLINE_FUNCTION local_index size() const { return extent[0] * extent[1] * extent[2]; }
+  KOKKOS_FORCEINLINE_FUNCTION local_index size() const { return extent[0] * extent[1] * extent[2]; }
   /// First closure node (v − 1) k of patch number j of this color.
-  KOKKOS_INLINE_FUNCTION void origin(local_index j, int k, local_index o[3]) const {
+  KOKKOS_FORCEINLINE_FUNCTION void origin(local_index j, int k, local_index o[3]) const {
     local_index t[3];
     const local_index q = by_extent[0].divmod(j, t[0]);
     t[2] = by_extent[1].divmod(q, t[1]);
@@ -92,16 +102,19 @@ inline PatchRange patch_range(const NodeBox& box, int color) {
 }
 }  // namespace detail
 
-/// The patch's 1D matrices held by value in the kernel functor. On CUDA the functor lives in
-/// constant memory (Kokkos launches functors of 4–32 KB from there); the per-column steps index
-/// them with compile-time offsets (unrolled loops), so an FMA reads its matrix entry as a
-/// constant-bank operand and only the vector entry costs a load, once per column.
-template <int dim, int k, class Number>
+/// The reference patch's 1D matrices held by value in the kernel functor. On CUDA the functor
+/// lives in constant memory (Kokkos launches functors of 4–32 KB from there); the per-column
+/// steps index them with compile-time offsets (unrolled loops), so an FMA reads its matrix entry
+/// from the constant bank (a uniform ULDC on sm_90) and only the vector entry costs a load, once
+/// per column. One set for all directions (PatchKernelArgs::host_reference): with one set per
+/// direction the constant cache missed on 8 of 20 cycles per instruction at 3D k = 5 (ncu,
+/// h100-2026-11-22-smoother/v7).
+template <int k, class Number>
 struct PatchMatricesConstant {
   static constexpr int n = 2 * k + 1, ni = 2 * k - 1;
-  Number M[dim][n][n];
-  Number A[dim][n][n];
-  Number S[dim][ni][ni];
+  Number M[n][n];
+  Number A[n][n];
+  Number S[ni][ni];
 };
 
 #if defined(__CUDA_ARCH__)
@@ -115,7 +128,11 @@ struct PatchMatricesConstant {
 #endif
 #define TENSORMG_PATCH_PRAGMA(x) _Pragma(#x)
 
-template <int dim, int k, class Number, class ExecSpace>
+/// `shared_scratch`: the team scratch is level 0, i.e. CUDA shared memory, and the kernel rebuilds
+/// its pointer with as_shared_pointer so that scratch accesses are LDS/STS (a separate kernel
+/// rather than a run-time branch: two bodies in one kernel doubled its code and cost up to 14%
+/// at k = 2, 4, 5 through instruction-fetch and constant-cache stalls, h100-2026-11-22-smoother/v6).
+template <int dim, int k, class Number, class ExecSpace, bool shared_scratch = false>
 struct VertexPatchKernel {
   /// At most 256 threads per team and a register cap. Without it nvcc used 82 registers at k = 3
   /// and 152 at k = 5 in 3D (ncu on the H100: 31% and 19% theoretical occupancy, issue slots 31%
@@ -126,6 +143,7 @@ struct VertexPatchKernel {
   static constexpr int min_teams_per_sm = k <= 4 ? 4 : (k <= (dim == 2 ? 7 : 6) ? 3 : 2);
   using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<max_team_size, min_teams_per_sm>>;
   using Member = typename Policy::member_type;
+  static constexpr int dimension = dim;
   static constexpr int n = 2 * k + 1;   // closure nodes per direction
   static constexpr int ni = 2 * k - 1;  // interior nodes per direction
   static constexpr int closure_size = dim == 2 ? n * n : n * n * n;
@@ -137,12 +155,12 @@ struct VertexPatchKernel {
   PatchKernelArgs<Number, ExecSpace> args;
   detail::PatchRange patches;
   int scratch_level = 0;
-  PatchMatricesConstant<dim, k, Number> cm;
+  PatchMatricesConstant<k, Number> cm;
 
   /// Scratch entries (in Number) per patch for a stage; patch info is added by scratch_bytes.
   /// Solve: R | T (interior boxes). Residual per column: t0 | t1 (after the x step, the y step
   /// works in place) | R. Residual per DoF: u (closure) | t0 | t1 | w (3D).
-  KOKKOS_INLINE_FUNCTION static std::size_t entries_per_patch(PatchStage stage, bool per_column) {
+  KOKKOS_FORCEINLINE_FUNCTION static std::size_t entries_per_patch(PatchStage stage, bool per_column) {
     if (stage == PatchStage::solve) return 2 * interior_size;
     if (per_column) return 2 * line_size + interior_size;
     return closure_size + 2 * line_size + (dim == 3 ? plane_size : 0);
@@ -157,7 +175,7 @@ struct VertexPatchKernel {
   /// Calls f(p, i0, i1, i2) for every point of patch-local boxes of extent e (e[2] = 1 in 2D) of
   /// the team's ppt patches: one point per thread, or one column along the last direction.
   template <class F>
-  KOKKOS_INLINE_FUNCTION void for_each_point(const Member& team, int ppt, int e0, int e1, int e2, F&& f) const {
+  KOKKOS_FORCEINLINE_FUNCTION void for_each_point(const Member& team, int ppt, int e0, int e1, int e2, F&& f) const {
     const int rank = team.team_rank(), size = team.team_size();
     if (!args.per_column) {
       const int box = e0 * e1 * e2;
@@ -179,10 +197,10 @@ struct VertexPatchKernel {
     }
   }
 
-  KOKKOS_INLINE_FUNCTION const Number* mat(int d) const { return args.matrices.data() + d * PatchKernelArgs<Number, ExecSpace>::matrix_stride(k); }
+  KOKKOS_FORCEINLINE_FUNCTION const Number* mat(int d) const { return args.matrices.data() + d * PatchKernelArgs<Number, ExecSpace>::matrix_stride(k); }
 
   /// Vector index of closure node (i0, i1, i2) of a patch; -1 for a Dirichlet node.
-  KOKKOS_INLINE_FUNCTION local_index closure_index(const local_index* info, int i0, int i1, int i2) const {
+  KOKKOS_FORCEINLINE_FUNCTION local_index closure_index(const local_index* info, int i0, int i1, int i2) const {
     if (info[4]) return info[3] + i0 + args.box.o[0] * (i1 + args.box.o[1] * i2);
     const local_index ix = info[0] + i0, iy = info[1] + i1, iz = dim == 3 ? info[2] + i2 : 0;
     if (args.box.on_boundary(ix, iy, iz)) return -1;
@@ -191,7 +209,7 @@ struct VertexPatchKernel {
 
   /// Info of patch j of this color: closure origin (3), local index of the first closure node and
   /// the fast-path flag (all closure nodes owned, none on the Dirichlet boundary).
-  KOKKOS_INLINE_FUNCTION void patch_info(local_index j, local_index* in) const {
+  KOKKOS_FORCEINLINE_FUNCTION void patch_info(local_index j, local_index* in) const {
     local_index o[3];
     patches.origin(j, k, o);
     const NodeBox& bx = args.box;
@@ -215,6 +233,7 @@ struct VertexPatchKernel {
     const std::size_t per_patch = entries_per_patch(stage, args.per_column);
     Number* base = static_cast<Number*>(team.team_scratch(scratch_level).get_shmem(
         sizeof(Number) * (per_patch * ppt + (info_entries * sizeof(local_index) * ppt + sizeof(Number) - 1) / sizeof(Number))));
+    if constexpr (shared_scratch) base = as_shared_pointer(base);
     local_index* info = reinterpret_cast<local_index*>(base + per_patch * ppt);
 
     // The per-column residual computes the patch info in its first step (which reads the closure
@@ -258,11 +277,11 @@ struct VertexPatchKernel {
 
   /// Calls f(p, line) for the team's ppt patches × lines_per_patch columns.
   template <class F>
-  KOKKOS_INLINE_FUNCTION static void for_each_column(const Member& team, int ppt, int lines_per_patch, F&& f) {
+  KOKKOS_FORCEINLINE_FUNCTION static void for_each_column(const Member& team, int ppt, int lines_per_patch, F&& f) {
     for (int w = team.team_rank(); w < ppt * lines_per_patch; w += team.team_size()) f(w / lines_per_patch, w % lines_per_patch);
   }
 
-  KOKKOS_INLINE_FUNCTION void residual_columns(const Member& team, local_index first_patch, int ppt, local_index* info,
+  KOKKOS_FORCEINLINE_FUNCTION void residual_columns(const Member& team, local_index first_patch, int ppt, local_index* info,
                                                Number* t0, Number* t1, Number* R, bool transform_last) const {
     constexpr int rs = interior_size;
     constexpr int e2 = dim == 3 ? n : 1;
@@ -298,8 +317,8 @@ struct VertexPatchKernel {
         Number sm = 0, sa = 0;
         TENSORMG_PATCH_UNROLL
         for (int m = 0; m < n; ++m) {
-          sm += cm.M[0][o + 1][m] * r[m];
-          sa += cm.A[0][o + 1][m] * r[m];
+          sm += cm.M[o + 1][m] * r[m];
+          sa += cm.A[o + 1][m] * r[m];
         }
         d0[o] = sm;
         d1[o] = sa;
@@ -307,14 +326,15 @@ struct VertexPatchKernel {
     });
     team.team_barrier();
     if constexpr (dim == 2) {
-      // y (last): r = b_I − (a A1 t0 + M1 (a t1 + c t0)) on every y-column of the interior rows.
+      // y (last): r = b_I − (α1 Â t0 + M̂ (α0 t1 + γ t0)) on every y-column of the interior rows.
       for_each_column(team, ppt, ni, [&](int p, int i0) {
         last_residual_column<1>(info + info_entries * p, t0 + p * line_size + i0, t1 + p * line_size + i0, ni, i0, 0,
-                                R + p * rs, transform_last);
+                                R + p * rs, transform_last, args.alpha[1], args.alpha[0]);
       });
     } else {
-      // y, in place (a thread owns its y-column of both buffers): s1 = M1 t0 into t0,
-      // s2 = A1 t0 + M1 t1 into t1, on every y-column (i0, i2); rows o < ni of the column.
+      // y, in place (a thread owns its y-column of both buffers): s1 = M̂ t0 into t0,
+      // s2 = α1 Â t0 + α0 M̂ t1 into t1, on every y-column (i0, i2); rows o < ni of the column.
+      const Number alpha0 = args.alpha[0], alpha1 = args.alpha[1];
       for_each_column(team, ppt, ni * n, [&](int p, int line) {
         const int i0 = line % ni, i2 = line / ni;
         Number r0[n], r1[n];
@@ -327,23 +347,24 @@ struct VertexPatchKernel {
         }
         TENSORMG_PATCH_UNROLL_INTERIOR
         for (int o = 0; o < ni; ++o) {
-          Number v1 = 0, v2 = 0;
+          Number v1 = 0, va = 0, vm = 0;
           TENSORMG_PATCH_UNROLL
           for (int m = 0; m < n; ++m) {
-            v1 += cm.M[1][o + 1][m] * r0[m];
-            v2 += cm.A[1][o + 1][m] * r0[m] + cm.M[1][o + 1][m] * r1[m];
+            v1 += cm.M[o + 1][m] * r0[m];
+            va += cm.A[o + 1][m] * r0[m];
+            vm += cm.M[o + 1][m] * r1[m];
           }
           const int e = i0 + ni * (o + n * i2);
           t0[p * line_size + e] = v1;
-          t1[p * line_size + e] = v2;
+          t1[p * line_size + e] = alpha1 * va + alpha0 * vm;
         }
       });
       team.team_barrier();
-      // z (last): r = b_I − (a A2 s1 + M2 (a s2 + c s1)) on every z-column (i0, i1).
+      // z (last): r = b_I − (α2 Â s1 + M̂ (s2 + γ s1)) on every z-column (i0, i1).
       for_each_column(team, ppt, ni * ni, [&](int p, int line) {
         const int i0 = line % ni, i1 = line / ni;
         last_residual_column<2>(info + info_entries * p, t0 + p * line_size + line, t1 + p * line_size + line, ni * n, i0,
-                                i1, R + p * rs, transform_last);
+                                i1, R + p * rs, transform_last, args.alpha[2], Number(1));
       });
     }
     team.team_barrier();
@@ -365,13 +386,13 @@ struct VertexPatchKernel {
 
   /// r ← Sᵀ r (dir's eigenvectors) for a column along dir.
   template <int dir>
-  KOKKOS_INLINE_FUNCTION void apply_transpose(Number (&r)[ni]) const {
+  KOKKOS_FORCEINLINE_FUNCTION void apply_transpose(Number (&r)[ni]) const {
     Number v[ni];
     TENSORMG_PATCH_UNROLL_INTERIOR
     for (int o = 0; o < ni; ++o) {
       Number s = 0;
       TENSORMG_PATCH_UNROLL
-      for (int m = 0; m < ni; ++m) s += cm.S[dir][m][o] * r[m];
+      for (int m = 0; m < ni; ++m) s += cm.S[m][o] * r[m];
       v[o] = s;
     }
     for (int o = 0; o < ni; ++o) r[o] = v[o];
@@ -380,7 +401,7 @@ struct VertexPatchKernel {
   /// Interior coordinates (i0, i1, i2) of point o of the interior column along dir whose other
   /// two coordinates are q0, q1 (in direction order; 2D: q1 = 0).
   template <int dir>
-  KOKKOS_INLINE_FUNCTION static void column_coordinates(int q0, int q1, int o, int& i0, int& i1, int& i2) {
+  KOKKOS_FORCEINLINE_FUNCTION static void column_coordinates(int q0, int q1, int o, int& i0, int& i1, int& i2) {
     i0 = dir == 0 ? o : q0;
     i1 = dir == 1 ? o : (dir == 0 ? q0 : q1);
     i2 = dim == 2 ? 0 : (dir == 2 ? o : q1);
@@ -388,14 +409,14 @@ struct VertexPatchKernel {
 
   /// Vector index of point o of that column; `in` is the patch info in registers.
   template <int dir>
-  KOKKOS_INLINE_FUNCTION local_index column_index(const local_index (&in)[info_entries], int q0, int q1, int o) const {
+  KOKKOS_FORCEINLINE_FUNCTION local_index column_index(const local_index (&in)[info_entries], int q0, int q1, int o) const {
     int i0, i1, i2;
     column_coordinates<dir>(q0, q1, o, i0, i1, i2);
     return closure_index(in, i0 + 1, i1 + 1, dim == 3 ? i2 + 1 : 0);
   }
 
   /// The patch info of patch p copied from scratch into registers (stores to x or r cannot alias it).
-  KOKKOS_INLINE_FUNCTION static void load_info(const local_index* info, int p, local_index (&in)[info_entries]) {
+  KOKKOS_FORCEINLINE_FUNCTION static void load_info(const local_index* info, int p, local_index (&in)[info_entries]) {
     for (int e = 0; e < info_entries; ++e) in[e] = info[info_entries * p + e];
   }
 
@@ -404,7 +425,7 @@ struct VertexPatchKernel {
   /// storing it. The division by the eigenvalue sums is a multiplication by inverse_diagonal,
   /// which has the layout of the boxes.
   template <int dir, ColumnOp op, bool add_to_x>
-  KOKKOS_INLINE_FUNCTION void column_step(const Member& team, int ppt, const local_index* info, const Number* src, int ss,
+  KOKKOS_FORCEINLINE_FUNCTION void column_step(const Member& team, int ppt, const local_index* info, const Number* src, int ss,
                                           Number* dst, int ds) const {
     constexpr int stride = dir == 0 ? 1 : (dir == 1 ? ni : ni * ni);
     constexpr int lines = dim == 2 ? ni : ni * ni;
@@ -424,7 +445,7 @@ struct VertexPatchKernel {
         for (int o = 0; o < ni; ++o) {
           Number v = 0;
           TENSORMG_PATCH_UNROLL
-          for (int m = 0; m < ni; ++m) v += cm.S[dir][m][o] * r[m];
+          for (int m = 0; m < ni; ++m) v += cm.S[m][o] * r[m];
           if constexpr (op == ColumnOp::transpose_scale) v *= dinv[base + o * stride];
           dst[p * ds + base + o * stride] = v;
         }
@@ -440,7 +461,7 @@ struct VertexPatchKernel {
         for (int o = 0; o < ni; ++o) {
           Number v = 0;
           TENSORMG_PATCH_UNROLL
-          for (int m = 0; m < ni; ++m) v += cm.S[dir][o][m] * r[m];
+          for (int m = 0; m < ni; ++m) v += cm.S[o][m] * r[m];
           if constexpr (add_to_x) args.x(column_index<dir>(in, q0, q1, o)) += v;
           else dst[p * ds + base + o * stride] = v;
         }
@@ -453,7 +474,7 @@ struct VertexPatchKernel {
   /// (already applied by the fused residual when `last_done`), the other Sᵀ, then along x Sᵀ, the
   /// division by the eigenvalue sums and S in one step, S along the other directions, the last one
   /// adding to x. 2d − 1 column steps (2D 3, 3D 5) instead of 2d.
-  KOKKOS_INLINE_FUNCTION void solve_fast_diagonalization_columns(const Member& team, int ppt, const local_index* info,
+  KOKKOS_FORCEINLINE_FUNCTION void solve_fast_diagonalization_columns(const Member& team, int ppt, const local_index* info,
                                                                  Number* R, int rs, Number* T, int ts,
                                                                  bool last_done) const {
     Number* from = R;
@@ -499,7 +520,7 @@ struct VertexPatchKernel {
     }
   }
 
-  KOKKOS_INLINE_FUNCTION void residual(const Member& team, int ppt, const local_index* info, Number* u, Number* t0,
+  KOKKOS_FORCEINLINE_FUNCTION void residual(const Member& team, int ppt, const local_index* info, Number* u, Number* t0,
                                        Number* t1, Number* w, Number* R, int rs) const {
     const Number* M0 = mat(0);
     const Number* A0 = M0 + n * n;
@@ -569,34 +590,35 @@ struct VertexPatchKernel {
 
   /// b − v at the interior point of vector index idx; the residual stage also writes it to the
   /// global r.
-  KOKKOS_INLINE_FUNCTION Number residual_at(local_index idx, Number v) const {
+  KOKKOS_FORCEINLINE_FUNCTION Number residual_at(local_index idx, Number v) const {
     const Number res = args.b(idx) - v;
     if (args.stage == PatchStage::residual) args.r(idx) = res;
     return res;
   }
 
   /// The residual's last step on the column along dir (other coordinates q0, q1) of the interior
-  /// rows: r = b_I − (a A s0 + M (a s1 + c s0)) from the columns s0, s1 (n values, `stride`
+  /// rows: r = b_I − (α Â s0 + M̂ (β s1 + γ s0)) from the columns s0, s1 (n values, `stride`
   /// apart), stored by store_residual_column.
   template <int dir>
-  KOKKOS_INLINE_FUNCTION void last_residual_column(const local_index* info, const Number* s0, const Number* s1, int stride,
-                                                   int q0, int q1, Number* R, bool transform) const {
-    const Number a = args.laplace, c = args.mass;
+  KOKKOS_FORCEINLINE_FUNCTION void last_residual_column(const local_index* info, const Number* s0, const Number* s1, int stride,
+                                                        int q0, int q1, Number* R, bool transform, Number alpha,
+                                                        Number beta) const {
+    const Number c = args.gamma;
     local_index in[info_entries];
     load_info(info, 0, in);
     Number r0[n], q[n];
     TENSORMG_PATCH_UNROLL
     for (int m = 0; m < n; ++m) {
       r0[m] = s0[stride * m];
-      q[m] = a * s1[stride * m] + c * r0[m];
-      r0[m] *= a;
+      q[m] = beta * s1[stride * m] + c * r0[m];
+      r0[m] *= alpha;
     }
     Number res[ni];
     TENSORMG_PATCH_UNROLL_INTERIOR
     for (int o = 0; o < ni; ++o) {
       Number v = 0;
       TENSORMG_PATCH_UNROLL
-      for (int m = 0; m < n; ++m) v += cm.A[dir][o + 1][m] * r0[m] + cm.M[dir][o + 1][m] * q[m];
+      for (int m = 0; m < n; ++m) v += cm.A[o + 1][m] * r0[m] + cm.M[o + 1][m] * q[m];
       res[o] = residual_at(column_index<dir>(in, q0, q1, o), v);
     }
     store_residual_column<dir>(res, q0, q1, R, transform);
@@ -607,7 +629,7 @@ struct VertexPatchKernel {
   /// fast diagonalization, done while the column is in registers). The residual stage stores
   /// nothing: residual_at wrote the global r.
   template <int dir>
-  KOKKOS_INLINE_FUNCTION void store_residual_column(Number (&res)[ni], int q0, int q1, Number* R, bool transform) const {
+  KOKKOS_FORCEINLINE_FUNCTION void store_residual_column(Number (&res)[ni], int q0, int q1, Number* R, bool transform) const {
     if (args.stage == PatchStage::residual) return;
     constexpr int stride = dir == 1 ? ni : ni * ni;
     Number* out = R + q0 + ni * q1 * (dim == 3 ? 1 : 0);
@@ -617,7 +639,7 @@ struct VertexPatchKernel {
       for (int o = 0; o < ni; ++o) {
         Number v = 0;
         TENSORMG_PATCH_UNROLL
-        for (int m = 0; m < ni; ++m) v += cm.S[dir][m][o] * res[m];
+        for (int m = 0; m < ni; ++m) v += cm.S[m][o] * res[m];
         out[o * stride] = v;
       }
     } else {
@@ -627,14 +649,14 @@ struct VertexPatchKernel {
   }
 
   /// r = b − v at interior point (i0, i1, i2): to the global r (residual stage) or to scratch.
-  KOKKOS_INLINE_FUNCTION void store_residual(const local_index* info, int i0, int i1, int i2, Number v, Number* R) const {
+  KOKKOS_FORCEINLINE_FUNCTION void store_residual(const local_index* info, int i0, int i1, int i2, Number v, Number* R) const {
     const Number res = residual_at(closure_index(info, i0 + 1, i1 + 1, dim == 3 ? i2 + 1 : 0), v);
     if (args.stage != PatchStage::residual) R[i0 + ni * (i1 + ni * i2)] = res;
   }
 
   /// One 1D contraction of the solve along direction dir with S (transpose: Sᵀ) on ni^d boxes,
   /// from src (patch stride ss) to dst (patch stride ds); `scale` divides by the eigenvalue sum.
-  KOKKOS_INLINE_FUNCTION void apply_s(const Member& team, int ppt, int dir, bool transpose, bool scale,
+  KOKKOS_FORCEINLINE_FUNCTION void apply_s(const Member& team, int ppt, int dir, bool transpose, bool scale,
                                       const Number* src, int ss, Number* dst, int ds) const {
     const Number* S = mat(dir) + 2 * n * n;
     const int stride = dir == 0 ? 1 : (dir == 1 ? ni : ni * ni);
@@ -647,13 +669,13 @@ struct VertexPatchKernel {
         for (int m = 0; m < ni; ++m) v += S[m * ni + row] * in[m * stride];
       else
         for (int m = 0; m < ni; ++m) v += S[row * ni + m] * in[m * stride];
-      if (scale) v *= args.inverse_diagonal(i0 + ni * (i1 + ni * i2));
+      if (scale) v *= args.inverse_diagonal(i0 + ni * (i1 + ni * i2)) * args.volume;
       dst[p * ds + i0 + ni * (i1 + ni * i2)] = v;
     });
     team.team_barrier();
   }
 
-  KOKKOS_INLINE_FUNCTION static void swap_buffers(Number*& a, Number*& b, int& sa, int& sb) {
+  KOKKOS_FORCEINLINE_FUNCTION static void swap_buffers(Number*& a, Number*& b, int& sa, int& sb) {
     Number* t = a;
     a = b;
     b = t;
@@ -662,7 +684,7 @@ struct VertexPatchKernel {
     sb = s;
   }
 
-  KOKKOS_INLINE_FUNCTION void solve_fast_diagonalization(const Member& team, int ppt, const local_index* info, Number* R,
+  KOKKOS_FORCEINLINE_FUNCTION void solve_fast_diagonalization(const Member& team, int ppt, const local_index* info, Number* R,
                                                          int rs, Number* T, int ts) const {
     // Forward: Sᵀ along every direction (the last one divides by the eigenvalue sum).
     Number* from = R;
@@ -690,7 +712,7 @@ struct VertexPatchKernel {
     });
   }
 
-  KOKKOS_INLINE_FUNCTION void solve_inverse(const Member& team, int ppt, const local_index* info, const Number* R,
+  KOKKOS_FORCEINLINE_FUNCTION void solve_inverse(const Member& team, int ppt, const local_index* info, const Number* R,
                                             int rs) const {
     const Number* inv = args.inverse.data();
     for_each_point(team, ppt, ni, ni, dim == 3 ? ni : 1, [&](int p, int i0, int i1, int i2) {
@@ -718,35 +740,29 @@ constexpr bool patch_kernels_run_on_host() {
   return Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
 }
 
-template <int dim, int k, class Number, class ExecSpace>
-void launch_vertex_patch(const PatchKernelArgs<Number, ExecSpace>& args) {
-  using Kernel = VertexPatchKernel<dim, k, Number, ExecSpace>;
-  Kernel kernel{args, detail::patch_range(args.box, args.color), 0, {}};
-  const local_index n_patches = kernel.patches.size();
-  if (n_patches == 0) return;
+namespace detail {
+template <class Kernel, class Number, class ExecSpace>
+void launch_patch_kernel(const PatchKernelArgs<Number, ExecSpace>& args, const PatchRange& patches, int scratch_level,
+                         std::size_t bytes) {
+  Kernel kernel{args, patches, scratch_level, {}};
   {
     constexpr int n = Kernel::n, ni = Kernel::ni;
-    constexpr int stride = PatchKernelArgs<Number, ExecSpace>::matrix_stride(k);
-    for (int d = 0; d < dim; ++d) {
-      const Number* h = args.host_matrices + d * stride;
-      for (int i = 0; i < n; ++i)
-        for (int j = 0; j < n; ++j) {
-          kernel.cm.M[d][i][j] = h[i * n + j];
-          kernel.cm.A[d][i][j] = h[n * n + i * n + j];
-        }
-      for (int i = 0; i < ni; ++i)
-        for (int j = 0; j < ni; ++j) kernel.cm.S[d][i][j] = h[2 * n * n + i * ni + j];
-    }
+    const Number* h = args.host_reference;
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) {
+        kernel.cm.M[i][j] = h[i * n + j];
+        kernel.cm.A[i][j] = h[n * n + i * n + j];
+      }
+    for (int i = 0; i < ni; ++i)
+      for (int j = 0; j < ni; ++j) kernel.cm.S[i][j] = h[2 * n * n + i * ni + j];
   }
   const int ppt = args.patches_per_team;
-  const int league = (n_patches + ppt - 1) / ppt;
-  const std::size_t bytes = Kernel::scratch_bytes(args.stage, args.per_column, ppt);
-  kernel.scratch_level = bytes <= std::size_t(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0)) ? 0 : 1;
+  const int league = (patches.size() + ppt - 1) / ppt;
   int team_size = 1;
   if constexpr (!patch_kernels_run_on_host<ExecSpace>()) {
     team_size = ppt * (args.threads_per_patch > 0 ? args.threads_per_patch : Kernel::threads_per_patch(args.per_column));
     typename Kernel::Policy probe(league, 1);
-    probe.set_scratch_size(kernel.scratch_level, Kokkos::PerTeam(bytes));
+    probe.set_scratch_size(scratch_level, Kokkos::PerTeam(bytes));
     int max_size = probe.team_size_max(kernel, Kokkos::ParallelForTag());
     max_size = max_size < Kernel::max_team_size ? max_size : Kernel::max_team_size;
     team_size = team_size < max_size ? team_size : max_size;
@@ -754,11 +770,28 @@ void launch_vertex_patch(const PatchKernelArgs<Number, ExecSpace>& args) {
     team_size = team_size < max_size ? team_size : max_size;
   }
   typename Kernel::Policy policy(league, team_size);
-  policy.set_scratch_size(kernel.scratch_level, Kokkos::PerTeam(bytes));
+  policy.set_scratch_size(scratch_level, Kokkos::PerTeam(bytes));
   const char* name = args.stage == PatchStage::fused      ? "tensormg::smoother::vertex_patch::fused"
                      : args.stage == PatchStage::residual ? "tensormg::smoother::vertex_patch::residual"
                                                           : "tensormg::smoother::vertex_patch::solve";
   Kokkos::parallel_for(name, policy, kernel);
+}
+}  // namespace detail
+
+template <int dim, int k, class Number, class ExecSpace>
+void launch_vertex_patch(const PatchKernelArgs<Number, ExecSpace>& args) {
+  using Generic = VertexPatchKernel<dim, k, Number, ExecSpace>;
+  const detail::PatchRange patches = detail::patch_range(args.box, args.color);
+  if (patches.size() == 0) return;
+  const std::size_t bytes = Generic::scratch_bytes(args.stage, args.per_column, args.patches_per_team);
+  const int scratch_level = bytes <= std::size_t(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0)) ? 0 : 1;
+  if constexpr (!patch_kernels_run_on_host<ExecSpace>()) {
+    if (scratch_level == 0) {
+      detail::launch_patch_kernel<VertexPatchKernel<dim, k, Number, ExecSpace, true>>(args, patches, 0, bytes);
+      return;
+    }
+  }
+  detail::launch_patch_kernel<Generic>(args, patches, scratch_level, bytes);
 }
 
 template <int dim, class Number, class ExecSpace, int... i>

@@ -1,5 +1,6 @@
 #include "smoothers/vertex_patch_smoother.hpp"
 
+#include <algorithm>
 #include <sstream>
 
 #include "core/error.hpp"
@@ -37,18 +38,32 @@ VertexPatchSmoother<Number, ExecSpace>::VertexPatchSmoother(std::shared_ptr<cons
   }
   matrices_ = decltype(matrices_)("tensormg::smoother::vertex_patch::matrices", host.size());
   Kokkos::deep_copy(matrices_, Kokkos::View<const Number*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(host.data(), host.size()));
-  host_matrices_ = std::move(host);
   {
-    // The fast diagonalization's diagonal (a Λ + c)^{-1} on the ni^d box, in double on the host.
-    const int ni = 2 * k - 1, nz = dim == 3 ? ni : 1;
+    // The reference patch (cell length 1) whose matrices the per-column kernels use for every
+    // direction: M_d = h_d M̂, A_d = Â / h_d, S_d = Ŝ / √h_d, λ_d = λ̂ / h_d² (PatchKernelArgs).
+    const PatchMatrices1D ref = patch_matrices_1d(k, 1.0);
+    const int n = ref.n, ni = ref.ni, nz = dim == 3 ? ni : 1;
+    reference_.assign(std::size_t(stride), Number(0));
+    for (int i = 0; i < n * n; ++i) {
+      reference_[i] = Number(ref.mass[i]);
+      reference_[n * n + i] = Number(ref.stiffness[i]);
+    }
+    for (int i = 0; i < ni * ni; ++i) reference_[2 * n * n + i] = Number(ref.eigenvectors[i]);
+    for (int i = 0; i < ni; ++i) reference_[2 * n * n + ni * ni + i] = Number(ref.eigenvalues[i]);
     const double a = opts.laplace_coefficient, c = opts.mass_coefficient;
+    double h[3] = {1, 1, 1}, volume = 1;
+    for (int d = 0; d < dim; ++d) volume *= (h[d] = mesh.h()[d]);
+    for (int d = 0; d < 3; ++d) alpha_[d] = d < dim ? a * volume / (h[d] * h[d]) : 0.0;
+    gamma_ = c * volume;
+    volume_ = volume;
+    // The fast diagonalization's diagonal ((a Λ + c) V)^{-1} on the ni^d box, in double.
     std::vector<Number> diag(std::size_t(ni) * ni * nz);
     for (int i2 = 0; i2 < nz; ++i2)
       for (int i1 = 0; i1 < ni; ++i1)
         for (int i0 = 0; i0 < ni; ++i0) {
-          const double lambda = matrices_1d_[0].eigenvalues[i0] + matrices_1d_[1].eigenvalues[i1] +
-                                (dim == 3 ? matrices_1d_[2].eigenvalues[i2] : 0.0);
-          diag[i0 + ni * (i1 + ni * i2)] = Number(1.0 / (a * lambda + c));
+          const double lambda = ref.eigenvalues[i0] / (h[0] * h[0]) + ref.eigenvalues[i1] / (h[1] * h[1]) +
+                                (dim == 3 ? ref.eigenvalues[i2] / (h[2] * h[2]) : 0.0);
+          diag[i0 + ni * (i1 + ni * i2)] = Number(1.0 / ((a * lambda + c) * volume));
         }
     inverse_diagonal_ = decltype(inverse_diagonal_)("tensormg::smoother::vertex_patch::inverse_diagonal", diag.size());
     Kokkos::deep_copy(inverse_diagonal_, Kokkos::View<const Number*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(diag.data(), diag.size()));
@@ -63,8 +78,8 @@ VertexPatchSmoother<Number, ExecSpace>::VertexPatchSmoother(std::shared_ptr<cons
   // Defaults chosen by measurement (H100, perf/results/h100-2026-11-21-multigrid, perf/README.md):
   // the fused kernel unless its scratch exceeds the fast (level 0) team scratch, where the global
   // residual + solve kernel (whose scratch fits) was faster (3D double k >= 6); on the host fused.
-  // Patches per team: as many as keep a team near 128 threads (2D from k = 3 on: 64, measured
-  // faster) within the fast scratch; one on the host.
+  // Patches per team otherwise: as many as keep a team near 128 threads (2D from k = 3 on: 64,
+  // measured faster) within the fast scratch; one on the host.
   const std::size_t fast_scratch = Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0);
   const bool on_device = !patch_kernels_run_on_host<ExecSpace>();
   const bool per_column = options_.structure == ThreadStructure::per_column;
@@ -76,13 +91,21 @@ VertexPatchSmoother<Number, ExecSpace>::VertexPatchSmoother(std::shared_ptr<cons
                  "patches per team must be in 0..64 (0 = automatic), given " << options_.patches_per_team);
   TENSORMG_CHECK(options_.threads_per_patch >= 0 && options_.threads_per_patch <= 1024,
                  "threads per patch must be in 0..1024 (0 = automatic), given " << options_.threads_per_patch);
-  if (options_.threads_per_patch == 0) options_.threads_per_patch = kernels_.threads_per_patch(per_column);
+  // 3D per column on the device (perf/results/h100-2026-11-22-smoother/): a thread per interior
+  // column at k = 2, 3 (the solve's steps keep every thread busy; the residual's wider steps loop),
+  // and from k = 3 on as many patches as a team of 256 threads and the fast scratch hold (k = 2:
+  // 128 threads).
+  const bool wide_teams = on_device && per_column && dim == 3;
+  if (options_.threads_per_patch == 0) {
+    options_.threads_per_patch = kernels_.threads_per_patch(per_column);
+    if (wide_teams && (k == 2 || k == 3)) options_.threads_per_patch = (2 * k - 1) * (2 * k - 1);
+  }
   const int threads = options_.threads_per_patch;
   if (options_.patches_per_team == 0) {
     int ppt = 1;
     if (on_device) {
-      const int target = dim == 2 && k >= 3 ? 64 : 128;
-      ppt = std::max(1, target / threads);
+      const int target = wide_teams && k >= 3 ? 256 : (dim == 2 && k >= 3 ? 64 : 128);
+      ppt = std::clamp(target / threads, 1, 64);
       while (ppt > 1 && kernels_.scratch_bytes(biggest, per_column, ppt) > fast_scratch) --ppt;
     }
     options_.patches_per_team = ppt;
@@ -100,7 +123,10 @@ void VertexPatchSmoother<Number, ExecSpace>::smooth_color(vector_type& x, const 
   args.r = residual_.view();
   args.matrices = matrices_;
   args.inverse = inverse_;
-  args.host_matrices = host_matrices_.data();
+  args.host_reference = reference_.data();
+  for (int d = 0; d < 3; ++d) args.alpha[d] = Number(alpha_[d]);
+  args.gamma = Number(gamma_);
+  args.volume = Number(volume_);
   args.box = op_->layout().box();
   args.laplace = Number(op_->options().laplace_coefficient);
   args.mass = Number(op_->options().mass_coefficient);

@@ -53,7 +53,8 @@ class VertexPatchSmoother final : public Smoother<Number, ExecSpace> {
   Kokkos::View<Number*, typename ExecSpace::memory_space> matrices_;
   Kokkos::View<Number*, typename ExecSpace::memory_space> inverse_;
   Kokkos::View<Number*, typename ExecSpace::memory_space> inverse_diagonal_;
-  std::vector<Number> host_matrices_;
+  std::vector<Number> reference_;  ///< reference patch matrices (cell length 1), layout of one direction
+  double alpha_[3] = {1, 1, 1}, gamma_ = 0, volume_ = 1;
   mutable vector_type residual_, product_;
 };
 
