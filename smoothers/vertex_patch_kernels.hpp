@@ -55,6 +55,7 @@ struct PatchKernelArgs {
   /// With the reference matrices, a Σ_d (A_d ⊗ M …) + c ⊗ M = Σ_d α_d (Â in d ⊗ M̂ …) + γ ⊗ M̂:
   /// α_d = a V / h_d², γ = c V; the solve's V^{-1} is part of inverse_diagonal.
   Number alpha[3] = {1, 1, 1};
+  Number alpha0_over_alpha1 = 1;  ///< 0 when α1 = 0 (no Laplace term)
   Number gamma = 0;
   Number volume = 1;  ///< V, to undo the reference scaling of inverse_diagonal (per-DoF solve)
   NodeBox box;
@@ -291,6 +292,8 @@ struct VertexPatchKernel {
     // barrier are needed.
     local_index cached = -1;
     local_index in[info_entries] = {0, 0, 0, 0, 0};
+    // 3D: t1 = (α0/α1) Â_x u, so that the y step needs one sum for both of its Â and M̂ terms.
+    const Number t1_scale = dim == 2 ? Number(1) : args.alpha0_over_alpha1;
     for_each_column(team, ppt, n * e2, [&](int p, int line) {
       if (p != cached) {
         patch_info(first_patch + p, in);
@@ -321,7 +324,7 @@ struct VertexPatchKernel {
           sa += cm.A[o + 1][m] * r[m];
         }
         d0[o] = sm;
-        d1[o] = sa;
+        d1[o] = t1_scale * sa;
       }
     });
     team.team_barrier();
@@ -333,8 +336,9 @@ struct VertexPatchKernel {
       });
     } else {
       // y, in place (a thread owns its y-column of both buffers): s1 = M̂ t0 into t0,
-      // s2 = α1 Â t0 + α0 M̂ t1 into t1, on every y-column (i0, i2); rows o < ni of the column.
-      const Number alpha0 = args.alpha[0], alpha1 = args.alpha[1];
+      // s2 = α1 (Â t0 + M̂ t1) = α1 Â t0 + α0 M̂ Â_x u into t1 (t1 came scaled by α0/α1 from the x
+      // step: two accumulators, not three, which spilled at k = 4), on every y-column (i0, i2).
+      const Number alpha1 = args.alpha[1];
       for_each_column(team, ppt, ni * n, [&](int p, int line) {
         const int i0 = line % ni, i2 = line / ni;
         Number r0[n], r1[n];
@@ -347,16 +351,15 @@ struct VertexPatchKernel {
         }
         TENSORMG_PATCH_UNROLL_INTERIOR
         for (int o = 0; o < ni; ++o) {
-          Number v1 = 0, va = 0, vm = 0;
+          Number v1 = 0, v2 = 0;
           TENSORMG_PATCH_UNROLL
           for (int m = 0; m < n; ++m) {
             v1 += cm.M[o + 1][m] * r0[m];
-            va += cm.A[o + 1][m] * r0[m];
-            vm += cm.M[o + 1][m] * r1[m];
+            v2 += cm.A[o + 1][m] * r0[m] + cm.M[o + 1][m] * r1[m];
           }
           const int e = i0 + ni * (o + n * i2);
           t0[p * line_size + e] = v1;
-          t1[p * line_size + e] = alpha1 * va + alpha0 * vm;
+          t1[p * line_size + e] = alpha1 * v2;
         }
       });
       team.team_barrier();

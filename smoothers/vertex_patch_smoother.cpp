@@ -91,20 +91,20 @@ VertexPatchSmoother<Number, ExecSpace>::VertexPatchSmoother(std::shared_ptr<cons
                  "patches per team must be in 0..64 (0 = automatic), given " << options_.patches_per_team);
   TENSORMG_CHECK(options_.threads_per_patch >= 0 && options_.threads_per_patch <= 1024,
                  "threads per patch must be in 0..1024 (0 = automatic), given " << options_.threads_per_patch);
-  // 3D per column on the device (perf/results/h100-2026-11-22-smoother/): a thread per interior
-  // column at k = 2, 3 (the solve's steps keep every thread busy; the residual's wider steps loop),
-  // and from k = 3 on as many patches as a team of 256 threads and the fast scratch hold (k = 2:
-  // 128 threads).
+  // 3D per column on the device (perf/results/h100-2026-11-22-smoother/v8): a thread per interior
+  // column from k = 2 on (the solve's steps keep every thread busy; the residual's wider steps
+  // loop), and as many patches as a team of 128 (k = 2), 160 (k = 3) or 256 threads and the fast
+  // scratch hold.
   const bool wide_teams = on_device && per_column && dim == 3;
   if (options_.threads_per_patch == 0) {
     options_.threads_per_patch = kernels_.threads_per_patch(per_column);
-    if (wide_teams && (k == 2 || k == 3)) options_.threads_per_patch = (2 * k - 1) * (2 * k - 1);
+    if (wide_teams && k >= 2) options_.threads_per_patch = (2 * k - 1) * (2 * k - 1);
   }
   const int threads = options_.threads_per_patch;
   if (options_.patches_per_team == 0) {
     int ppt = 1;
     if (on_device) {
-      const int target = wide_teams && k >= 3 ? 256 : (dim == 2 && k >= 3 ? 64 : 128);
+      const int target = wide_teams ? (k == 2 ? 128 : k == 3 ? 160 : 256) : (dim == 2 && k >= 3 ? 64 : 128);
       ppt = std::clamp(target / threads, 1, 64);
       while (ppt > 1 && kernels_.scratch_bytes(biggest, per_column, ppt) > fast_scratch) --ppt;
     }
@@ -125,6 +125,7 @@ void VertexPatchSmoother<Number, ExecSpace>::smooth_color(vector_type& x, const 
   args.inverse = inverse_;
   args.host_reference = reference_.data();
   for (int d = 0; d < 3; ++d) args.alpha[d] = Number(alpha_[d]);
+  args.alpha0_over_alpha1 = Number(alpha_[1] != 0 ? alpha_[0] / alpha_[1] : 0.0);
   args.gamma = Number(gamma_);
   args.volume = Number(volume_);
   args.box = op_->layout().box();

@@ -218,6 +218,10 @@ TYPED_TEST(VertexPatchTest, HelmholtzTermsMatchSequentialAlgorithm) {
   lo.mass_coefficient = 0.8;
   check_against_reference<TypeParam>(2, 3, make_mesh(2, {4, 3, 1}, 0), lo, all_variants(true));
   check_against_reference<TypeParam>(3, 2, make_mesh(3, {2, 3, 2}, 0), lo, all_variants(true));
+  // No Laplace term (α_d = 0): the per-column kernels must not divide by α1.
+  lo.laplace_coefficient = 0;
+  lo.mass_coefficient = 1;
+  check_against_reference<TypeParam>(3, 2, make_mesh(3, {2, 3, 2}, 0, {1.0, 0.6, 1.4}), lo, all_variants(true));
 }
 
 TYPED_TEST(VertexPatchTest, SinglePatchStepIsExactSolve) {
