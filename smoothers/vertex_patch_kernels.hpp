@@ -152,6 +152,14 @@ struct VertexPatchKernel {
   static constexpr int line_size = dim == 2 ? ni * n : ni * n * n;  // after the first contraction
   static constexpr int plane_size = ni * ni * n;                      // 3D, after the second
   static constexpr int info_entries = 5;                              // origin[3], first index, fast
+  /// In 3D the per-column kernels keep the ni^3 boxes of the residual and the solve where the
+  /// residual's last step leaves them, in place in the line buffer t0: z stride ni·n (not ni²),
+  /// ni·ni·n entries per box. The fused scratch is then 2 line buffers, so k = 5 holds 2 patches
+  /// and k = 6 one patch in 30 KB instead of 41 KB (+14% / +9%, h100-2026-11-22-smoother/v9).
+  /// In 2D the box has its own buffer (in place, ptxas spilled 10× more at k = 4: −23%).
+  static constexpr bool column_in_place = dim == 3;
+  static constexpr int column_zs = dim == 3 ? ni * n : ni * ni;
+  static constexpr int column_box = dim == 3 ? ni * ni * n : ni * ni;
 
   PatchKernelArgs<Number, ExecSpace> args;
   detail::PatchRange patches;
@@ -159,11 +167,12 @@ struct VertexPatchKernel {
   PatchMatricesConstant<k, Number> cm;
 
   /// Scratch entries (in Number) per patch for a stage; patch info is added by scratch_bytes.
-  /// Solve: R | T (interior boxes). Residual per column: t0 | t1 (after the x step, the y step
-  /// works in place) | R. Residual per DoF: u (closure) | t0 | t1 | w (3D).
+  /// Solve: R | T (interior boxes). Residual per column: t0 | t1 (after the x step the y step
+  /// works in place; 3D: the last step leaves R in t0, and t1 is the solve's T) | R (2D).
+  /// Residual per DoF: u (closure) | t0 | t1 | w (3D).
   KOKKOS_FORCEINLINE_FUNCTION static std::size_t entries_per_patch(PatchStage stage, bool per_column) {
-    if (stage == PatchStage::solve) return 2 * interior_size;
-    if (per_column) return 2 * line_size + interior_size;
+    if (stage == PatchStage::solve) return 2 * (per_column ? column_box : interior_size);
+    if (per_column) return 2 * line_size + (column_in_place ? 0 : interior_size);
     return closure_size + 2 * line_size + (dim == 3 ? plane_size : 0);
   }
   static std::size_t scratch_bytes(PatchStage stage, bool per_column, int patches_per_team) {
@@ -251,10 +260,12 @@ struct VertexPatchKernel {
     Number* t0 = args.per_column ? base : u + closure_size * ppt;
     Number* t1 = t0 + line_size * ppt;
     Number* w = t1 + line_size * ppt;
-    Number* R = stage == PatchStage::solve ? base : (args.per_column ? t1 + line_size * ppt : (dim == 3 ? t0 : u));
-    Number* T = stage == PatchStage::solve ? base + interior_size * ppt : (dim == 3 && !args.per_column ? t1 : t0);
-    const int rs = stage == PatchStage::solve || args.per_column ? interior_size : (dim == 3 ? line_size : closure_size);
-    const int ts = stage == PatchStage::solve ? interior_size : line_size;
+    const int box = args.per_column ? column_box : interior_size;  // entries of a solve box
+    const int zs = args.per_column ? column_zs : ni * ni;          // its z stride
+    Number* R = stage == PatchStage::solve ? base : (dim == 3 ? t0 : (args.per_column ? t1 + line_size * ppt : u));
+    Number* T = stage == PatchStage::solve ? base + box * ppt : (dim == 3 ? t1 : t0);
+    const int rs = stage == PatchStage::solve ? box : (dim == 3 ? line_size : (args.per_column ? interior_size : closure_size));
+    const int ts = stage == PatchStage::solve ? box : line_size;
 
     // The fused per-column kernel applies the solve's first Sᵀ (last direction) in its residual step.
     const bool transform_last = merge_steps && args.per_column && stage == PatchStage::fused && !args.use_inverse;
@@ -264,12 +275,12 @@ struct VertexPatchKernel {
     } else {
       for_each_point(team, valid, ni, ni, dim == 3 ? ni : 1, [&](int p, int i0, int i1, int i2) {
         const local_index idx = closure_index(info + info_entries * p, i0 + 1, i1 + 1, dim == 3 ? i2 + 1 : 0);
-        R[p * rs + i0 + ni * (i1 + ni * i2)] = args.r(idx);
+        R[p * rs + i0 + ni * i1 + zs * i2] = args.r(idx);
       });
       team.team_barrier();
     }
     if (stage == PatchStage::residual) return;
-    if (args.use_inverse) solve_inverse(team, valid, info, R, rs);
+    if (args.use_inverse) solve_inverse(team, valid, info, R, rs, zs);
     else if (args.per_column) solve_fast_diagonalization_columns(team, valid, info, R, rs, T, ts, transform_last);
     else solve_fast_diagonalization(team, valid, info, R, rs, T, ts);
   }
@@ -284,7 +295,7 @@ struct VertexPatchKernel {
 
   KOKKOS_FORCEINLINE_FUNCTION void residual_columns(const Member& team, local_index first_patch, int ppt, local_index* info,
                                                Number* t0, Number* t1, Number* R, bool transform_last) const {
-    constexpr int rs = interior_size;
+    constexpr int rs = column_in_place ? line_size : interior_size;  // 3D: R is t0 (in place)
     constexpr int e2 = dim == 3 ? n : 1;
     // x: interior rows of M0, A0 on every x-row of the closure, read straight from x (Dirichlet
     // nodes as zero). Each thread finds its patch itself; the first row's thread also stores the
@@ -430,15 +441,19 @@ struct VertexPatchKernel {
   template <int dir, ColumnOp op, bool add_to_x>
   KOKKOS_FORCEINLINE_FUNCTION void column_step(const Member& team, int ppt, const local_index* info, const Number* src, int ss,
                                           Number* dst, int ds) const {
-    constexpr int stride = dir == 0 ? 1 : (dir == 1 ? ni : ni * ni);
+    constexpr int stride = dir == 0 ? 1 : (dir == 1 ? ni : column_zs);
     constexpr int lines = dim == 2 ? ni : ni * ni;
-    // Box strides of the column's other two coordinates q0, q1 (in direction order).
+    // Box strides of the column's other two coordinates q0, q1 (in direction order), and the
+    // same in inverse_diagonal (z stride ni²).
     constexpr int stride_q0 = dir == 0 ? ni : 1;
-    constexpr int stride_q1 = dir == 2 ? ni : ni * ni;
+    constexpr int stride_q1 = dir == 2 ? ni : column_zs;
+    constexpr int dstride = dir == 0 ? 1 : (dir == 1 ? ni : ni * ni);
+    constexpr int dstride_q1 = dir == 2 ? ni : ni * ni;
     const Number* dinv = args.inverse_diagonal.data();
     for_each_column(team, ppt, lines, [&](int p, int line) {
       const int q0 = line % ni, q1 = line / ni;
       const int base = q0 * stride_q0 + q1 * stride_q1;
+      const int dbase = q0 * stride_q0 + q1 * dstride_q1;
       Number r[ni];
       TENSORMG_PATCH_UNROLL
       for (int m = 0; m < ni; ++m) r[m] = src[p * ss + base + m * stride];
@@ -449,14 +464,14 @@ struct VertexPatchKernel {
           Number v = 0;
           TENSORMG_PATCH_UNROLL
           for (int m = 0; m < ni; ++m) v += cm.S[m][o] * r[m];
-          if constexpr (op == ColumnOp::transpose_scale) v *= dinv[base + o * stride];
+          if constexpr (op == ColumnOp::transpose_scale) v *= dinv[dbase + o * dstride];
           dst[p * ds + base + o * stride] = v;
         }
       } else {
         if constexpr (op == ColumnOp::transpose_scale_forward) {
           apply_transpose<dir>(r);
           TENSORMG_PATCH_UNROLL
-          for (int m = 0; m < ni; ++m) r[m] *= dinv[base + m * stride];
+          for (int m = 0; m < ni; ++m) r[m] *= dinv[dbase + m * dstride];
         }
         local_index in[info_entries];
         if constexpr (add_to_x) load_info(info, p, in);
@@ -634,7 +649,7 @@ struct VertexPatchKernel {
   template <int dir>
   KOKKOS_FORCEINLINE_FUNCTION void store_residual_column(Number (&res)[ni], int q0, int q1, Number* R, bool transform) const {
     if (args.stage == PatchStage::residual) return;
-    constexpr int stride = dir == 1 ? ni : ni * ni;
+    constexpr int stride = dir == 1 ? ni : column_zs;
     Number* out = R + q0 + ni * q1 * (dim == 3 ? 1 : 0);
     if (transform) {
       // Each output of Sᵀ straight to scratch: no second column in registers.
@@ -715,15 +730,22 @@ struct VertexPatchKernel {
     });
   }
 
+  /// x += A_j^{-1} r with the stored dense inverse; R's boxes have z stride zs.
   KOKKOS_FORCEINLINE_FUNCTION void solve_inverse(const Member& team, int ppt, const local_index* info, const Number* R,
-                                            int rs) const {
+                                                 int rs, int zs) const {
     const Number* inv = args.inverse.data();
     for_each_point(team, ppt, ni, ni, dim == 3 ? ni : 1, [&](int p, int i0, int i1, int i2) {
       const int row = i0 + ni * (i1 + ni * i2);
       const Number* in = R + p * rs;
       const Number* a = inv + std::size_t(row) * interior_size;
       Number v = 0;
-      for (int m = 0; m < interior_size; ++m) v += a[m] * in[m];
+      if (zs == ni * ni) {
+        for (int m = 0; m < interior_size; ++m) v += a[m] * in[m];
+      } else {
+        for (int m2 = 0; m2 < ni; ++m2)
+          for (int m1 = 0; m1 < ni; ++m1)
+            for (int m0 = 0; m0 < ni; ++m0) v += *a++ * in[m0 + ni * m1 + zs * m2];
+      }
       const local_index idx = closure_index(info + info_entries * p, i0 + 1, i1 + 1, dim == 3 ? i2 + 1 : 0);
       args.x(idx) += v;
     });
