@@ -155,7 +155,8 @@ struct VertexPatchKernel {
   /// In 3D the per-column kernels keep the ni^3 boxes of the residual and the solve where the
   /// residual's last step leaves them, in place in the line buffer t0: z stride ni·n (not ni²),
   /// ni·ni·n entries per box. The fused scratch is then 2 line buffers, so k = 5 holds 2 patches
-  /// and k = 6 one patch in 30 KB instead of 41 KB (+14% / +9%, h100-2026-11-22-smoother/v9).
+  /// and k = 6 one patch in 30 KB instead of 41 KB (+13% / +8%, h100-2026-11-22-smoother/v10
+  /// against v8).
   /// In 2D the box has its own buffer (in place, ptxas spilled 10× more at k = 4: −23%).
   static constexpr bool column_in_place = dim == 3;
   static constexpr int column_zs = dim == 3 ? ni * n : ni * ni;
@@ -398,7 +399,7 @@ struct VertexPatchKernel {
   /// at k = 6 in 3D, where the extra registers spilled; so only up to k = 4.
   static constexpr bool merge_steps = ni <= 7;
 
-  /// r ← Sᵀ r (dir's eigenvectors) for a column along dir.
+  /// r ← Ŝᵀ r (the reference eigenvectors; the direction's 1/√h_d is in inverse_diagonal).
   template <int dir>
   KOKKOS_FORCEINLINE_FUNCTION void apply_transpose(Number (&r)[ni]) const {
     Number v[ni];
@@ -436,8 +437,8 @@ struct VertexPatchKernel {
 
   /// One step of the fast diagonalization on every column along `dir` of the ni^d boxes (one
   /// thread per column, the column in registers); `add_to_x` adds the result to x instead of
-  /// storing it. The division by the eigenvalue sums is a multiplication by inverse_diagonal,
-  /// which has the layout of the boxes.
+  /// storing it. The division by the eigenvalue sums is a multiplication by inverse_diagonal
+  /// (lexicographic ni^d; the boxes have z stride column_zs).
   template <int dir, ColumnOp op, bool add_to_x>
   KOKKOS_FORCEINLINE_FUNCTION void column_step(const Member& team, int ppt, const local_index* info, const Number* src, int ss,
                                           Number* dst, int ds) const {

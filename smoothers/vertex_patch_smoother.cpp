@@ -91,7 +91,7 @@ VertexPatchSmoother<Number, ExecSpace>::VertexPatchSmoother(std::shared_ptr<cons
                  "patches per team must be in 0..64 (0 = automatic), given " << options_.patches_per_team);
   TENSORMG_CHECK(options_.threads_per_patch >= 0 && options_.threads_per_patch <= 1024,
                  "threads per patch must be in 0..1024 (0 = automatic), given " << options_.threads_per_patch);
-  // 3D per column on the device (perf/results/h100-2026-11-22-smoother/v8): a thread per interior
+  // 3D per column on the device (perf/results/h100-2026-11-22-smoother/v8-v10): a thread per interior
   // column from k = 2 on (the solve's steps keep every thread busy; the residual's wider steps
   // loop), and as many patches as a team of 128 (k = 2), 160 (k = 3) or 256 threads and the fast
   // scratch hold.
