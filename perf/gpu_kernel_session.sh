@@ -5,12 +5,7 @@
 # Usage (repository root, CUDA build in build-cuda): bash perf/gpu_kernel_session.sh <out> [parts...]
 #   parts: tests operator operator-2d spmv teams smoother smoother-teams smoother-all ncu-operator ncu-vmult
 #          ncu-smoother
-set -uo pipefail
-out="$1"; shift
-mkdir -p "$out"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,memory.total --format=csv > "$out/env.txt" 2>&1
-ceil=perf/results/h100-2026-11-21/ceilings.json
+source "$(dirname "$0")/session_setup.sh"
 op=build-cuda/perf/tensormg-bench-operator
 mg=build-cuda/perf/tensormg-bench-multigrid
 cap="${PART_TIMEOUT:-240}"

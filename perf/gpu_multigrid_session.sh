@@ -2,12 +2,7 @@
 # A device session for the multigrid issue: CUDA ctest, compute-sanitizer on the smoother and
 # multigrid tests, then benchmark parts (perf/run_multigrid_benchmarks.sh), each under a time cap.
 # Usage (repository root, CUDA build in build-cuda): bash perf/gpu_multigrid_session.sh <out> [--tests] [parts...]
-set -uo pipefail
-out="$1"; shift
-mkdir -p "$out"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,memory.total --format=csv > "$out/env.txt" 2>&1
-ceil=perf/results/h100-2026-11-21/ceilings.json
+source "$(dirname "$0")/session_setup.sh"
 for part in "$@"; do
   if [ "$part" = "--tests" ]; then
     (cd build-cuda && timeout 300 ctest -E headers -LE install --output-on-failure -j4 --timeout 280) > "$out/ctest.log" 2>&1

@@ -1,7 +1,7 @@
 // Instantiation of the 2D vertex-patch smoother kernels: degrees 1..10, float and double,
 // for DefaultExec and SecondaryExec. One file per dimension so they compile in parallel.
 #include "core/error.hpp"
-#include "smoothers/vertex_patch_kernels.hpp"
+#include "smoothers/vertex_patch_launch.hpp"
 
 namespace tensormg {
 

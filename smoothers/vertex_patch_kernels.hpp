@@ -4,7 +4,7 @@
 /// eq. 2.8, §3.1, Table 4). A team works on `patches_per_team` patches of one color in scratch
 /// memory; every step is a loop over the points of a lexicographic box, handed to threads either
 /// one point each or one column (along the last direction) each (Fig. 5). Only the host glue
-/// (vertex_patch_smoother.cpp) launches these.
+/// (vertex_patch_smoother.cpp, through vertex_patch_launch.hpp) launches these.
 ///
 /// Patch j of interior vertex v has the (2k+1)^d closure nodes starting at node (v−1)k per
 /// direction and the (2k−1)^d interior nodes inside. Steps (3D; 2D drops the middle one):
@@ -14,109 +14,15 @@
 ///   solve     fast diagonalization: S0ᵀ, S1ᵀ, S2ᵀ, divide by a(λ0+λ1+λ2)+c, S0, S1, S2, add to x
 ///             or the dense inverse of A_j times r, added to x.
 
+
 #include <Kokkos_Core.hpp>
 
 #include <cstddef>
-#include <utility>  // std::integer_sequence
 
-#include "core/fast_divisor.hpp"
 #include "core/shared_pointer.hpp"
-#include "discretization/continuous_dof_layout.hpp"
+#include "smoothers/vertex_patch_args.hpp"
 
 namespace tensormg {
-
-/// What the patch kernels do in one launch.
-enum class PatchStage {
-  fused,     ///< local residual and local solve, x updated
-  residual,  ///< local residual written to r at the patch interiors
-  solve      ///< r read at the patch interiors, local solve, x updated
-};
-
-template <class Number, class ExecSpace>
-struct PatchKernelArgs {
-  using memory_space = typename ExecSpace::memory_space;
-  Kokkos::View<Number*, memory_space> x;
-  Kokkos::View<const Number*, memory_space> b;
-  Kokkos::View<Number*, memory_space> r;
-  /// Per direction d, at d * matrix_stride(k): patch mass M (n×n), stiffness A (n×n), eigenvectors
-  /// S (ni×ni, column j = vector j), eigenvalues (ni); n = 2k+1, ni = 2k−1.
-  Kokkos::View<const Number*, memory_space> matrices;
-  /// Dense inverse of A_j ((ni^d)², row-major); only for the inverse local solver.
-  Kokkos::View<const Number*, memory_space> inverse;
-  /// The diagonal of the fast diagonalization for the reference eigenvectors (below),
-  /// 1 / ((a (λ_0[i0] + … + λ_{d−1}[i_{d−1}]) + c) V) with V = h_0 ⋯ h_{d−1}, on the ni^d box
-  /// (lexicographic): a multiplication per point instead of a division.
-  Kokkos::View<const Number*, memory_space> inverse_diagonal;
-  /// The reference patch matrices (cell length 1; one direction in the layout of `matrices`),
-  /// copied into the functor at launch (constant memory). The per-column steps use them for every
-  /// direction: M_d = h_d M̂, A_d = Â / h_d and S_d = Ŝ / √h_d, so the lengths become the scalars
-  /// below and the constant working set is 1/dim of the per-direction matrices.
-  const Number* host_reference = nullptr;
-  /// With the reference matrices, a Σ_d (A_d ⊗ M …) + c ⊗ M = Σ_d α_d (Â in d ⊗ M̂ …) + γ ⊗ M̂:
-  /// α_d = a V / h_d², γ = c V; the solve's V^{-1} is part of inverse_diagonal.
-  Number alpha[3] = {1, 1, 1};
-  Number alpha0_over_alpha1 = 1;  ///< 0 when α1 = 0 (no Laplace term)
-  Number gamma = 0;
-  Number volume = 1;  ///< V, to undo the reference scaling of inverse_diagonal (per-DoF solve)
-  NodeBox box;
-  Number laplace = 1, mass = 0;
-  int color = 0;
-  PatchStage stage = PatchStage::fused;
-  bool use_inverse = false;
-  bool per_column = true;  ///< one thread per 1D column along the contracted direction
-  int patches_per_team = 1;
-  int threads_per_patch = 0;  ///< team size = patches_per_team × this (0: one per closure column or point)
-
-  static constexpr int matrix_stride(int k) { return 2 * (2 * k + 1) * (2 * k + 1) + (2 * k - 1) * (2 * k - 1) + (2 * k - 1); }
-};
-
-namespace detail {
-/// Interior vertices of one color: vertex v_d = 1 + parity_d + 2 t_d, t_d < extent_d.
-struct PatchRange {
-  local_index extent[3] = {1, 1, 1};
-  int parity[3] = {0, 0, 0};
-  FastDivisor by_extent[2];  // extent[0], extent[1] (at least 1)
-  KOKKOS_FORCEINLINE_FUNCTION local_index size() const { return extent[0] * extent[1] * extent[2]; }
-  /// First closure node (v − 1) k of patch number j of this color.
-  KOKKOS_FORCEINLINE_FUNCTION void origin(local_index j, int k, local_index o[3]) const {
-    local_index t[3];
-    const local_index q = by_extent[0].divmod(j, t[0]);
-    t[2] = by_extent[1].divmod(q, t[1]);
-    for (int d = 0; d < 3; ++d) o[d] = (parity[d] + 2 * t[d]) * k;
-  }
-};
-
-inline PatchRange patch_range(const NodeBox& box, int color) {
-  PatchRange r;
-  for (int d = 0; d < 3; ++d) {
-    if (d >= box.dim) {
-      r.extent[d] = 1;
-      r.parity[d] = 0;
-      continue;
-    }
-    r.parity[d] = (color >> d) & 1;
-    const local_index cells = box.cells[d];
-    r.extent[d] = cells > r.parity[d] ? (cells - r.parity[d]) / 2 : 0;
-  }
-  for (int d = 0; d < 2; ++d) r.by_extent[d] = FastDivisor(r.extent[d] > 0 ? r.extent[d] : 1);
-  return r;
-}
-}  // namespace detail
-
-/// The reference patch's 1D matrices held by value in the kernel functor. On CUDA the functor
-/// lives in constant memory (Kokkos launches functors of 4–32 KB from there); the per-column
-/// steps index them with compile-time offsets (unrolled loops), so an FMA reads its matrix entry
-/// from the constant bank (a uniform ULDC on sm_90) and only the vector entry costs a load, once
-/// per column. One set for all directions (PatchKernelArgs::host_reference): with one set per
-/// direction the constant cache missed on 8 of 20 cycles per instruction at 3D k = 5 (ncu,
-/// h100-2026-11-22-smoother/v7).
-template <int k, class Number>
-struct PatchMatricesConstant {
-  static constexpr int n = 2 * k + 1, ni = 2 * k - 1;
-  Number M[n][n];
-  Number A[n][n];
-  Number S[ni][ni];
-};
 
 #if defined(__CUDA_ARCH__)
 #define TENSORMG_PATCH_UNROLL_OUTPUTS TENSORMG_PATCH_PRAGMA(unroll(n <= 9 ? n : 1))
@@ -400,7 +306,6 @@ struct VertexPatchKernel {
   static constexpr bool merge_steps = ni <= 7;
 
   /// r ← Ŝᵀ r (the reference eigenvectors; the direction's 1/√h_d is in inverse_diagonal).
-  template <int dir>
   KOKKOS_FORCEINLINE_FUNCTION void apply_transpose(Number (&r)[ni]) const {
     Number v[ni];
     TENSORMG_PATCH_UNROLL_INTERIOR
@@ -470,7 +375,7 @@ struct VertexPatchKernel {
         }
       } else {
         if constexpr (op == ColumnOp::transpose_scale_forward) {
-          apply_transpose<dir>(r);
+          apply_transpose(r);
           TENSORMG_PATCH_UNROLL
           for (int m = 0; m < ni; ++m) r[m] *= dinv[dbase + m * dstride];
         }
@@ -752,89 +657,5 @@ struct VertexPatchKernel {
     });
   }
 };
-
-/// Launch facts of one (dim, k) the host glue needs.
-template <class Number, class ExecSpace>
-struct PatchKernelTable {
-  void (*launch)(const PatchKernelArgs<Number, ExecSpace>&) = nullptr;
-  std::size_t (*scratch_bytes)(PatchStage, bool per_column, int patches_per_team) = nullptr;
-  int (*threads_per_patch)(bool per_column) = nullptr;
-};
-
-template <class ExecSpace>
-constexpr bool patch_kernels_run_on_host() {
-  return Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
-}
-
-namespace detail {
-template <class Kernel, class Number, class ExecSpace>
-void launch_patch_kernel(const PatchKernelArgs<Number, ExecSpace>& args, const PatchRange& patches, int scratch_level,
-                         std::size_t bytes) {
-  Kernel kernel{args, patches, scratch_level, {}};
-  {
-    constexpr int n = Kernel::n, ni = Kernel::ni;
-    const Number* h = args.host_reference;
-    for (int i = 0; i < n; ++i)
-      for (int j = 0; j < n; ++j) {
-        kernel.cm.M[i][j] = h[i * n + j];
-        kernel.cm.A[i][j] = h[n * n + i * n + j];
-      }
-    for (int i = 0; i < ni; ++i)
-      for (int j = 0; j < ni; ++j) kernel.cm.S[i][j] = h[2 * n * n + i * ni + j];
-  }
-  const int ppt = args.patches_per_team;
-  const int league = (patches.size() + ppt - 1) / ppt;
-  int team_size = 1;
-  if constexpr (!patch_kernels_run_on_host<ExecSpace>()) {
-    team_size = ppt * (args.threads_per_patch > 0 ? args.threads_per_patch : Kernel::threads_per_patch(args.per_column));
-    typename Kernel::Policy probe(league, 1);
-    probe.set_scratch_size(scratch_level, Kokkos::PerTeam(bytes));
-    int max_size = probe.team_size_max(kernel, Kokkos::ParallelForTag());
-    max_size = max_size < Kernel::max_team_size ? max_size : Kernel::max_team_size;
-    team_size = team_size < max_size ? team_size : max_size;
-    team_size = team_size > 32 ? (team_size + 31) / 32 * 32 : team_size;  // whole warps
-    team_size = team_size < max_size ? team_size : max_size;
-  }
-  typename Kernel::Policy policy(league, team_size);
-  policy.set_scratch_size(scratch_level, Kokkos::PerTeam(bytes));
-  const char* name = args.stage == PatchStage::fused      ? "tensormg::smoother::vertex_patch::fused"
-                     : args.stage == PatchStage::residual ? "tensormg::smoother::vertex_patch::residual"
-                                                          : "tensormg::smoother::vertex_patch::solve";
-  Kokkos::parallel_for(name, policy, kernel);
-}
-}  // namespace detail
-
-template <int dim, int k, class Number, class ExecSpace>
-void launch_vertex_patch(const PatchKernelArgs<Number, ExecSpace>& args) {
-  using Generic = VertexPatchKernel<dim, k, Number, ExecSpace>;
-  const detail::PatchRange patches = detail::patch_range(args.box, args.color);
-  if (patches.size() == 0) return;
-  const std::size_t bytes = Generic::scratch_bytes(args.stage, args.per_column, args.patches_per_team);
-  const int scratch_level = bytes <= std::size_t(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0)) ? 0 : 1;
-  if constexpr (!patch_kernels_run_on_host<ExecSpace>()) {
-    if (scratch_level == 0) {
-      detail::launch_patch_kernel<VertexPatchKernel<dim, k, Number, ExecSpace, true>>(args, patches, 0, bytes);
-      return;
-    }
-  }
-  detail::launch_patch_kernel<Generic>(args, patches, scratch_level, bytes);
-}
-
-template <int dim, class Number, class ExecSpace, int... i>
-PatchKernelTable<Number, ExecSpace> lookup_patch_kernels(int degree, std::integer_sequence<int, i...>) {
-  PatchKernelTable<Number, ExecSpace> table;
-  ((degree == i + 1 ? (void)(table = {&launch_vertex_patch<dim, i + 1, Number, ExecSpace>,
-                                      &VertexPatchKernel<dim, i + 1, Number, ExecSpace>::scratch_bytes,
-                                      &VertexPatchKernel<dim, i + 1, Number, ExecSpace>::threads_per_patch})
-                    : (void)0),
-   ...);
-  return table;
-}
-
-/// Defined in vertex_patch_instantiate_{2,3}d.cpp; throw InputError for unsupported degrees.
-template <class Number, class ExecSpace>
-PatchKernelTable<Number, ExecSpace> patch_kernels_2d(int degree);
-template <class Number, class ExecSpace>
-PatchKernelTable<Number, ExecSpace> patch_kernels_3d(int degree);
 
 }  // namespace tensormg

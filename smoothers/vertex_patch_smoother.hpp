@@ -15,7 +15,7 @@
 #include "discretization/laplace_operator.hpp"
 #include "smoothers/patch_matrices.hpp"
 #include "smoothers/smoother.hpp"
-#include "smoothers/vertex_patch_kernels.hpp"
+#include "smoothers/vertex_patch_launch.hpp"
 
 namespace tensormg {
 

@@ -1,0 +1,100 @@
+#pragma once
+/// @file
+/// Launch of the vertex-patch kernels (vertex_patch_kernels.hpp): team size and scratch level per
+/// launch, the shared-scratch or generic kernel, and the table of launchers per degree that the
+/// host glue (vertex_patch_smoother.cpp) looks up.
+
+#include <Kokkos_Core.hpp>
+
+#include <cstddef>
+#include <utility>  // std::integer_sequence
+
+#include "smoothers/vertex_patch_kernels.hpp"
+
+namespace tensormg {
+
+/// Launch facts of one (dim, k) the host glue needs.
+template <class Number, class ExecSpace>
+struct PatchKernelTable {
+  void (*launch)(const PatchKernelArgs<Number, ExecSpace>&) = nullptr;
+  std::size_t (*scratch_bytes)(PatchStage, bool per_column, int patches_per_team) = nullptr;
+  int (*threads_per_patch)(bool per_column) = nullptr;
+};
+
+template <class ExecSpace>
+constexpr bool patch_kernels_run_on_host() {
+  return Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
+}
+
+namespace detail {
+template <class Kernel, class Number, class ExecSpace>
+void launch_patch_kernel(const PatchKernelArgs<Number, ExecSpace>& args, const PatchRange& patches, int scratch_level,
+                         std::size_t bytes) {
+  Kernel kernel{args, patches, scratch_level, {}};
+  {
+    constexpr int n = Kernel::n, ni = Kernel::ni;
+    const Number* h = args.host_reference;
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) {
+        kernel.cm.M[i][j] = h[i * n + j];
+        kernel.cm.A[i][j] = h[n * n + i * n + j];
+      }
+    for (int i = 0; i < ni; ++i)
+      for (int j = 0; j < ni; ++j) kernel.cm.S[i][j] = h[2 * n * n + i * ni + j];
+  }
+  const int ppt = args.patches_per_team;
+  const int league = (patches.size() + ppt - 1) / ppt;
+  int team_size = 1;
+  if constexpr (!patch_kernels_run_on_host<ExecSpace>()) {
+    team_size = ppt * (args.threads_per_patch > 0 ? args.threads_per_patch : Kernel::threads_per_patch(args.per_column));
+    typename Kernel::Policy probe(league, 1);
+    probe.set_scratch_size(scratch_level, Kokkos::PerTeam(bytes));
+    int max_size = probe.team_size_max(kernel, Kokkos::ParallelForTag());
+    max_size = max_size < Kernel::max_team_size ? max_size : Kernel::max_team_size;
+    team_size = team_size < max_size ? team_size : max_size;
+    team_size = team_size > 32 ? (team_size + 31) / 32 * 32 : team_size;  // whole warps
+    team_size = team_size < max_size ? team_size : max_size;
+  }
+  typename Kernel::Policy policy(league, team_size);
+  policy.set_scratch_size(scratch_level, Kokkos::PerTeam(bytes));
+  const char* name = args.stage == PatchStage::fused      ? "tensormg::smoother::vertex_patch::fused"
+                     : args.stage == PatchStage::residual ? "tensormg::smoother::vertex_patch::residual"
+                                                          : "tensormg::smoother::vertex_patch::solve";
+  Kokkos::parallel_for(name, policy, kernel);
+}
+}  // namespace detail
+
+template <int dim, int k, class Number, class ExecSpace>
+void launch_vertex_patch(const PatchKernelArgs<Number, ExecSpace>& args) {
+  using Generic = VertexPatchKernel<dim, k, Number, ExecSpace>;
+  const detail::PatchRange patches = detail::patch_range(args.box, args.color);
+  if (patches.size() == 0) return;
+  const std::size_t bytes = Generic::scratch_bytes(args.stage, args.per_column, args.patches_per_team);
+  const int scratch_level = bytes <= std::size_t(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0)) ? 0 : 1;
+  if constexpr (!patch_kernels_run_on_host<ExecSpace>()) {
+    if (scratch_level == 0) {
+      detail::launch_patch_kernel<VertexPatchKernel<dim, k, Number, ExecSpace, true>>(args, patches, 0, bytes);
+      return;
+    }
+  }
+  detail::launch_patch_kernel<Generic>(args, patches, scratch_level, bytes);
+}
+
+template <int dim, class Number, class ExecSpace, int... i>
+PatchKernelTable<Number, ExecSpace> lookup_patch_kernels(int degree, std::integer_sequence<int, i...>) {
+  PatchKernelTable<Number, ExecSpace> table;
+  ((degree == i + 1 ? (void)(table = {&launch_vertex_patch<dim, i + 1, Number, ExecSpace>,
+                                      &VertexPatchKernel<dim, i + 1, Number, ExecSpace>::scratch_bytes,
+                                      &VertexPatchKernel<dim, i + 1, Number, ExecSpace>::threads_per_patch})
+                    : (void)0),
+   ...);
+  return table;
+}
+
+/// Defined in vertex_patch_instantiate_{2,3}d.cpp; throw InputError for unsupported degrees.
+template <class Number, class ExecSpace>
+PatchKernelTable<Number, ExecSpace> patch_kernels_2d(int degree);
+template <class Number, class ExecSpace>
+PatchKernelTable<Number, ExecSpace> patch_kernels_3d(int degree);
+
+}  // namespace tensormg
