@@ -36,11 +36,11 @@ struct NodeBox {
     return n_owned + full - owned_before;
   }
   /// True for nodes on the boundary of the brick (Dirichlet nodes).
+  /// (No local array indexed by the run-time dim: in kernels that put it in local memory.)
   KOKKOS_INLINE_FUNCTION bool on_boundary(local_index ix, local_index iy, local_index iz) const {
-    const global_index g[3] = {offset[0] + ix, offset[1] + iy, offset[2] + iz};
-    for (int d = 0; d < dim; ++d)
-      if (g[d] == 0 || g[d] == global_nodes[d] - 1) return true;
-    return false;
+    const global_index gx = offset[0] + ix, gy = offset[1] + iy, gz = offset[2] + iz;
+    return gx == 0 || gx == global_nodes[0] - 1 || gy == 0 || gy == global_nodes[1] - 1 ||
+           (dim == 3 && (gz == 0 || gz == global_nodes[2] - 1));
   }
 };
 

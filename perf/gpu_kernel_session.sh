@@ -16,7 +16,7 @@ for part in "$@"; do
         --output-on-failure -j4 --timeout 280) > "$out/ctest.log" 2>&1
       echo "ctest exit $?"; grep -E "tests passed|Failed|\*\*\*" "$out/ctest.log"
       FILTER='*/Cuda.*' SANITIZE_TIMEOUT=120 bash perf/sanitize.sh build-cuda "$out" test_laplace_operator
-      FILTER='*/Cuda.OneStepMatchesSequentialAlgorithm*:*/Cuda.ThreadsPerPatch*:*/Cuda.Helmholtz*:*/Cuda.SinglePatch*' \
+      FILTER='*/Cuda.OneStepMatchesSequentialAlgorithm*:*/Cuda.ThreadsPerPatch*:*/Cuda.Helmholtz*:*/Cuda.SinglePatch*:*/Cuda.Q7*' \
         SANITIZE_TIMEOUT=150 bash perf/sanitize.sh build-cuda "$out" test_vertex_patch
       ;;
     operator)

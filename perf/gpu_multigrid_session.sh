@@ -9,7 +9,7 @@ for part in "$@"; do
     echo "ctest exit $?"; grep -E "tests passed|Failed|\*\*\*" "$out/ctest.log"
     FILTER='*/Cuda.Restriction*:*/Cuda.Prolongation*:*/Cuda.CoarseSolve*:*/Cuda.VCycleIsSymmetric' \
       SANITIZE_TIMEOUT=150 bash perf/sanitize.sh build-cuda "$out" test_multigrid
-    FILTER='*/Cuda.OneStepMatchesSequentialAlgorithm2D:*/Cuda.ThreadsPerPatch*:*/Cuda.Helmholtz*:*/Cuda.SinglePatch*:*/Cuda.Float*' \
+    FILTER='*/Cuda.OneStepMatchesSequentialAlgorithm2D:*/Cuda.ThreadsPerPatch*:*/Cuda.Helmholtz*:*/Cuda.SinglePatch*:*/Cuda.Q7*:*/Cuda.Float*' \
       SANITIZE_TIMEOUT=150 bash perf/sanitize.sh build-cuda "$out" test_vertex_patch
   else
     timeout "${PART_TIMEOUT:-300}" bash perf/run_multigrid_benchmarks.sh build-cuda "$out" "$ceil" "$part" > "$out/part-$part.log" 2>&1

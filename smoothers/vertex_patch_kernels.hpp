@@ -25,11 +25,9 @@
 namespace tensormg {
 
 #if defined(__CUDA_ARCH__)
-#define TENSORMG_PATCH_UNROLL_OUTPUTS TENSORMG_PATCH_PRAGMA(unroll(n <= 9 ? n : 1))
-#define TENSORMG_PATCH_UNROLL_INTERIOR TENSORMG_PATCH_PRAGMA(unroll(ni <= 9 ? ni : 1))
+#define TENSORMG_PATCH_UNROLL_INTERIOR TENSORMG_PATCH_PRAGMA(unroll(ni <= 9 ? ni : (dim == 3 ? 2 : 1)))
 #define TENSORMG_PATCH_UNROLL TENSORMG_PATCH_PRAGMA(unroll)
 #else
-#define TENSORMG_PATCH_UNROLL_OUTPUTS
 #define TENSORMG_PATCH_UNROLL_INTERIOR
 #define TENSORMG_PATCH_UNROLL
 #endif
@@ -46,10 +44,15 @@ struct VertexPatchKernel {
   /// and 20% busy; perf/results/h100-2026-11-21-multigrid/multigrid-v1/ncu-smoother-*). Now 4 teams
   /// of 256 per SM (64 registers) up to k = 4, 3 (85) for k = 5, 6 (2D: up to 7), 2 (128) above,
   /// where the column arrays alone need 2 (2k+1) doubles (+27% at k = 3, +17% at k = 5 in 3D).
-  static constexpr int max_team_size = 256;
-  static constexpr int min_teams_per_sm = k <= 4 ? 4 : (k <= (dim == 2 ? 7 : 6) ? 3 : 2);
+  /// 3D k = 4 and 7 are capped at their default team (4 × 49 and 169 threads in whole warps), so
+  /// the cap follows the occupancy they really get: k = 4 keeps 4 teams of 224 per SM with 72
+  /// registers instead of 64 (ptxas spills 72/120 bytes instead of 132/320), k = 7 gets 3 teams
+  /// of 192 with 96 registers instead of 2 with 108 (its 46.8 KB of shared memory allows 4).
+  static constexpr int max_team_size = dim == 3 && k == 4 ? 224 : (dim == 3 && k == 7 ? 192 : 256);
+  static constexpr int min_teams_per_sm = k <= 4 ? 4 : (k <= (dim == 2 ? 7 : 6) || (dim == 3 && k == 7) ? 3 : 2);
   using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<max_team_size, min_teams_per_sm>>;
   using Member = typename Policy::member_type;
+  using execution_space = ExecSpace;
   static constexpr int dimension = dim;
   static constexpr int n = 2 * k + 1;   // closure nodes per direction
   static constexpr int ni = 2 * k - 1;  // interior nodes per direction
@@ -537,15 +540,30 @@ struct VertexPatchKernel {
       q[m] = beta * s1[stride * m] + c * r0[m];
       r0[m] *= alpha;
     }
-    Number res[ni];
-    TENSORMG_PATCH_UNROLL_INTERIOR
-    for (int o = 0; o < ni; ++o) {
-      Number v = 0;
-      TENSORMG_PATCH_UNROLL
-      for (int m = 0; m < n; ++m) v += cm.A[o + 1][m] * r0[m] + cm.M[o + 1][m] * q[m];
-      res[o] = residual_at(column_index<dir>(in, q0, q1, o), v);
+    if constexpr (!merge_steps) {
+      // Each output straight to scratch: a res[ni] array written in the outputs' loop (not
+      // unrolled from ni = 11 on) went to local memory.
+      constexpr int rstride = dir == 1 ? ni : column_zs;
+      Number* out = R + q0 + ni * q1 * (dim == 3 ? 1 : 0);
+      TENSORMG_PATCH_UNROLL_INTERIOR
+      for (int o = 0; o < ni; ++o) {
+        Number v = 0;
+        TENSORMG_PATCH_UNROLL
+        for (int m = 0; m < n; ++m) v += cm.A[o + 1][m] * r0[m] + cm.M[o + 1][m] * q[m];
+        const Number res = residual_at(column_index<dir>(in, q0, q1, o), v);
+        if (args.stage != PatchStage::residual) out[o * rstride] = res;
+      }
+    } else {
+      Number res[ni];
+      TENSORMG_PATCH_UNROLL_INTERIOR
+      for (int o = 0; o < ni; ++o) {
+        Number v = 0;
+        TENSORMG_PATCH_UNROLL
+        for (int m = 0; m < n; ++m) v += cm.A[o + 1][m] * r0[m] + cm.M[o + 1][m] * q[m];
+        res[o] = residual_at(column_index<dir>(in, q0, q1, o), v);
+      }
+      store_residual_column<dir>(res, q0, q1, R, transform);
     }
-    store_residual_column<dir>(res, q0, q1, R, transform);
   }
 
   /// Stores the residual column along the last direction dir (other coordinates q0, q1) to the

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <utility>  // std::integer_sequence
 
+#include "core/team_scratch.hpp"
 #include "smoothers/vertex_patch_kernels.hpp"
 
 namespace tensormg {
@@ -18,6 +19,7 @@ template <class Number, class ExecSpace>
 struct PatchKernelTable {
   void (*launch)(const PatchKernelArgs<Number, ExecSpace>&) = nullptr;
   std::size_t (*scratch_bytes)(PatchStage, bool per_column, int patches_per_team) = nullptr;
+  int (*scratch_level)(PatchStage, bool per_column, int patches_per_team, int threads_per_patch) = nullptr;
   int (*threads_per_patch)(bool per_column) = nullptr;
 };
 
@@ -27,6 +29,25 @@ constexpr bool patch_kernels_run_on_host() {
 }
 
 namespace detail {
+/// Threads of a device team: patches per team × threads per patch in whole warps, at most the
+/// kernel's launch bound.
+template <class Kernel>
+int patch_team_size(int patches_per_team, int threads_per_patch, bool per_column) {
+  int threads = patches_per_team * (threads_per_patch > 0 ? threads_per_patch : Kernel::threads_per_patch(per_column));
+  threads = threads > 32 ? (threads + 31) / 32 * 32 : threads;
+  return threads < Kernel::max_team_size ? threads : Kernel::max_team_size;
+}
+
+/// Scratch level of a launch: 0 (shared memory on the GPU) where the team's scratch fits beside
+/// Kokkos' reduction buffer (core/team_scratch.hpp), otherwise 1 (global memory).
+template <class Kernel>
+int patch_scratch_level(PatchStage stage, bool per_column, int patches_per_team, int threads_per_patch) {
+  using ExecSpace = typename Kernel::execution_space;
+  const std::size_t bytes = Kernel::scratch_bytes(stage, per_column, patches_per_team);
+  if constexpr (patch_kernels_run_on_host<ExecSpace>()) return bytes <= std::size_t(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0)) ? 0 : 1;
+  else return bytes <= fast_team_scratch_bytes<ExecSpace>(patch_team_size<Kernel>(patches_per_team, threads_per_patch, per_column)) ? 0 : 1;
+}
+
 template <class Kernel, class Number, class ExecSpace>
 void launch_patch_kernel(const PatchKernelArgs<Number, ExecSpace>& args, const PatchRange& patches, int scratch_level,
                          std::size_t bytes) {
@@ -46,13 +67,10 @@ void launch_patch_kernel(const PatchKernelArgs<Number, ExecSpace>& args, const P
   const int league = (patches.size() + ppt - 1) / ppt;
   int team_size = 1;
   if constexpr (!patch_kernels_run_on_host<ExecSpace>()) {
-    team_size = ppt * (args.threads_per_patch > 0 ? args.threads_per_patch : Kernel::threads_per_patch(args.per_column));
+    team_size = patch_team_size<Kernel>(ppt, args.threads_per_patch, args.per_column);
     typename Kernel::Policy probe(league, 1);
     probe.set_scratch_size(scratch_level, Kokkos::PerTeam(bytes));
-    int max_size = probe.team_size_max(kernel, Kokkos::ParallelForTag());
-    max_size = max_size < Kernel::max_team_size ? max_size : Kernel::max_team_size;
-    team_size = team_size < max_size ? team_size : max_size;
-    team_size = team_size > 32 ? (team_size + 31) / 32 * 32 : team_size;  // whole warps
+    const int max_size = probe.team_size_max(kernel, Kokkos::ParallelForTag());
     team_size = team_size < max_size ? team_size : max_size;
   }
   typename Kernel::Policy policy(league, team_size);
@@ -70,7 +88,7 @@ void launch_vertex_patch(const PatchKernelArgs<Number, ExecSpace>& args) {
   const detail::PatchRange patches = detail::patch_range(args.box, args.color);
   if (patches.size() == 0) return;
   const std::size_t bytes = Generic::scratch_bytes(args.stage, args.per_column, args.patches_per_team);
-  const int scratch_level = bytes <= std::size_t(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0)) ? 0 : 1;
+  const int scratch_level = detail::patch_scratch_level<Generic>(args.stage, args.per_column, args.patches_per_team, args.threads_per_patch);
   if constexpr (!patch_kernels_run_on_host<ExecSpace>()) {
     if (scratch_level == 0) {
       detail::launch_patch_kernel<VertexPatchKernel<dim, k, Number, ExecSpace, true>>(args, patches, 0, bytes);
@@ -85,6 +103,7 @@ PatchKernelTable<Number, ExecSpace> lookup_patch_kernels(int degree, std::intege
   PatchKernelTable<Number, ExecSpace> table;
   ((degree == i + 1 ? (void)(table = {&launch_vertex_patch<dim, i + 1, Number, ExecSpace>,
                                       &VertexPatchKernel<dim, i + 1, Number, ExecSpace>::scratch_bytes,
+                                      &detail::patch_scratch_level<VertexPatchKernel<dim, i + 1, Number, ExecSpace>>,
                                       &VertexPatchKernel<dim, i + 1, Number, ExecSpace>::threads_per_patch})
                     : (void)0),
    ...);

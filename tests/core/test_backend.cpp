@@ -1,6 +1,7 @@
 // The execution spaces themselves: a reduction, a team kernel with scratch, and MPI start-up.
 #include <mpi.h>
 
+#include "core/team_scratch.hpp"
 #include "tests/test_spaces.hpp"
 
 namespace {
@@ -18,15 +19,15 @@ long sum_of_indices(long n) {
   return sum;
 }
 
-/// Each team fills `width` scratch entries and reduces them in reverse order.
+/// Each team fills `width` scratch entries and reduces them in reverse order. team_size 0: AUTO.
 template <class Exec>
-Kokkos::View<double*, Kokkos::HostSpace> team_scratch_sums(int league, int width) {
+Kokkos::View<double*, Kokkos::HostSpace> team_scratch_sums(int league, int width, int team_size = 0) {
   using Policy = Kokkos::TeamPolicy<Exec>;
   using Scratch = Kokkos::View<double*, typename Exec::scratch_memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
   Kokkos::View<double*, typename Exec::memory_space> out("out", league);
+  Policy policy = team_size > 0 ? Policy(league, team_size) : Policy(league, Kokkos::AUTO);
   Kokkos::parallel_for(
-      "tensormg::test::scratch",
-      Policy(league, Kokkos::AUTO).set_scratch_size(0, Kokkos::PerTeam(Scratch::shmem_size(width))),
+      "tensormg::test::scratch", policy.set_scratch_size(0, Kokkos::PerTeam(Scratch::shmem_size(width))),
       KOKKOS_LAMBDA(const typename Policy::member_type& team) {
         Scratch s(team.team_scratch(0), width);
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, width),
@@ -49,6 +50,26 @@ TYPED_TEST(Backend, TeamScratchHoldsPerTeamData) {
   const int league = 37, width = 64;
   const auto host = team_scratch_sums<TypeParam>(league, width);
   for (int l = 0; l < league; ++l) EXPECT_DOUBLE_EQ(host(l), l * 1000.0 * width + width * (width - 1) / 2.0);
+}
+
+/// The whole level-0 scratch that core/team_scratch.hpp promises a team can be launched and used
+/// (on CUDA: 48 KB per block less Kokkos' reduction buffer, more than scratch_size_max(0)).
+TYPED_TEST(Backend, FastTeamScratchLimitIsUsable) {
+  const bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename TypeParam::memory_space>::accessible;
+  for (int team : {64, 192, 256}) {
+    const int team_size = host ? 1 : team;
+    const std::size_t bytes = tensormg::fast_team_scratch_bytes<TypeParam>(team_size);
+    EXPECT_GE(bytes, std::size_t(Kokkos::TeamPolicy<TypeParam>::scratch_size_max(0)));
+    // The fused 3D Q7 smoother needs 46.8e3 bytes in a team of 192 (smoothers/vertex_patch_launch.hpp).
+    if (!host && team <= 192) EXPECT_GE(bytes, std::size_t(46900)) << "team " << team;
+    using Scratch = Kokkos::View<double*, typename TypeParam::scratch_memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+    int width = static_cast<int>(bytes / sizeof(double));
+    while (Scratch::shmem_size(width) > bytes) --width;  // the View's alignment padding
+    const int league = 5;
+    const auto sums = team_scratch_sums<TypeParam>(league, width, team_size);
+    for (int l = 0; l < league; ++l)
+      EXPECT_DOUBLE_EQ(sums(l), l * 1000.0 * width + double(width) * (width - 1) / 2.0) << "team " << team;
+  }
 }
 
 TEST(Environment, MpiAndKokkosAreUp) {
