@@ -25,6 +25,7 @@ struct DeviceProperties {
   std::size_t global_memory_bytes = 0;
   int l2_bytes = 0;
   int shared_memory_per_sm_bytes = 0;
+  int shared_memory_per_block_bytes = 0;  ///< without the opt-in (what Kokkos 3.4 launches with)
   int shared_memory_per_block_optin_bytes = 0;
 };
 
@@ -40,12 +41,18 @@ struct MmaRate {
 #if defined(KOKKOS_ENABLE_CUDA)
 inline constexpr bool enabled = true;
 DeviceProperties device_properties();
+/// Shared memory a block may have without the opt-in, for the device of the default execution
+/// space (queried once; core/team_scratch.hpp).
+std::size_t shared_memory_per_block();
 /// Runs the FP64 m8n8k4, FP64 m16n8k16 (sm_90) and FP16 m16n8k16 (FP32 accumulate) loops.
 std::vector<MmaRate> measure_mma_rates();
 #else
 inline constexpr bool enabled = false;
 [[noreturn]] inline DeviceProperties device_properties() {
   throw std::logic_error("tensormg was built without the CUDA backend: no CUDA device properties");
+}
+[[noreturn]] inline std::size_t shared_memory_per_block() {
+  throw std::logic_error("tensormg was built without the CUDA backend: no CUDA shared memory");
 }
 [[noreturn]] inline std::vector<MmaRate> measure_mma_rates() {
   throw std::logic_error("tensormg was built without the CUDA backend: no mma instructions");

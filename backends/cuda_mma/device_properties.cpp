@@ -32,8 +32,18 @@ DeviceProperties device_properties() {
   p.global_memory_bytes = prop.totalGlobalMem;
   p.l2_bytes = prop.l2CacheSize;
   p.shared_memory_per_sm_bytes = static_cast<int>(prop.sharedMemPerMultiprocessor);
+  p.shared_memory_per_block_bytes = static_cast<int>(prop.sharedMemPerBlock);
   p.shared_memory_per_block_optin_bytes = static_cast<int>(prop.sharedMemPerBlockOptin);
   return p;
+}
+
+std::size_t shared_memory_per_block() {
+  static const std::size_t bytes = [] {
+    const int value = attribute(cudaDevAttrMaxSharedMemoryPerBlock, Kokkos::Cuda().cuda_device());
+    if (value <= 0) throw std::runtime_error("cudaDeviceGetAttribute(cudaDevAttrMaxSharedMemoryPerBlock) failed");
+    return std::size_t(value);
+  }();
+  return bytes;
 }
 
 }  // namespace tensormg::cuda_mma
