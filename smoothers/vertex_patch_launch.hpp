@@ -18,7 +18,6 @@ namespace tensormg {
 template <class Number, class ExecSpace>
 struct PatchKernelTable {
   void (*launch)(const PatchKernelArgs<Number, ExecSpace>&) = nullptr;
-  std::size_t (*scratch_bytes)(PatchStage, bool per_column, int patches_per_team) = nullptr;
   int (*scratch_level)(PatchStage, bool per_column, int patches_per_team, int threads_per_patch) = nullptr;
   int (*threads_per_patch)(bool per_column) = nullptr;
 };
@@ -38,14 +37,14 @@ int patch_team_size(int patches_per_team, int threads_per_patch, bool per_column
   return threads < Kernel::max_team_size ? threads : Kernel::max_team_size;
 }
 
-/// Scratch level of a launch: 0 (shared memory on the GPU) where the team's scratch fits beside
-/// Kokkos' reduction buffer (core/team_scratch.hpp), otherwise 1 (global memory).
+/// Scratch level of a launch: 0 (shared memory on the GPU) where the team's scratch fits the fast
+/// team scratch (core/team_scratch.hpp), otherwise 1 (global memory).
 template <class Kernel>
 int patch_scratch_level(PatchStage stage, bool per_column, int patches_per_team, int threads_per_patch) {
   using ExecSpace = typename Kernel::execution_space;
   const std::size_t bytes = Kernel::scratch_bytes(stage, per_column, patches_per_team);
-  if constexpr (patch_kernels_run_on_host<ExecSpace>()) return bytes <= std::size_t(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0)) ? 0 : 1;
-  else return bytes <= fast_team_scratch_bytes<ExecSpace>(patch_team_size<Kernel>(patches_per_team, threads_per_patch, per_column)) ? 0 : 1;
+  const int team_size = patch_team_size<Kernel>(patches_per_team, threads_per_patch, per_column);
+  return bytes <= fast_team_scratch_bytes<ExecSpace>(team_size) ? 0 : 1;
 }
 
 template <class Kernel, class Number, class ExecSpace>
@@ -102,7 +101,6 @@ template <int dim, class Number, class ExecSpace, int... i>
 PatchKernelTable<Number, ExecSpace> lookup_patch_kernels(int degree, std::integer_sequence<int, i...>) {
   PatchKernelTable<Number, ExecSpace> table;
   ((degree == i + 1 ? (void)(table = {&launch_vertex_patch<dim, i + 1, Number, ExecSpace>,
-                                      &VertexPatchKernel<dim, i + 1, Number, ExecSpace>::scratch_bytes,
                                       &detail::patch_scratch_level<VertexPatchKernel<dim, i + 1, Number, ExecSpace>>,
                                       &VertexPatchKernel<dim, i + 1, Number, ExecSpace>::threads_per_patch})
                     : (void)0),
