@@ -19,13 +19,14 @@
 
 #include <cstddef>
 
+#include "core/prefetch.hpp"
 #include "core/shared_pointer.hpp"
 #include "smoothers/vertex_patch_args.hpp"
 
 namespace tensormg {
 
 #if defined(__CUDA_ARCH__)
-#define TENSORMG_PATCH_UNROLL_INTERIOR TENSORMG_PATCH_PRAGMA(unroll(ni <= 9 ? ni : (dim == 3 ? 2 : 1)))
+#define TENSORMG_PATCH_UNROLL_INTERIOR TENSORMG_PATCH_PRAGMA(unroll(unroll_interior))
 #define TENSORMG_PATCH_UNROLL TENSORMG_PATCH_PRAGMA(unroll)
 #else
 #define TENSORMG_PATCH_UNROLL_INTERIOR
@@ -39,19 +40,37 @@ namespace tensormg {
 /// at k = 2, 4, 5 through instruction-fetch and constant-cache stalls, h100-2026-11-22-smoother/v6).
 template <int dim, int k, class Number, class ExecSpace, bool shared_scratch = false>
 struct VertexPatchKernel {
+  /// Columns per thread of the per-column steps (register blocking): a thread holds C columns of
+  /// a step in registers, so each matrix entry (a uniform ULDC.64 from the constant bank on sm_90,
+  /// one per DFMA with one column) feeds C DFMAs, and C output chains are independent. 3D k = 6, 7:
+  /// 2 (teams of ⌈(2k−1)²/2⌉ threads; ncu at k = 7: 17% fewer instructions, ULDC 44.5M → 27.0M;
+  /// measured +3% at k = 6 and k = 7, h100-2026-11-22-smoother/v19).
+  static constexpr int C = dim == 3 && (k == 6 || k == 7) ? 2 : 1;
   /// At most 256 threads per team and a register cap. Without it nvcc used 82 registers at k = 3
   /// and 152 at k = 5 in 3D (ncu on the H100: 31% and 19% theoretical occupancy, issue slots 31%
   /// and 20% busy; perf/results/h100-2026-11-21-multigrid/multigrid-v1/ncu-smoother-*). Now 4 teams
   /// of 256 per SM (64 registers) up to k = 4, 3 (85) for k = 5, 6 (2D: up to 7), 2 (128) above,
   /// where the column arrays alone need 2 (2k+1) doubles (+27% at k = 3, +17% at k = 5 in 3D).
-  /// 3D k = 4 and 7 are capped at their default team (4 × 49 and 169 threads in whole warps), so
-  /// the cap follows the occupancy they really get: k = 4 keeps 4 teams of 224 per SM with 72
-  /// registers instead of 64 (ptxas spills 72/120 bytes instead of 132/320; +38%), k = 7 gets 4
-  /// teams of 192 (as many as its 46.8 kB of shared memory allow) with 80 registers instead of 2
-  /// with 108 (3 teams with 96: +19% with the local-array fix; 4 teams with 80: +5% more, despite
-  /// 1.4M spill requests; h100-2026-11-22-smoother/v12, v16).
-  static constexpr int max_team_size = dim == 3 && k == 4 ? 224 : (dim == 3 && k == 7 ? 192 : 256);
-  static constexpr int min_teams_per_sm = k <= 4 || (dim == 3 && k == 7) ? 4 : (k <= (dim == 2 ? 7 : 6) ? 3 : 2);
+  /// 3D k = 4 is capped at its default team (4 × 49 threads in whole warps), so the cap follows
+  /// the occupancy it really gets: 4 teams of 224 per SM with 72 registers instead of 64 (ptxas
+  /// spills 72/120 bytes instead of 132/320; +38%, h100-2026-11-22-smoother/v12). The blocked
+  /// kernels (C = 2) take 128 threads and 3 teams, i.e. 168 registers: their teams of 64 (k = 6)
+  /// and 96 (k = 7) threads then run 4–6 per SM, as many as their shared memory allows (with a
+  /// cap of 128 registers, 4 teams of 128, k = 7 spilled 316 bytes and lost 25%, v19).
+  static constexpr int max_team_size = dim == 3 && k == 4 ? 224 : (C == 2 ? 128 : 256);
+  static constexpr int min_teams_per_sm = C == 2 ? 3 : (k <= 4 ? 4 : (k <= (dim == 2 ? 7 : 6) ? 3 : 2));
+  /// Outputs' loops unrolled fully up to ni = 9, by 2 above in 3D (two independent chains; by 3
+  /// or 4 measured the same at k = 7, v19), not above in 2D.
+  static constexpr int unroll_interior = 2 * k - 1 <= 9 ? 2 * k - 1 : (dim == 3 ? 2 : 1);
+  /// 3D: v += a·b + c·d as two chained FMAs, not DMUL + DFMA + DADD (ncu at k = 7: 20.2M of 66M
+  /// FP64 instructions were the unfused ones). Measured (v19, without and with the b prefetch):
+  /// k = 4 +2%, k = 5 +6%, k = 6 +4%, k = 3 and 7 within ±1%. (With one
+  /// column per thread and the earlier register caps it had cost 3–6%: step 14.)
+  static constexpr bool chained_fma = dim == 3;
+  /// 3D: the x step, which reads the closure rows, also prefetches b's interior rows into L2
+  /// (core/prefetch.hpp), which the last residual step reads two barriers later; otherwise they
+  /// come from DRAM then. Measured (v19): k = 4 +1…3%, k = 6 +4%, k = 7 +3%, k = 5 −10% (kept off).
+  static constexpr bool prefetch_b = dim == 3 && (k == 4 || k == 6 || k == 7);
   using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<max_team_size, min_teams_per_sm>>;
   using Member = typename Policy::member_type;
   using execution_space = ExecSpace;
@@ -92,7 +111,10 @@ struct VertexPatchKernel {
                                 (info_entries * sizeof(local_index) * patches_per_team + sizeof(Number) - 1) / sizeof(Number);
     return Kokkos::View<Number*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>::shmem_size(numbers);
   }
-  static int threads_per_patch(bool per_column) { return per_column ? closure_size / n : closure_size; }
+  /// One thread per C closure columns (per column) or per closure point.
+  static int threads_per_patch(bool per_column) { return per_column ? (closure_size / n + C - 1) / C : closure_size; }
+  /// One thread per C interior columns: the solve's steps keep every thread busy.
+  static int interior_threads_per_patch() { return ((dim == 2 ? ni : ni * ni) + C - 1) / C; }
 
   /// Calls f(p, i0, i1, i2) for every point of patch-local boxes of extent e (e[2] = 1 in 2D) of
   /// the team's ppt patches: one point per thread, or one column along the last direction.
@@ -199,10 +221,30 @@ struct VertexPatchKernel {
 
   // ---- one thread per column along the contracted direction -------------------------------
 
-  /// Calls f(p, line) for the team's ppt patches × lines_per_patch columns.
+  /// The columns of one thread in a per-column step: lines l + c h (c < C, h = ⌈lines/C⌉) of
+  /// patch p. A line past the end repeats line l and is not stored (`valid`).
+  struct ColumnBlock {
+    int p;
+    int line[C];
+    bool valid[C];
+  };
+
+  /// Calls f(block) for the team's ppt patches × lines_per_patch columns, C per thread.
   template <class F>
   KOKKOS_FORCEINLINE_FUNCTION static void for_each_column(const Member& team, int ppt, int lines_per_patch, F&& f) {
-    for (int w = team.team_rank(); w < ppt * lines_per_patch; w += team.team_size()) f(w / lines_per_patch, w % lines_per_patch);
+    const int h = (lines_per_patch + C - 1) / C;
+    for (int w = team.team_rank(); w < ppt * h; w += team.team_size()) {
+      ColumnBlock b;
+      b.p = w / h;
+      const int l = w % h;
+      TENSORMG_PATCH_UNROLL
+      for (int c = 0; c < C; ++c) {
+        b.line[c] = l + c * h;
+        b.valid[c] = c == 0 || b.line[c] < lines_per_patch;
+        if (!b.valid[c]) b.line[c] = l;
+      }
+      f(b);
+    }
   }
 
   KOKKOS_FORCEINLINE_FUNCTION void residual_columns(const Member& team, local_index first_patch, int ppt, local_index* info,
@@ -217,80 +259,120 @@ struct VertexPatchKernel {
     local_index in[info_entries] = {0, 0, 0, 0, 0};
     // 3D: t1 = (α0/α1) Â_x u, so that the y step needs one sum for both of its Â and M̂ terms.
     const Number t1_scale = dim == 2 ? Number(1) : args.alpha0_over_alpha1;
-    for_each_column(team, ppt, n * e2, [&](int p, int line) {
+    for_each_column(team, ppt, n * e2, [&](const ColumnBlock& b) {
+      const int p = b.p;
       if (p != cached) {
         patch_info(first_patch + p, in);
         cached = p;
       }
-      const int i1 = line % n, i2 = line / n;
-      if (line == 0)
+      if (b.line[0] == 0)
         for (int e = 0; e < info_entries; ++e) info[info_entries * p + e] = in[e];
-      Number r[n];
-      if (in[4]) {
-        const Number* src = args.x.data() + in[3] + args.box.o[0] * (i1 + args.box.o[1] * i2);
-        TENSORMG_PATCH_UNROLL
-        for (int m = 0; m < n; ++m) r[m] = src[m];
-      } else {
-        for (int m = 0; m < n; ++m) {
-          const local_index idx = closure_index(in, m, i1, i2);
-          r[m] = idx >= 0 ? args.x(idx) : Number(0);
+      Number r[C][n];
+      TENSORMG_PATCH_UNROLL
+      for (int c = 0; c < C; ++c) {
+        const int i1 = b.line[c] % n, i2 = b.line[c] / n;
+        if (in[4]) {
+          const local_index row = in[3] + args.box.o[0] * (i1 + args.box.o[1] * i2);
+          const Number* src = args.x.data() + row;
+          TENSORMG_PATCH_UNROLL
+          for (int m = 0; m < n; ++m) r[c][m] = src[m];
+          if (prefetch_b && b.valid[c] && i1 >= 1 && i1 <= ni && i2 >= 1 && i2 <= ni) {
+            prefetch_l2(args.b.data() + row + 1);
+            prefetch_l2(args.b.data() + row + ni);
+          }
+        } else {
+          for (int m = 0; m < n; ++m) {
+            const local_index idx = closure_index(in, m, i1, i2);
+            r[c][m] = idx >= 0 ? args.x(idx) : Number(0);
+          }
         }
       }
-      Number* d0 = t0 + p * line_size + ni * line;
-      Number* d1 = t1 + p * line_size + ni * line;
+      Number* d0[C];
+      Number* d1[C];
+      TENSORMG_PATCH_UNROLL
+      for (int c = 0; c < C; ++c) {
+        d0[c] = t0 + p * line_size + ni * b.line[c];
+        d1[c] = t1 + p * line_size + ni * b.line[c];
+      }
       TENSORMG_PATCH_UNROLL_INTERIOR
       for (int o = 0; o < ni; ++o) {
-        Number sm = 0, sa = 0;
+        Number sm[C], sa[C];
+        TENSORMG_PATCH_UNROLL
+        for (int c = 0; c < C; ++c) sm[c] = sa[c] = 0;
         TENSORMG_PATCH_UNROLL
         for (int m = 0; m < n; ++m) {
-          sm += cm.M[o + 1][m] * r[m];
-          sa += cm.A[o + 1][m] * r[m];
+          const Number mm = cm.M[o + 1][m], am = cm.A[o + 1][m];
+          TENSORMG_PATCH_UNROLL
+          for (int c = 0; c < C; ++c) {
+            sm[c] += mm * r[c][m];
+            sa[c] += am * r[c][m];
+          }
         }
-        d0[o] = sm;
-        d1[o] = t1_scale * sa;
+        TENSORMG_PATCH_UNROLL
+        for (int c = 0; c < C; ++c)
+          if (b.valid[c]) {
+            d0[c][o] = sm[c];
+            d1[c][o] = t1_scale * sa[c];
+          }
       }
     });
     team.team_barrier();
     if constexpr (dim == 2) {
-      // y (last): r = b_I − (α1 Â t0 + M̂ (α0 t1 + γ t0)) on every y-column of the interior rows.
-      for_each_column(team, ppt, ni, [&](int p, int i0) {
-        last_residual_column<1>(info + info_entries * p, t0 + p * line_size + i0, t1 + p * line_size + i0, ni, i0, 0,
-                                R + p * rs, transform_last, args.alpha[1], args.alpha[0]);
+      // y (last): r = b_I − (α1 Â t0 + M̂ (α0 t1 + γ t0)) on every y-column (line = i0) of the
+      // interior rows.
+      for_each_column(team, ppt, ni, [&](const ColumnBlock& b) {
+        last_residual_columns<1>(info + info_entries * b.p, b, t0 + b.p * line_size, t1 + b.p * line_size, ni, R + b.p * rs,
+                                 transform_last, args.alpha[1], args.alpha[0]);
       });
     } else {
-      // y, in place (a thread owns its y-column of both buffers): s1 = M̂ t0 into t0,
+      // y, in place (a thread owns its y-columns of both buffers): s1 = M̂ t0 into t0,
       // s2 = α1 (Â t0 + M̂ t1) = α1 Â t0 + α0 M̂ Â_x u into t1 (t1 came scaled by α0/α1 from the x
       // step: two accumulators, not three, which spilled at k = 4), on every y-column (i0, i2).
       const Number alpha1 = args.alpha[1];
-      for_each_column(team, ppt, ni * n, [&](int p, int line) {
-        const int i0 = line % ni, i2 = line / ni;
-        Number r0[n], r1[n];
-        const Number* s0 = t0 + p * line_size + i0 + ni * n * i2;
-        const Number* s1 = t1 + p * line_size + i0 + ni * n * i2;
+      for_each_column(team, ppt, ni * n, [&](const ColumnBlock& b) {
+        Number r0[C][n], r1[C][n];
+        int start[C];  // the column's first entry: (i0, 0, i2)
         TENSORMG_PATCH_UNROLL
-        for (int m = 0; m < n; ++m) {
-          r0[m] = s0[ni * m];
-          r1[m] = s1[ni * m];
+        for (int c = 0; c < C; ++c) {
+          start[c] = b.p * line_size + b.line[c] % ni + ni * n * (b.line[c] / ni);
+          TENSORMG_PATCH_UNROLL
+          for (int m = 0; m < n; ++m) {
+            r0[c][m] = t0[start[c] + ni * m];
+            r1[c][m] = t1[start[c] + ni * m];
+          }
         }
         TENSORMG_PATCH_UNROLL_INTERIOR
         for (int o = 0; o < ni; ++o) {
-          Number v1 = 0, v2 = 0;
+          Number v1[C], v2[C];
+          TENSORMG_PATCH_UNROLL
+          for (int c = 0; c < C; ++c) v1[c] = v2[c] = 0;
           TENSORMG_PATCH_UNROLL
           for (int m = 0; m < n; ++m) {
-            v1 += cm.M[o + 1][m] * r0[m];
-            v2 += cm.A[o + 1][m] * r0[m] + cm.M[o + 1][m] * r1[m];
+            const Number mm = cm.M[o + 1][m], am = cm.A[o + 1][m];
+            TENSORMG_PATCH_UNROLL
+            for (int c = 0; c < C; ++c) {
+              v1[c] += mm * r0[c][m];
+              if constexpr (chained_fma) {
+                v2[c] += am * r0[c][m];
+                v2[c] += mm * r1[c][m];
+              } else {
+                v2[c] += am * r0[c][m] + mm * r1[c][m];
+              }
+            }
           }
-          const int e = i0 + ni * (o + n * i2);
-          t0[p * line_size + e] = v1;
-          t1[p * line_size + e] = alpha1 * v2;
+          TENSORMG_PATCH_UNROLL
+          for (int c = 0; c < C; ++c)
+            if (b.valid[c]) {
+              t0[start[c] + ni * o] = v1[c];
+              t1[start[c] + ni * o] = alpha1 * v2[c];
+            }
         }
       });
       team.team_barrier();
-      // z (last): r = b_I − (α2 Â s1 + M̂ (s2 + γ s1)) on every z-column (i0, i1).
-      for_each_column(team, ppt, ni * ni, [&](int p, int line) {
-        const int i0 = line % ni, i1 = line / ni;
-        last_residual_column<2>(info + info_entries * p, t0 + p * line_size + line, t1 + p * line_size + line, ni * n, i0,
-                                i1, R + p * rs, transform_last, args.alpha[2], Number(1));
+      // z (last): r = b_I − (α2 Â s1 + M̂ (s2 + γ s1)) on every z-column (line = i0 + ni i1).
+      for_each_column(team, ppt, ni * ni, [&](const ColumnBlock& b) {
+        last_residual_columns<2>(info + info_entries * b.p, b, t0 + b.p * line_size, t1 + b.p * line_size, ni * n, R + b.p * rs,
+                                 transform_last, args.alpha[2], Number(1));
       });
     }
     team.team_barrier();
@@ -361,38 +443,66 @@ struct VertexPatchKernel {
     constexpr int dstride = dir == 0 ? 1 : (dir == 1 ? ni : ni * ni);
     constexpr int dstride_q1 = dir == 2 ? ni : ni * ni;
     const Number* dinv = args.inverse_diagonal.data();
-    for_each_column(team, ppt, lines, [&](int p, int line) {
-      const int q0 = line % ni, q1 = line / ni;
-      const int base = q0 * stride_q0 + q1 * stride_q1;
-      const int dbase = q0 * stride_q0 + q1 * dstride_q1;
-      Number r[ni];
+    for_each_column(team, ppt, lines, [&](const ColumnBlock& b) {
+      const int p = b.p;
+      int q0[C], q1[C], base[C], dbase[C];
+      Number r[C][ni];
       TENSORMG_PATCH_UNROLL
-      for (int m = 0; m < ni; ++m) r[m] = src[p * ss + base + m * stride];
+      for (int c = 0; c < C; ++c) {
+        q0[c] = b.line[c] % ni;
+        q1[c] = b.line[c] / ni;
+        base[c] = q0[c] * stride_q0 + q1[c] * stride_q1;
+        dbase[c] = q0[c] * stride_q0 + q1[c] * dstride_q1;
+        TENSORMG_PATCH_UNROLL
+        for (int m = 0; m < ni; ++m) r[c][m] = src[p * ss + base[c] + m * stride];
+      }
       if constexpr (op == ColumnOp::transpose || op == ColumnOp::transpose_scale) {
         // Each output straight to scratch: no second column in registers.
         TENSORMG_PATCH_UNROLL_INTERIOR
         for (int o = 0; o < ni; ++o) {
-          Number v = 0;
+          Number v[C];
           TENSORMG_PATCH_UNROLL
-          for (int m = 0; m < ni; ++m) v += cm.S[m][o] * r[m];
-          if constexpr (op == ColumnOp::transpose_scale) v *= dinv[dbase + o * dstride];
-          dst[p * ds + base + o * stride] = v;
+          for (int c = 0; c < C; ++c) v[c] = 0;
+          TENSORMG_PATCH_UNROLL
+          for (int m = 0; m < ni; ++m) {
+            const Number s = cm.S[m][o];
+            TENSORMG_PATCH_UNROLL
+            for (int c = 0; c < C; ++c) v[c] += s * r[c][m];
+          }
+          TENSORMG_PATCH_UNROLL
+          for (int c = 0; c < C; ++c) {
+            if constexpr (op == ColumnOp::transpose_scale) v[c] *= dinv[dbase[c] + o * dstride];
+            if (b.valid[c]) dst[p * ds + base[c] + o * stride] = v[c];
+          }
         }
       } else {
         if constexpr (op == ColumnOp::transpose_scale_forward) {
-          apply_transpose(r);
           TENSORMG_PATCH_UNROLL
-          for (int m = 0; m < ni; ++m) r[m] *= dinv[dbase + m * dstride];
+          for (int c = 0; c < C; ++c) {
+            apply_transpose(r[c]);
+            TENSORMG_PATCH_UNROLL
+            for (int m = 0; m < ni; ++m) r[c][m] *= dinv[dbase[c] + m * dstride];
+          }
         }
         local_index in[info_entries];
         if constexpr (add_to_x) load_info(info, p, in);
         TENSORMG_PATCH_UNROLL_INTERIOR
         for (int o = 0; o < ni; ++o) {
-          Number v = 0;
+          Number v[C];
           TENSORMG_PATCH_UNROLL
-          for (int m = 0; m < ni; ++m) v += cm.S[o][m] * r[m];
-          if constexpr (add_to_x) args.x(column_index<dir>(in, q0, q1, o)) += v;
-          else dst[p * ds + base + o * stride] = v;
+          for (int c = 0; c < C; ++c) v[c] = 0;
+          TENSORMG_PATCH_UNROLL
+          for (int m = 0; m < ni; ++m) {
+            const Number s = cm.S[o][m];
+            TENSORMG_PATCH_UNROLL
+            for (int c = 0; c < C; ++c) v[c] += s * r[c][m];
+          }
+          TENSORMG_PATCH_UNROLL
+          for (int c = 0; c < C; ++c)
+            if (b.valid[c]) {
+              if constexpr (add_to_x) args.x(column_index<dir>(in, q0[c], q1[c], o)) += v[c];
+              else dst[p * ds + base[c] + o * stride] = v[c];
+            }
         }
       }
     });
@@ -518,77 +628,124 @@ struct VertexPatchKernel {
   }
 
   /// b − v at the interior point of vector index idx; the residual stage also writes it to the
-  /// global r.
-  KOKKOS_FORCEINLINE_FUNCTION Number residual_at(local_index idx, Number v) const {
+  /// global r (where `store`).
+  KOKKOS_FORCEINLINE_FUNCTION Number residual_at(local_index idx, Number v, bool store = true) const {
     const Number res = args.b(idx) - v;
-    if (args.stage == PatchStage::residual) args.r(idx) = res;
+    if (args.stage == PatchStage::residual && store) args.r(idx) = res;
     return res;
   }
 
-  /// The residual's last step on the column along dir (other coordinates q0, q1) of the interior
-  /// rows: r = b_I − (α Â s0 + M̂ (β s1 + γ s0)) from the columns s0, s1 (n values, `stride`
-  /// apart), stored by store_residual_column.
+  /// The residual's last step on the block's columns along dir (line = q0 + ni q1, q0, q1 the
+  /// other coordinates in direction order; in 2D q1 = 0) of the interior rows:
+  /// r = b_I − (α Â s0 + M̂ (β s1 + γ s0)) from the columns s0 + line, s1 + line (n values, `stride`
+  /// apart), stored by store_residual_columns.
   template <int dir>
-  KOKKOS_FORCEINLINE_FUNCTION void last_residual_column(const local_index* info, const Number* s0, const Number* s1, int stride,
-                                                        int q0, int q1, Number* R, bool transform, Number alpha,
-                                                        Number beta) const {
-    const Number c = args.gamma;
+  KOKKOS_FORCEINLINE_FUNCTION void last_residual_columns(const local_index* info, const ColumnBlock& b, const Number* s0,
+                                                         const Number* s1, int stride, Number* R, bool transform, Number alpha,
+                                                         Number beta) const {
+    const Number g = args.gamma;
     local_index in[info_entries];
     load_info(info, 0, in);
-    Number r0[n], q[n];
+    Number r0[C][n], q[C][n];
+    int q0[C], q1[C];
     TENSORMG_PATCH_UNROLL
-    for (int m = 0; m < n; ++m) {
-      r0[m] = s0[stride * m];
-      q[m] = beta * s1[stride * m] + c * r0[m];
-      r0[m] *= alpha;
+    for (int c = 0; c < C; ++c) {
+      q0[c] = b.line[c] % ni;
+      q1[c] = b.line[c] / ni;
+      const Number* a0 = s0 + b.line[c];
+      const Number* a1 = s1 + b.line[c];
+      TENSORMG_PATCH_UNROLL
+      for (int m = 0; m < n; ++m) {
+        r0[c][m] = a0[stride * m];
+        q[c][m] = beta * a1[stride * m] + g * r0[c][m];
+        r0[c][m] *= alpha;
+      }
     }
     if constexpr (!merge_steps) {
       // Each output straight to scratch: a res[ni] array written in the outputs' loop (not
       // unrolled from ni = 11 on) went to local memory.
       constexpr int rstride = dir == 1 ? ni : column_zs;
-      Number* out = R + q0 + ni * q1 * (dim == 3 ? 1 : 0);
       TENSORMG_PATCH_UNROLL_INTERIOR
       for (int o = 0; o < ni; ++o) {
-        Number v = 0;
+        Number v[C];
+        last_residual_output(o, r0, q, v);
         TENSORMG_PATCH_UNROLL
-        for (int m = 0; m < n; ++m) v += cm.A[o + 1][m] * r0[m] + cm.M[o + 1][m] * q[m];
-        const Number res = residual_at(column_index<dir>(in, q0, q1, o), v);
-        if (args.stage != PatchStage::residual) out[o * rstride] = res;
+        for (int c = 0; c < C; ++c)
+          if (b.valid[c]) {
+            const Number res = residual_at(column_index<dir>(in, q0[c], q1[c], o), v[c]);
+            if (args.stage != PatchStage::residual) (R + q0[c] + ni * q1[c] * (dim == 3 ? 1 : 0))[o * rstride] = res;
+          }
       }
     } else {
-      Number res[ni];
+      Number res[C][ni];
       TENSORMG_PATCH_UNROLL_INTERIOR
       for (int o = 0; o < ni; ++o) {
-        Number v = 0;
+        Number v[C];
+        last_residual_output(o, r0, q, v);
         TENSORMG_PATCH_UNROLL
-        for (int m = 0; m < n; ++m) v += cm.A[o + 1][m] * r0[m] + cm.M[o + 1][m] * q[m];
-        res[o] = residual_at(column_index<dir>(in, q0, q1, o), v);
+        for (int c = 0; c < C; ++c)
+          res[c][o] = residual_at(column_index<dir>(in, q0[c], q1[c], o), v[c], b.valid[c]);
       }
-      store_residual_column<dir>(res, q0, q1, R, transform);
+      store_residual_columns<dir>(res, b, q0, q1, R, transform);
     }
   }
 
-  /// Stores the residual column along the last direction dir (other coordinates q0, q1) to the
-  /// patch's scratch box R, first multiplied by Sᵀ of dir when `transform` (the first step of the
-  /// fast diagonalization, done while the column is in registers). The residual stage stores
+  /// Output o of the last residual step for the block's columns: v = Â_{o+1,:} r0 + M̂_{o+1,:} q.
+  KOKKOS_FORCEINLINE_FUNCTION void last_residual_output(int o, const Number (&r0)[C][n], const Number (&q)[C][n],
+                                                        Number (&v)[C]) const {
+    TENSORMG_PATCH_UNROLL
+    for (int c = 0; c < C; ++c) v[c] = 0;
+    TENSORMG_PATCH_UNROLL
+    for (int m = 0; m < n; ++m) {
+      const Number am = cm.A[o + 1][m], mm = cm.M[o + 1][m];
+      TENSORMG_PATCH_UNROLL
+      for (int c = 0; c < C; ++c) {
+        if constexpr (chained_fma) {
+          v[c] += am * r0[c][m];
+          v[c] += mm * q[c][m];
+        } else {
+          v[c] += am * r0[c][m] + mm * q[c][m];
+        }
+      }
+    }
+  }
+
+  /// Stores the block's residual columns along the last direction dir to the patch's scratch box R
+  /// (column start = line), first multiplied by Sᵀ of dir when `transform` (the first step of the
+  /// fast diagonalization, done while the columns are in registers). The residual stage stores
   /// nothing: residual_at wrote the global r.
   template <int dir>
-  KOKKOS_FORCEINLINE_FUNCTION void store_residual_column(Number (&res)[ni], int q0, int q1, Number* R, bool transform) const {
+  KOKKOS_FORCEINLINE_FUNCTION void store_residual_columns(Number (&res)[C][ni], const ColumnBlock& b, const int (&q0)[C],
+                                                          const int (&q1)[C], Number* R, bool transform) const {
     if (args.stage == PatchStage::residual) return;
     constexpr int stride = dir == 1 ? ni : column_zs;
-    Number* out = R + q0 + ni * q1 * (dim == 3 ? 1 : 0);
+    Number* out[C];
+    TENSORMG_PATCH_UNROLL
+    for (int c = 0; c < C; ++c) out[c] = R + q0[c] + ni * q1[c] * (dim == 3 ? 1 : 0);
     if (transform) {
       // Each output of Sᵀ straight to scratch: no second column in registers.
       TENSORMG_PATCH_UNROLL_INTERIOR
       for (int o = 0; o < ni; ++o) {
-        Number v = 0;
+        Number v[C];
         TENSORMG_PATCH_UNROLL
-        for (int m = 0; m < ni; ++m) v += cm.S[m][o] * res[m];
-        out[o * stride] = v;
+        for (int c = 0; c < C; ++c) v[c] = 0;
+        TENSORMG_PATCH_UNROLL
+        for (int m = 0; m < ni; ++m) {
+          const Number s = cm.S[m][o];
+          TENSORMG_PATCH_UNROLL
+          for (int c = 0; c < C; ++c) v[c] += s * res[c][m];
+        }
+        TENSORMG_PATCH_UNROLL
+        for (int c = 0; c < C; ++c)
+          if (b.valid[c]) out[c][o * stride] = v[c];
       }
     } else {
       TENSORMG_PATCH_UNROLL
-      for (int o = 0; o < ni; ++o) out[o * stride] = res[o];
+      for (int c = 0; c < C; ++c)
+        if (b.valid[c]) {
+          TENSORMG_PATCH_UNROLL
+          for (int o = 0; o < ni; ++o) out[c][o * stride] = res[c][o];
+        }
     }
   }
 

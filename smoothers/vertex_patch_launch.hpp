@@ -20,6 +20,7 @@ struct PatchKernelTable {
   void (*launch)(const PatchKernelArgs<Number, ExecSpace>&) = nullptr;
   int (*scratch_level)(PatchStage, bool per_column, int patches_per_team, int threads_per_patch) = nullptr;
   int (*threads_per_patch)(bool per_column) = nullptr;
+  int (*interior_threads_per_patch)() = nullptr;
 };
 
 template <class ExecSpace>
@@ -102,7 +103,8 @@ PatchKernelTable<Number, ExecSpace> lookup_patch_kernels(int degree, std::intege
   PatchKernelTable<Number, ExecSpace> table;
   ((degree == i + 1 ? (void)(table = {&launch_vertex_patch<dim, i + 1, Number, ExecSpace>,
                                       &detail::patch_scratch_level<VertexPatchKernel<dim, i + 1, Number, ExecSpace>>,
-                                      &VertexPatchKernel<dim, i + 1, Number, ExecSpace>::threads_per_patch})
+                                      &VertexPatchKernel<dim, i + 1, Number, ExecSpace>::threads_per_patch,
+                                      &VertexPatchKernel<dim, i + 1, Number, ExecSpace>::interior_threads_per_patch})
                     : (void)0),
    ...);
   return table;

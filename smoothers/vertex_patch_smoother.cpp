@@ -81,13 +81,13 @@ VertexPatchSmoother<Number, ExecSpace>::VertexPatchSmoother(std::shared_ptr<cons
                  "threads per patch must be in 0..1024 (0 = automatic), given " << options_.threads_per_patch);
   const bool on_device = !patch_kernels_run_on_host<ExecSpace>();
   const bool per_column = options_.structure == ThreadStructure::per_column;
-  // 3D per column on the device (perf/results/h100-2026-11-22-smoother/v8-v10): a thread per interior
-  // column from k = 2 on (the solve's steps keep every thread busy; the residual's wider steps
-  // loop).
+  // 3D per column on the device (perf/results/h100-2026-11-22-smoother/v8-v10, v19): a thread per
+  // interior column from k = 2 on, per two at k = 6, 7 (the kernels' columns per thread; the
+  // solve's steps keep every thread busy; the residual's wider steps loop).
   const bool wide_teams = on_device && per_column && dim == 3;
   if (options_.threads_per_patch == 0) {
     options_.threads_per_patch = kernels_.threads_per_patch(per_column);
-    if (wide_teams && k >= 2) options_.threads_per_patch = (2 * k - 1) * (2 * k - 1);
+    if (wide_teams && k >= 2) options_.threads_per_patch = kernels_.interior_threads_per_patch();
   }
   const int threads = options_.threads_per_patch;
   // Defaults chosen by measurement (H100, perf/results/h100-2026-11-21-multigrid, perf/README.md):

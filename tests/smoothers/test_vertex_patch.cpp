@@ -195,7 +195,8 @@ TYPED_TEST(VertexPatchTest, OneStepMatchesSequentialAlgorithm3D) {
 }
 
 /// Teams narrower or wider than the columns of a step: the steps with more columns than threads
-/// loop, the others leave threads idle; both must give the same step.
+/// loop, the others leave threads idle; both must give the same step. 3D k = 6 also covers the
+/// kernels with two columns per thread (odd column counts: a thread's second column is void).
 TYPED_TEST(VertexPatchTest, ThreadsPerPatchMatchSequentialAlgorithm) {
   const auto variants = [](int dim, int k) {
     const int interior = dim == 2 ? 2 * k - 1 : (2 * k - 1) * (2 * k - 1);
@@ -210,6 +211,10 @@ TYPED_TEST(VertexPatchTest, ThreadsPerPatchMatchSequentialAlgorithm) {
   };
   check_against_reference<TypeParam>(2, 3, make_mesh(2, {4, 3, 1}, 0, {1.0, 0.7, 1.0}), {}, variants(2, 3));
   for (int k : {2, 3}) check_against_reference<TypeParam>(3, k, make_mesh(3, {3, 2, 3}, 0, {1.0, 0.6, 1.4}), {}, variants(3, k));
+  std::vector<VertexPatchOptions> blocked;
+  for (int tpp : {1, 7, 61, 121})
+    for (int ppt : {1, 2}) blocked.push_back({PatchKernel::fused, LocalSolver::fast_diagonalization, ThreadStructure::per_column, ppt, tpp});
+  check_against_reference<TypeParam>(3, 6, make_mesh(3, {2, 2, 3}, 0, {1.0, 0.6, 1.4}), {}, blocked);
 }
 
 TYPED_TEST(VertexPatchTest, HelmholtzTermsMatchSequentialAlgorithm) {
