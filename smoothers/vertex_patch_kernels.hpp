@@ -3,7 +3,8 @@
 /// Device bodies of the colored multiplicative vertex-patch smoother (paper 000, Algorithm 2.3,
 /// eq. 2.8, §3.1, Table 4). A team works on `patches_per_team` patches of one color in scratch
 /// memory; every step is a loop over the points of a lexicographic box, handed to threads either
-/// one point each or one column (along the last direction) each (Fig. 5). Only the host glue
+/// one point each or one column (along the contracted direction) each (Fig. 5); at 3D k = 6, 7 a
+/// thread takes two columns of a step (register blocking, `C`). Only the host glue
 /// (vertex_patch_smoother.cpp, through vertex_patch_launch.hpp) launches these.
 ///
 /// Patch j of interior vertex v has the (2k+1)^d closure nodes starting at node (v−1)k per
