@@ -462,14 +462,7 @@ struct VertexPatchKernel {
         TENSORMG_PATCH_UNROLL_INTERIOR
         for (int o = 0; o < ni; ++o) {
           Number v[C];
-          TENSORMG_PATCH_UNROLL
-          for (int c = 0; c < C; ++c) v[c] = 0;
-          TENSORMG_PATCH_UNROLL
-          for (int m = 0; m < ni; ++m) {
-            const Number s = cm.S[m][o];
-            TENSORMG_PATCH_UNROLL
-            for (int c = 0; c < C; ++c) v[c] += s * r[c][m];
-          }
+          s_output<true>(o, r, v);
           TENSORMG_PATCH_UNROLL
           for (int c = 0; c < C; ++c) {
             if constexpr (op == ColumnOp::transpose_scale) v[c] *= dinv[dbase[c] + o * dstride];
@@ -490,14 +483,7 @@ struct VertexPatchKernel {
         TENSORMG_PATCH_UNROLL_INTERIOR
         for (int o = 0; o < ni; ++o) {
           Number v[C];
-          TENSORMG_PATCH_UNROLL
-          for (int c = 0; c < C; ++c) v[c] = 0;
-          TENSORMG_PATCH_UNROLL
-          for (int m = 0; m < ni; ++m) {
-            const Number s = cm.S[o][m];
-            TENSORMG_PATCH_UNROLL
-            for (int c = 0; c < C; ++c) v[c] += s * r[c][m];
-          }
+          s_output<false>(o, r, v);
           TENSORMG_PATCH_UNROLL
           for (int c = 0; c < C; ++c)
             if (b.valid[c]) {
@@ -508,6 +494,20 @@ struct VertexPatchKernel {
       }
     });
     if constexpr (!add_to_x) team.team_barrier();
+  }
+
+  /// Output o of Ŝᵀ (`transposed`) or Ŝ applied to the block's columns r: v[c] = Σ_m Ŝ_{m,o} r[c][m]
+  /// or Σ_m Ŝ_{o,m} r[c][m]; each matrix entry is read once for the C columns.
+  template <bool transposed>
+  KOKKOS_FORCEINLINE_FUNCTION void s_output(int o, const Number (&r)[C][ni], Number (&v)[C]) const {
+    TENSORMG_PATCH_UNROLL
+    for (int c = 0; c < C; ++c) v[c] = 0;
+    TENSORMG_PATCH_UNROLL
+    for (int m = 0; m < ni; ++m) {
+      const Number s = transposed ? cm.S[m][o] : cm.S[o][m];
+      TENSORMG_PATCH_UNROLL
+      for (int c = 0; c < C; ++c) v[c] += s * r[c][m];
+    }
   }
 
   /// Fast diagonalization S (Λ)^{-1} Sᵀ r with one thread per column: Sᵀ along the last direction
@@ -728,14 +728,7 @@ struct VertexPatchKernel {
       TENSORMG_PATCH_UNROLL_INTERIOR
       for (int o = 0; o < ni; ++o) {
         Number v[C];
-        TENSORMG_PATCH_UNROLL
-        for (int c = 0; c < C; ++c) v[c] = 0;
-        TENSORMG_PATCH_UNROLL
-        for (int m = 0; m < ni; ++m) {
-          const Number s = cm.S[m][o];
-          TENSORMG_PATCH_UNROLL
-          for (int c = 0; c < C; ++c) v[c] += s * res[c][m];
-        }
+        s_output<true>(o, res, v);
         TENSORMG_PATCH_UNROLL
         for (int c = 0; c < C; ++c)
           if (b.valid[c]) out[c][o * stride] = v[c];
