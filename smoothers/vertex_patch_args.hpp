@@ -26,7 +26,8 @@ struct PatchKernelArgs {
   Kokkos::View<const Number*, memory_space> b;
   Kokkos::View<Number*, memory_space> r;
   /// Per direction d, at d * matrix_stride(k): patch mass M (n×n), stiffness A (n×n), eigenvectors
-  /// S (ni×ni, column j = vector j), eigenvalues (ni); n = 2k+1, ni = 2k−1.
+  /// S (ni×ni, column j = vector j), eigenvalues (ni); n = 2k+1, ni = 2k−1. Then, as block dim,
+  /// the reference patch's (host_reference below), for lanes that need different rows.
   Kokkos::View<const Number*, memory_space> matrices;
   /// Dense inverse of A_j ((ni^d)², row-major); only for the inverse local solver.
   Kokkos::View<const Number*, memory_space> inverse;

@@ -47,6 +47,17 @@ struct VertexPatchKernel {
   /// 2 (teams of ⌈(2k−1)²/2⌉ threads; ncu at k = 7: 17% fewer instructions, ULDC 44.5M → 27.0M;
   /// measured +3% at k = 6 and k = 7, h100-2026-11-22-smoother/v19).
   static constexpr int C = dim == 3 && (k == 6 || k == 7) ? 2 : 1;
+  /// Columns per thread of the residual's x step, the widest (n² columns): with C = 2 its
+  /// ⌈n²/3⌉ blocks (57, 75) fit teams of 64 and 96 threads in one round, where blocks of two
+  /// (85, 113) took a second round for part of one warp while the rest waited at the barrier.
+  /// Measured (h100-2026-11-22-smoother/v21): k = 6 +2%; at k = 7 the same alone, +21% with
+  /// y_rounds below (+4.5% for y_rounds alone).
+  static constexpr int x_columns = C == 2 ? 3 : C;
+  /// 3D k = 7: the y step (195 columns, teams of 85) in whole rounds of one block per thread and
+  /// y_leftover for the 25 lines left, instead of blocks of ⌈195/2⌉ = 98 columns in two rounds,
+  /// the second on 13 threads. At k = 6 (143 columns, teams of 61 or 64) this cost 3.5%, so
+  /// there the blocks stay.
+  static constexpr bool y_rounds = dim == 3 && k == 7;
   /// At most 256 threads per team and a register cap. Without it nvcc used 82 registers at k = 3
   /// and 152 at k = 5 in 3D (ncu on the H100: 31% and 19% theoretical occupancy, issue slots 31%
   /// and 20% busy; perf/results/h100-2026-11-21-multigrid/multigrid-v1/ncu-smoother-*). Now 4 teams
@@ -224,22 +235,24 @@ struct VertexPatchKernel {
 
   /// The columns of one thread in a per-column step: lines l + c h (c < C, h = ⌈lines/C⌉) of
   /// patch p. A line past the end repeats line l and is not stored (`valid`).
-  struct ColumnBlock {
+  template <int CC>
+  struct ColumnBlockOf {
     int p;
-    int line[C];
-    bool valid[C];
+    int line[CC];
+    bool valid[CC];
   };
+  using ColumnBlock = ColumnBlockOf<C>;
 
-  /// Calls f(block) for the team's ppt patches × lines_per_patch columns, C per thread.
-  template <class F>
+  /// Calls f(block) for the team's ppt patches × lines_per_patch columns, CC per thread.
+  template <int CC = C, class F>
   KOKKOS_FORCEINLINE_FUNCTION static void for_each_column(const Member& team, int ppt, int lines_per_patch, F&& f) {
-    const int h = (lines_per_patch + C - 1) / C;
+    const int h = (lines_per_patch + CC - 1) / CC;
     for (int w = team.team_rank(); w < ppt * h; w += team.team_size()) {
-      ColumnBlock b;
+      ColumnBlockOf<CC> b;
       b.p = w / h;
       const int l = w % h;
       TENSORMG_PATCH_UNROLL
-      for (int c = 0; c < C; ++c) {
+      for (int c = 0; c < CC; ++c) {
         b.line[c] = l + c * h;
         b.valid[c] = c == 0 || b.line[c] < lines_per_patch;
         if (!b.valid[c]) b.line[c] = l;
@@ -260,7 +273,8 @@ struct VertexPatchKernel {
     local_index in[info_entries] = {0, 0, 0, 0, 0};
     // 3D: t1 = (α0/α1) Â_x u, so that the y step needs one sum for both of its Â and M̂ terms.
     const Number t1_scale = dim == 2 ? Number(1) : args.alpha0_over_alpha1;
-    for_each_column(team, ppt, n * e2, [&](const ColumnBlock& b) {
+    constexpr int CX = dim == 3 ? x_columns : C;
+    for_each_column<CX>(team, ppt, n * e2, [&](const ColumnBlockOf<CX>& b) {
       const int p = b.p;
       if (p != cached) {
         patch_info(first_patch + p, in);
@@ -268,9 +282,9 @@ struct VertexPatchKernel {
       }
       if (b.line[0] == 0)
         for (int e = 0; e < info_entries; ++e) info[info_entries * p + e] = in[e];
-      Number r[C][n];
+      Number r[CX][n];
       TENSORMG_PATCH_UNROLL
-      for (int c = 0; c < C; ++c) {
+      for (int c = 0; c < CX; ++c) {
         const int i1 = b.line[c] % n, i2 = b.line[c] / n;
         if (in[4]) {
           const local_index row = in[3] + args.box.o[0] * (i1 + args.box.o[1] * i2);
@@ -288,29 +302,29 @@ struct VertexPatchKernel {
           }
         }
       }
-      Number* d0[C];
-      Number* d1[C];
+      Number* d0[CX];
+      Number* d1[CX];
       TENSORMG_PATCH_UNROLL
-      for (int c = 0; c < C; ++c) {
+      for (int c = 0; c < CX; ++c) {
         d0[c] = t0 + p * line_size + ni * b.line[c];
         d1[c] = t1 + p * line_size + ni * b.line[c];
       }
       TENSORMG_PATCH_UNROLL_INTERIOR
       for (int o = 0; o < ni; ++o) {
-        Number sm[C], sa[C];
+        Number sm[CX], sa[CX];
         TENSORMG_PATCH_UNROLL
-        for (int c = 0; c < C; ++c) sm[c] = sa[c] = 0;
+        for (int c = 0; c < CX; ++c) sm[c] = sa[c] = 0;
         TENSORMG_PATCH_UNROLL
         for (int m = 0; m < n; ++m) {
           const Number mm = cm.M[o + 1][m], am = cm.A[o + 1][m];
           TENSORMG_PATCH_UNROLL
-          for (int c = 0; c < C; ++c) {
+          for (int c = 0; c < CX; ++c) {
             sm[c] += mm * r[c][m];
             sa[c] += am * r[c][m];
           }
         }
         TENSORMG_PATCH_UNROLL
-        for (int c = 0; c < C; ++c)
+        for (int c = 0; c < CX; ++c)
           if (b.valid[c]) {
             d0[c][o] = sm[c];
             d1[c][o] = t1_scale * sa[c];
@@ -330,7 +344,7 @@ struct VertexPatchKernel {
       // s2 = α1 (Â t0 + M̂ t1) = α1 Â t0 + α0 M̂ Â_x u into t1 (t1 came scaled by α0/α1 from the x
       // step: two accumulators, not three, which spilled at k = 4), on every y-column (i0, i2).
       const Number alpha1 = args.alpha[1];
-      for_each_column(team, ppt, ni * n, [&](const ColumnBlock& b) {
+      auto y_block = [&](const ColumnBlock& b) {
         Number r0[C][n], r1[C][n];
         int start[C];  // the column's first entry: (i0, 0, i2)
         TENSORMG_PATCH_UNROLL
@@ -345,22 +359,7 @@ struct VertexPatchKernel {
         TENSORMG_PATCH_UNROLL_INTERIOR
         for (int o = 0; o < ni; ++o) {
           Number v1[C], v2[C];
-          TENSORMG_PATCH_UNROLL
-          for (int c = 0; c < C; ++c) v1[c] = v2[c] = 0;
-          TENSORMG_PATCH_UNROLL
-          for (int m = 0; m < n; ++m) {
-            const Number mm = cm.M[o + 1][m], am = cm.A[o + 1][m];
-            TENSORMG_PATCH_UNROLL
-            for (int c = 0; c < C; ++c) {
-              v1[c] += mm * r0[c][m];
-              if constexpr (chained_fma) {
-                v2[c] += am * r0[c][m];
-                v2[c] += mm * r1[c][m];
-              } else {
-                v2[c] += am * r0[c][m] + mm * r1[c][m];
-              }
-            }
-          }
+          y_output(o, r0, r1, v1, v2);
           TENSORMG_PATCH_UNROLL
           for (int c = 0; c < C; ++c)
             if (b.valid[c]) {
@@ -368,7 +367,29 @@ struct VertexPatchKernel {
               t1[start[c] + ni * o] = alpha1 * v2[c];
             }
         }
-      });
+      };
+      // y_rounds (3D k = 7, teams of 85: 195 = 2 · 85 + 25): whole rounds of one block per thread
+      // (round q, thread w: lines q C size + w + c size) and y_leftover for the lines left;
+      // otherwise for_each_column's blocks. One loop for both, so that the block's code is
+      // inlined once.
+      const int team_size = team.team_size(), lines = ni * n, left = lines % (C * team_size);
+      const bool rounds = y_rounds && ppt == 1 && team_size >= 32 && lines > C * team_size && left > 0;
+      const int h = (lines + C - 1) / C;
+      const int blocks = rounds ? lines / (C * team_size) * team_size : ppt * h;
+      for (int w = team.team_rank(); w < blocks; w += team_size) {
+        ColumnBlock b;
+        b.p = rounds ? 0 : w / h;
+        const int l = rounds ? w / team_size * C * team_size + w % team_size : w % h;
+        const int step = rounds ? team_size : h;
+        TENSORMG_PATCH_UNROLL
+        for (int c = 0; c < C; ++c) {
+          b.line[c] = l + c * step;
+          b.valid[c] = c == 0 || b.line[c] < lines;
+          if (!b.valid[c]) b.line[c] = l;
+        }
+        y_block(b);
+      }
+      if (rounds) y_leftover(team, t0, t1, lines - left, left);
       team.team_barrier();
       // z (last): r = b_I − (α2 Â s1 + M̂ (s2 + γ s1)) on every z-column (line = i0 + ni i1).
       for_each_column(team, ppt, ni * ni, [&](const ColumnBlock& b) {
@@ -377,6 +398,80 @@ struct VertexPatchKernel {
       });
     }
     team.team_barrier();
+  }
+
+  /// Output o of the in-place y step (3D) for CC columns r0 (of t0) and r1 (of t1):
+  /// v1 = M̂_{o+1,:} r0, v2 = Â_{o+1,:} r0 + M̂_{o+1,:} r1.
+  template <int CC>
+  KOKKOS_FORCEINLINE_FUNCTION void y_output(int o, const Number (&r0)[CC][n], const Number (&r1)[CC][n], Number (&v1)[CC],
+                                            Number (&v2)[CC]) const {
+    TENSORMG_PATCH_UNROLL
+    for (int c = 0; c < CC; ++c) v1[c] = v2[c] = 0;
+    TENSORMG_PATCH_UNROLL
+    for (int m = 0; m < n; ++m) {
+      const Number mm = cm.M[o + 1][m], am = cm.A[o + 1][m];
+      TENSORMG_PATCH_UNROLL
+      for (int c = 0; c < CC; ++c) {
+        v1[c] += mm * r0[c][m];
+        if constexpr (chained_fma) {
+          v2[c] += am * r0[c][m];
+          v2[c] += mm * r1[c][m];
+        } else {
+          v2[c] += am * r0[c][m] + mm * r1[c][m];
+        }
+      }
+    }
+  }
+
+  /// Synchronizes the warp of the calling thread (CUDA) or the team (host backends); every
+  /// thread of the team calls it the same number of times.
+  KOKKOS_FORCEINLINE_FUNCTION static void sync_warp(const Member& team) {
+#if defined(__CUDA_ARCH__)
+    const int lanes = team.team_size() - 32 * (team.team_rank() / 32);
+    __syncwarp(lanes >= 32 ? 0xffffffffu : (1u << lanes) - 1u);
+#else
+    team.team_barrier();
+#endif
+  }
+
+  /// The y step (3D, one patch per team of at least 32 threads) on its last `left` lines
+  /// first .. first + left − 1, one output per lane: groups of ⌊32/ni⌋ lines, a group in one
+  /// full warp (lane g ni + o: line g of the group, output o), groups dealt to the full warps in
+  /// turn. A warp reads its group's columns before a warp barrier and writes the outputs after
+  /// it (in place), so no team barrier and no values across one. The lanes need different matrix
+  /// rows, so these come from the reference matrices in global memory (block `dim` of
+  /// args.matrices, L1), not from the constant bank. 3D k = 7, teams of 85: 25 lines in 13
+  /// groups, 7 rounds of the 2 full warps (teams of 96 measured the same: 3 lines, one round).
+  KOKKOS_FORCEINLINE_FUNCTION void y_leftover(const Member& team, Number* t0, Number* t1, int first, int left) const {
+    constexpr int per_group = 32 / ni;
+    const int full_warps = team.team_size() / 32, warp = team.team_rank() / 32, lane = team.team_rank() % 32;
+    const int g = lane / ni, o = lane % ni;
+    const Number* M = mat(dim) + (o + 1) * n;
+    const Number* A = M + n * n;
+    const Number alpha1 = args.alpha[1];
+    const int groups = (left + per_group - 1) / per_group;
+    for (int round = 0; round * full_warps < groups; ++round) {
+      const int group = round * full_warps + warp;
+      const int l = group * per_group + g;
+      const bool active = warp < full_warps && group < groups && g < per_group && l < left;
+      const int line = first + l;
+      const int start = line % ni + ni * n * (line / ni);
+      Number v1 = 0, v2 = 0;
+      if (active) {
+        TENSORMG_PATCH_UNROLL
+        for (int m = 0; m < n; ++m) {
+          const Number a = t0[start + ni * m], b = t1[start + ni * m];
+          v1 += M[m] * a;
+          v2 += A[m] * a;
+          v2 += M[m] * b;
+        }
+      }
+      sync_warp(team);
+      if (active) {
+        t0[start + ni * o] = v1;
+        t1[start + ni * o] = alpha1 * v2;
+      }
+    }
   }
 
   /// What one column step of the fast diagonalization does to its column in registers.

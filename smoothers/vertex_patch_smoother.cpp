@@ -25,7 +25,8 @@ VertexPatchSmoother<Number, ExecSpace>::VertexPatchSmoother(std::shared_ptr<cons
   const auto& opts = op_->options();
   for (int d = 0; d < 3; ++d) matrices_1d_[d] = patch_matrices_1d(k, d < dim ? mesh.h()[d] : 1.0);
   const int stride = PatchKernelArgs<Number, ExecSpace>::matrix_stride(k);
-  std::vector<Number> host(std::size_t(stride) * dim);
+  // Per direction, then the reference patch (block dim, PatchKernelArgs::matrices).
+  std::vector<Number> host(std::size_t(stride) * (dim + 1));
   for (int d = 0; d < dim; ++d) {
     const auto& m = matrices_1d_[d];
     Number* out = host.data() + d * stride;
@@ -36,8 +37,6 @@ VertexPatchSmoother<Number, ExecSpace>::VertexPatchSmoother(std::shared_ptr<cons
     for (int i = 0; i < m.ni * m.ni; ++i) out[2 * m.n * m.n + i] = Number(m.eigenvectors[i]);
     for (int i = 0; i < m.ni; ++i) out[2 * m.n * m.n + m.ni * m.ni + i] = Number(m.eigenvalues[i]);
   }
-  matrices_ = decltype(matrices_)("tensormg::smoother::vertex_patch::matrices", host.size());
-  Kokkos::deep_copy(matrices_, Kokkos::View<const Number*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(host.data(), host.size()));
   {
     // The reference patch (cell length 1) whose matrices the per-column kernels use for every
     // direction: M_d = h_d M̂, A_d = Â / h_d, S_d = Ŝ / √h_d, λ_d = λ̂ / h_d² (PatchKernelArgs).
@@ -68,6 +67,9 @@ VertexPatchSmoother<Number, ExecSpace>::VertexPatchSmoother(std::shared_ptr<cons
     inverse_diagonal_ = decltype(inverse_diagonal_)("tensormg::smoother::vertex_patch::inverse_diagonal", diag.size());
     Kokkos::deep_copy(inverse_diagonal_, Kokkos::View<const Number*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(diag.data(), diag.size()));
   }
+  std::copy(reference_.begin(), reference_.end(), host.begin() + std::size_t(stride) * dim);
+  matrices_ = decltype(matrices_)("tensormg::smoother::vertex_patch::matrices", host.size());
+  Kokkos::deep_copy(matrices_, Kokkos::View<const Number*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(host.data(), host.size()));
   if (options_.solver == LocalSolver::inverse) {
     const auto inv = dense_patch_inverse(dim, matrices_1d_, opts.laplace_coefficient, opts.mass_coefficient);
     std::vector<Number> inv_n(inv.begin(), inv.end());
