@@ -48,11 +48,13 @@ struct VertexPatchKernel {
   /// measured +3% at k = 6 and k = 7, h100-2026-11-22-smoother/v19).
   static constexpr int C = dim == 3 && (k == 6 || k == 7) ? 2 : 1;
   /// Columns per thread of the residual's x step, the widest (n² columns): with C = 2 its
-  /// ⌈n²/3⌉ blocks (57, 75) fit teams of 64 and 96 threads in one round, where blocks of two
-  /// (85, 113) took a second round for part of one warp while the rest waited at the barrier.
+  /// ⌈n²/3⌉ blocks (57, 75) fit the teams of 61 and 85 threads in one round, where blocks of two
+  /// (85, 113) took a second round on 24 and 28 threads while the rest waited at the barrier.
   /// Measured (h100-2026-11-22-smoother/v21): k = 6 +2%; at k = 7 the same alone, +21% with
-  /// y_rounds below (+4.5% for y_rounds alone).
-  static constexpr int x_columns = C == 2 ? 3 : C;
+  /// y_rounds below (+4.5% for y_rounds alone). Device spaces only: on this VM's OpenMP build
+  /// (cpu-2026-11-22-smoother-y-rounds/ab-x-columns.txt) k = 6 lost ~7%, k = 7 was the same.
+  static constexpr int x_columns =
+      C == 2 && !Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible ? 3 : C;
   /// 3D k = 7: the y step (195 columns, teams of 85) in whole rounds of one block per thread and
   /// y_leftover for the 25 lines left, instead of blocks of ⌈195/2⌉ = 98 columns in two rounds,
   /// the second on 13 threads. At k = 6 (143 columns, teams of 61 or 64) this cost 3.5%, so
@@ -400,18 +402,17 @@ struct VertexPatchKernel {
     team.team_barrier();
   }
 
-  /// Output o of the in-place y step (3D) for CC columns r0 (of t0) and r1 (of t1):
+  /// Output o of the in-place y step (3D) for the block's columns r0 (of t0) and r1 (of t1):
   /// v1 = M̂_{o+1,:} r0, v2 = Â_{o+1,:} r0 + M̂_{o+1,:} r1.
-  template <int CC>
-  KOKKOS_FORCEINLINE_FUNCTION void y_output(int o, const Number (&r0)[CC][n], const Number (&r1)[CC][n], Number (&v1)[CC],
-                                            Number (&v2)[CC]) const {
+  KOKKOS_FORCEINLINE_FUNCTION void y_output(int o, const Number (&r0)[C][n], const Number (&r1)[C][n], Number (&v1)[C],
+                                            Number (&v2)[C]) const {
     TENSORMG_PATCH_UNROLL
-    for (int c = 0; c < CC; ++c) v1[c] = v2[c] = 0;
+    for (int c = 0; c < C; ++c) v1[c] = v2[c] = 0;
     TENSORMG_PATCH_UNROLL
     for (int m = 0; m < n; ++m) {
       const Number mm = cm.M[o + 1][m], am = cm.A[o + 1][m];
       TENSORMG_PATCH_UNROLL
-      for (int c = 0; c < CC; ++c) {
+      for (int c = 0; c < C; ++c) {
         v1[c] += mm * r0[c][m];
         if constexpr (chained_fma) {
           v2[c] += am * r0[c][m];

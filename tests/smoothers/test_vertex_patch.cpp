@@ -212,8 +212,9 @@ TYPED_TEST(VertexPatchTest, ThreadsPerPatchMatchSequentialAlgorithm) {
   };
   check_against_reference<TypeParam>(2, 3, make_mesh(2, {4, 3, 1}, 0, {1.0, 0.7, 1.0}), {}, variants(2, 3));
   for (int k : {2, 3}) check_against_reference<TypeParam>(3, k, make_mesh(3, {3, 2, 3}, 0, {1.0, 0.6, 1.4}), {}, variants(3, k));
-  // Blocked 3D k = 6 (two columns per thread; the x step three): every column count is odd, so a
-  // block's second column is void in every step (the x step's last block has two void columns).
+  // Blocked 3D k = 6 (two columns per thread; the x step three on the device): every column count
+  // is odd, so a block's second column is void in every step (the x step's last block has two
+  // void columns on the device).
   std::vector<VertexPatchOptions> blocked;
   for (int tpp : {1, 7, 61, 121})
     for (int ppt : {1, 2}) blocked.push_back({PatchKernel::fused, LocalSolver::fast_diagonalization, ThreadStructure::per_column, ppt, tpp});
