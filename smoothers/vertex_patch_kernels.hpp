@@ -245,17 +245,24 @@ struct VertexPatchKernel {
   };
   using ColumnBlock = ColumnBlockOf<C>;
 
-  /// Calls f(block) for the team's ppt patches × lines_per_patch columns, CC per thread.
+  /// Calls f(block) for the team's ppt patches × lines_per_patch columns, CC per thread. With
+  /// `whole_rounds` (one patch per team) only the first ⌊lines/(CC size)⌋ CC size lines, in rounds
+  /// of one block per thread (round q, thread w: lines q CC size + w + c size), so that no round
+  /// is partial; the caller takes the lines left.
   template <int CC = C, class F>
-  KOKKOS_FORCEINLINE_FUNCTION static void for_each_column(const Member& team, int ppt, int lines_per_patch, F&& f) {
+  KOKKOS_FORCEINLINE_FUNCTION static void for_each_column(const Member& team, int ppt, int lines_per_patch, F&& f,
+                                                          bool whole_rounds = false) {
+    const int size = team.team_size();
     const int h = (lines_per_patch + CC - 1) / CC;
-    for (int w = team.team_rank(); w < ppt * h; w += team.team_size()) {
+    const int blocks = whole_rounds ? lines_per_patch / (CC * size) * size : ppt * h;
+    const int step = whole_rounds ? size : h;
+    for (int w = team.team_rank(); w < blocks; w += size) {
       ColumnBlockOf<CC> b;
-      b.p = w / h;
-      const int l = w % h;
+      b.p = whole_rounds ? 0 : w / h;
+      const int l = whole_rounds ? w / size * CC * size + w % size : w % h;
       TENSORMG_PATCH_UNROLL
       for (int c = 0; c < CC; ++c) {
-        b.line[c] = l + c * h;
+        b.line[c] = l + c * step;
         b.valid[c] = c == 0 || b.line[c] < lines_per_patch;
         if (!b.valid[c]) b.line[c] = l;
       }
@@ -275,7 +282,7 @@ struct VertexPatchKernel {
     local_index in[info_entries] = {0, 0, 0, 0, 0};
     // 3D: t1 = (α0/α1) Â_x u, so that the y step needs one sum for both of its Â and M̂ terms.
     const Number t1_scale = dim == 2 ? Number(1) : args.alpha0_over_alpha1;
-    constexpr int CX = dim == 3 ? x_columns : C;
+    constexpr int CX = x_columns;
     for_each_column<CX>(team, ppt, n * e2, [&](const ColumnBlockOf<CX>& b) {
       const int p = b.p;
       if (p != cached) {
@@ -371,26 +378,10 @@ struct VertexPatchKernel {
         }
       };
       // y_rounds (3D k = 7, teams of 85: 195 = 2 · 85 + 25): whole rounds of one block per thread
-      // (round q, thread w: lines q C size + w + c size) and y_leftover for the lines left;
-      // otherwise for_each_column's blocks. One loop for both, so that the block's code is
-      // inlined once.
+      // and y_leftover for the lines left; otherwise for_each_column's blocks.
       const int team_size = team.team_size(), lines = ni * n, left = lines % (C * team_size);
       const bool rounds = y_rounds && ppt == 1 && team_size >= 32 && lines > C * team_size && left > 0;
-      const int h = (lines + C - 1) / C;
-      const int blocks = rounds ? lines / (C * team_size) * team_size : ppt * h;
-      for (int w = team.team_rank(); w < blocks; w += team_size) {
-        ColumnBlock b;
-        b.p = rounds ? 0 : w / h;
-        const int l = rounds ? w / team_size * C * team_size + w % team_size : w % h;
-        const int step = rounds ? team_size : h;
-        TENSORMG_PATCH_UNROLL
-        for (int c = 0; c < C; ++c) {
-          b.line[c] = l + c * step;
-          b.valid[c] = c == 0 || b.line[c] < lines;
-          if (!b.valid[c]) b.line[c] = l;
-        }
-        y_block(b);
-      }
+      for_each_column(team, ppt, lines, y_block, rounds);
       if (rounds) y_leftover(team, t0, t1, lines - left, left);
       team.team_barrier();
       // z (last): r = b_I − (α2 Â s1 + M̂ (s2 + γ s1)) on every z-column (line = i0 + ni i1).

@@ -25,10 +25,13 @@ VertexPatchSmoother<Number, ExecSpace>::VertexPatchSmoother(std::shared_ptr<cons
   const auto& opts = op_->options();
   for (int d = 0; d < 3; ++d) matrices_1d_[d] = patch_matrices_1d(k, d < dim ? mesh.h()[d] : 1.0);
   const int stride = PatchKernelArgs<Number, ExecSpace>::matrix_stride(k);
-  // Per direction, then the reference patch (block dim, PatchKernelArgs::matrices).
+  // The reference patch (cell length 1) whose matrices the per-column kernels use for every
+  // direction: M_d = h_d M̂, A_d = Â / h_d, S_d = Ŝ / √h_d, λ_d = λ̂ / h_d² (PatchKernelArgs).
+  const PatchMatrices1D ref = patch_matrices_1d(k, 1.0);
+  // Per direction, then the reference patch as block dim (PatchKernelArgs::matrices).
   std::vector<Number> host(std::size_t(stride) * (dim + 1));
-  for (int d = 0; d < dim; ++d) {
-    const auto& m = matrices_1d_[d];
+  for (int d = 0; d <= dim; ++d) {
+    const auto& m = d < dim ? matrices_1d_[d] : ref;
     Number* out = host.data() + d * stride;
     for (int i = 0; i < m.n * m.n; ++i) {
       out[i] = Number(m.mass[i]);
@@ -37,18 +40,11 @@ VertexPatchSmoother<Number, ExecSpace>::VertexPatchSmoother(std::shared_ptr<cons
     for (int i = 0; i < m.ni * m.ni; ++i) out[2 * m.n * m.n + i] = Number(m.eigenvectors[i]);
     for (int i = 0; i < m.ni; ++i) out[2 * m.n * m.n + m.ni * m.ni + i] = Number(m.eigenvalues[i]);
   }
+  reference_.assign(host.begin() + std::size_t(stride) * dim, host.end());
+  matrices_ = decltype(matrices_)("tensormg::smoother::vertex_patch::matrices", host.size());
+  Kokkos::deep_copy(matrices_, Kokkos::View<const Number*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(host.data(), host.size()));
   {
-    // The reference patch (cell length 1) whose matrices the per-column kernels use for every
-    // direction: M_d = h_d M̂, A_d = Â / h_d, S_d = Ŝ / √h_d, λ_d = λ̂ / h_d² (PatchKernelArgs).
-    const PatchMatrices1D ref = patch_matrices_1d(k, 1.0);
-    const int n = ref.n, ni = ref.ni, nz = dim == 3 ? ni : 1;
-    reference_.assign(std::size_t(stride), Number(0));
-    for (int i = 0; i < n * n; ++i) {
-      reference_[i] = Number(ref.mass[i]);
-      reference_[n * n + i] = Number(ref.stiffness[i]);
-    }
-    for (int i = 0; i < ni * ni; ++i) reference_[2 * n * n + i] = Number(ref.eigenvectors[i]);
-    for (int i = 0; i < ni; ++i) reference_[2 * n * n + ni * ni + i] = Number(ref.eigenvalues[i]);
+    const int ni = ref.ni, nz = dim == 3 ? ni : 1;
     const double a = opts.laplace_coefficient, c = opts.mass_coefficient;
     double h[3] = {1, 1, 1}, volume = 1;
     for (int d = 0; d < dim; ++d) volume *= (h[d] = mesh.h()[d]);
@@ -67,9 +63,6 @@ VertexPatchSmoother<Number, ExecSpace>::VertexPatchSmoother(std::shared_ptr<cons
     inverse_diagonal_ = decltype(inverse_diagonal_)("tensormg::smoother::vertex_patch::inverse_diagonal", diag.size());
     Kokkos::deep_copy(inverse_diagonal_, Kokkos::View<const Number*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(diag.data(), diag.size()));
   }
-  std::copy(reference_.begin(), reference_.end(), host.begin() + std::size_t(stride) * dim);
-  matrices_ = decltype(matrices_)("tensormg::smoother::vertex_patch::matrices", host.size());
-  Kokkos::deep_copy(matrices_, Kokkos::View<const Number*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(host.data(), host.size()));
   if (options_.solver == LocalSolver::inverse) {
     const auto inv = dense_patch_inverse(dim, matrices_1d_, opts.laplace_coefficient, opts.mass_coefficient);
     std::vector<Number> inv_n(inv.begin(), inv.end());

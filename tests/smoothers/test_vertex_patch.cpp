@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <initializer_list>
 #include <type_traits>
 
 #include "discretization/assembled_laplace.hpp"
@@ -215,20 +216,20 @@ TYPED_TEST(VertexPatchTest, ThreadsPerPatchMatchSequentialAlgorithm) {
   // Blocked 3D k = 6 (two columns per thread; the x step three on the device): every column count
   // is odd, so a block's second column is void in every step (the x step's last block has two
   // void columns on the device).
-  std::vector<VertexPatchOptions> blocked;
-  for (int tpp : {1, 7, 61, 121})
-    for (int ppt : {1, 2}) blocked.push_back({PatchKernel::fused, LocalSolver::fast_diagonalization, ThreadStructure::per_column, ppt, tpp});
-  check_against_reference<TypeParam>(3, 6, make_mesh(3, {2, 2, 3}, 0, {1.0, 0.6, 1.4}), {}, blocked);
+  const auto fused_columns = [](std::initializer_list<int> threads_per_patch) {
+    std::vector<VertexPatchOptions> v;
+    for (int tpp : threads_per_patch)
+      for (int ppt : {1, 2}) v.push_back({PatchKernel::fused, LocalSolver::fast_diagonalization, ThreadStructure::per_column, ppt, tpp});
+    return v;
+  };
+  check_against_reference<TypeParam>(3, 6, make_mesh(3, {2, 2, 3}, 0, {1.0, 0.6, 1.4}), {}, fused_columns({1, 7, 61, 121}));
   // 3D k = 7 also takes the y step in whole rounds plus y_leftover where a patch has a team of at
   // least one full warp: teams of 32, 48, 85 and 96 threads leave 3, 3, 25 and 3 lines (2, 2, 7
   // and 1 rounds of warp groups; 48 and 85 with a partial last warp); 113 threads need no second
   // round, 1 thread and two patches per team take the blocks. Device spaces only: host teams
   // have at most as many threads as the host (here 2), so these all run the blocks there.
   if constexpr (std::is_same_v<typename TypeParam::memory_space, Kokkos::HostSpace>) return;
-  std::vector<VertexPatchOptions> rounds;
-  for (int tpp : {1, 32, 48, 85, 96, 113})
-    for (int ppt : {1, 2}) rounds.push_back({PatchKernel::fused, LocalSolver::fast_diagonalization, ThreadStructure::per_column, ppt, tpp});
-  check_against_reference<TypeParam>(3, 7, make_mesh(3, {2, 2, 3}, 0, {1.0, 0.6, 1.4}), {}, rounds);
+  check_against_reference<TypeParam>(3, 7, make_mesh(3, {2, 2, 3}, 0, {1.0, 0.6, 1.4}), {}, fused_columns({1, 32, 48, 85, 96, 113}));
 }
 
 TYPED_TEST(VertexPatchTest, HelmholtzTermsMatchSequentialAlgorithm) {
