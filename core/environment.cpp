@@ -2,13 +2,15 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <cstdlib>
+#include <cstring>
 #include <iostream>
 
 #include "core/error.hpp"
 
 namespace tensormg {
 
-Environment::Environment(int& argc, char**& argv, MPI_Comm comm) {
+Environment::Environment(int& argc, char**& argv, MPI_Comm comm, const DeviceCheck& device_check) {
   for (int i = 0; i < argc; ++i) command_line_.emplace_back(argv[i]);
   int initialized = 0;
   MPI_Initialized(&initialized);
@@ -20,11 +22,40 @@ Environment::Environment(int& argc, char**& argv, MPI_Comm comm) {
   comm_ = comm;
   MPI_Comm_rank(comm_, &rank_);
   MPI_Comm_size(comm_, &size_);
-  if (!Kokkos::is_initialized()) {
-    Kokkos::initialize(argc, argv);
+  if (device_check) {
+    std::string why;
+    const int usable = device_check(why) ? 1 : 0;
+    int all_usable = 0;
+    MPI_Allreduce(&usable, &all_usable, 1, MPI_INT, MPI_MIN, comm_);
+    if (!all_usable) {
+      // The reason of the lowest failing rank, on every rank.
+      int first = usable ? size_ : rank_, lowest = 0;
+      MPI_Allreduce(&first, &lowest, 1, MPI_INT, MPI_MIN, comm_);
+      int length = static_cast<int>(why.size());
+      MPI_Bcast(&length, 1, MPI_INT, lowest, comm_);
+      why.resize(std::size_t(length));
+      MPI_Bcast(why.data(), length, MPI_CHAR, lowest, comm_);
+      device_error_ = "no usable GPU on rank " + std::to_string(lowest) + " (" + why +
+                      "); this is a CUDA build of tensormg: run it where a GPU is visible, or build with "
+                      "-DTENSORMG_BACKEND=openmp";
+    }
+  }
+  // Kokkos prints its own help for --help and warns when OMP_PROC_BIND is unset.
+  std::vector<char*> kokkos_argv(argv, argv + argc);
+  static char hidden_help[] = "--tensormg-hidden-help";
+  for (auto& a : kokkos_argv)
+    if (std::strcmp(a, "--help") == 0) a = hidden_help;
+  if (std::getenv("OMP_PROC_BIND") == nullptr) setenv("OMP_PROC_BIND", "false", 0);
+  if (device_error_.empty() && !Kokkos::is_initialized()) {
+    int kokkos_argc = argc;
+    char** kokkos_args = kokkos_argv.data();
+    Kokkos::initialize(kokkos_argc, kokkos_args);
+    kokkos_argv.resize(std::size_t(kokkos_argc));
     owns_kokkos_ = true;
   }
-  argv_.assign(argv, argv + argc);
+  for (auto& a : kokkos_argv)
+    if (a == hidden_help) a = const_cast<char*>("--help");
+  argv_.assign(kokkos_argv.begin(), kokkos_argv.end());
   argv_.push_back(nullptr);
 }
 
@@ -35,8 +66,13 @@ Environment::~Environment() {
   if (owns_mpi_ && !finalized) MPI_Finalize();
 }
 
-int run_main(int argc, char** argv, const std::function<int(Environment&)>& body) {
-  Environment env(argc, argv);
+int run_main(int argc, char** argv, const std::function<int(Environment&)>& body,
+             const Environment::DeviceCheck& device_check) {
+  Environment env(argc, argv, MPI_COMM_WORLD, device_check);
+  if (!env.device_error().empty()) {
+    if (env.rank() == 0) std::cerr << "tensormg: error: " << env.device_error() << std::endl;
+    return 2;
+  }
   try {
     return body(env);
   } catch (const InputError& e) {

@@ -17,7 +17,15 @@ namespace tensormg {
 /// ranks to devices by their node-local rank.
 class Environment {
  public:
-  Environment(int& argc, char**& argv, MPI_Comm comm = MPI_COMM_WORLD);
+  /// Answers whether the default execution space's device can be used, before Kokkos starts
+  /// (a CUDA build on a machine without a GPU); false with the reason in its argument.
+  using DeviceCheck = std::function<bool(std::string&)>;
+  /// `--help`/`-h` stay for the program's parser (Kokkos' own help is `--kokkos-help`). When
+  /// OMP_PROC_BIND is not set, it is set to "false" (what the OpenMP runtime already does without
+  /// it) so that Kokkos does not warn on every run; set OMP_PROC_BIND=spread OMP_PLACES=threads for
+  /// pinned threads. If device_check fails on any rank, Kokkos is not initialized and
+  /// device_error() says why (collectively).
+  Environment(int& argc, char**& argv, MPI_Comm comm = MPI_COMM_WORLD, const DeviceCheck& device_check = {});
   ~Environment();
   Environment(const Environment&) = delete;
   Environment& operator=(const Environment&) = delete;
@@ -30,6 +38,8 @@ class Environment {
   /// argc/argv without the flags Kokkos consumed, for the program's own parser.
   int argc() const { return static_cast<int>(argv_.size()) - 1; }
   char** argv() { return argv_.data(); }
+  /// Non-empty when the device check failed on some rank (the same text on every rank).
+  const std::string& device_error() const { return device_error_; }
 
  private:
   MPI_Comm comm_;
@@ -39,12 +49,15 @@ class Environment {
   bool owns_kokkos_ = false;
   std::vector<std::string> command_line_;
   std::vector<char*> argv_;  // null-terminated
+  std::string device_error_;
 };
 
 /// Runs body inside an Environment and turns errors into exit codes:
 ///  - InputError thrown collectively (every rank): printed once by rank 0, exit code 2 on all ranks;
 ///  - any other exception (one rank only): printed with its rank, then MPI_Abort with code 1 or 2.
 /// Returns the body's return value otherwise.
-int run_main(int argc, char** argv, const std::function<int(Environment&)>& body);
+///  - a failed device check: one line from rank 0, exit code 2 on all ranks, body not run.
+int run_main(int argc, char** argv, const std::function<int(Environment&)>& body,
+             const Environment::DeviceCheck& device_check = {});
 
 }  // namespace tensormg

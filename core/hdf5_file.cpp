@@ -10,20 +10,19 @@
 
 namespace tensormg {
 
-bool path_exists(const std::string& path) {
-  struct stat st {};
-  return stat(path.c_str(), &st) == 0;
-}
-
-Hdf5Writer::Hdf5Writer(std::string path) : path_(std::move(path)), tmp_(path_ + ".tmp") {
+bool Hdf5Writer::create_exclusive(const std::string& path, Hdf5Writer& writer) {
+  if (path_exists(path)) return false;
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // errors are reported as InputError, not printed
-  file_ = H5Fcreate(tmp_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-  TENSORMG_CHECK(file_ >= 0, "cannot create HDF5 file '" << tmp_ << "' (does the directory exist and is it writable?)");
+  const hid_t file = H5Fcreate(path.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT);
+  if (file < 0 && path_exists(path)) return false;  // taken between the check and the create
+  TENSORMG_CHECK(file >= 0, "cannot create HDF5 file '" << path << "' (does the folder exist and is it writable?)");
+  writer.path_ = path;
+  writer.file_ = file;
+  return true;
 }
 
 Hdf5Writer::~Hdf5Writer() {
   if (file_ >= 0) H5Fclose(file_);
-  if (!committed_) std::remove(tmp_.c_str());
 }
 
 hid_t Hdf5Writer::group_for(const std::string& name) {
@@ -33,7 +32,7 @@ hid_t Hdf5Writer::group_for(const std::string& name) {
     const std::string g = name.substr(0, pos);
     if (H5Lexists(file_, g.c_str(), H5P_DEFAULT) <= 0) {
       const hid_t id = H5Gcreate2(file_, g.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-      TENSORMG_CHECK(id >= 0, "cannot create HDF5 group '" << g << "' in '" << tmp_ << "'");
+      TENSORMG_CHECK(id >= 0, "cannot create HDF5 group '" << g << "' in '" << path_ << "'");
       H5Gclose(id);
     }
   }
@@ -49,7 +48,7 @@ void Hdf5Writer::write(const std::string& name, const std::vector<double>& data,
   const herr_t status = set >= 0 ? H5Dwrite(set, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()) : -1;
   if (set >= 0) H5Dclose(set);
   H5Sclose(space);
-  TENSORMG_CHECK(status >= 0, "cannot write dataset '" << name << "' to '" << tmp_ << "' (disk full?)");
+  TENSORMG_CHECK(status >= 0, "cannot write dataset '" << name << "' to '" << path_ << "' (disk full?)");
 }
 
 void Hdf5Writer::write(const std::string& name, const std::string& text) {
@@ -62,20 +61,38 @@ void Hdf5Writer::write(const std::string& name, const std::string& text) {
   if (set >= 0) H5Dclose(set);
   H5Sclose(space);
   H5Tclose(type);
-  TENSORMG_CHECK(status >= 0, "cannot write dataset '" << name << "' to '" << tmp_ << "'");
+  TENSORMG_CHECK(status >= 0, "cannot write dataset '" << name << "' to '" << path_ << "'");
 }
 
-void Hdf5Writer::commit() {
-  TENSORMG_CHECK(H5Fclose(file_) >= 0, "cannot close HDF5 file '" << tmp_ << "'");
+void Hdf5Writer::close() {
+  const hid_t file = file_;
   file_ = -1;
-  TENSORMG_CHECK(std::rename(tmp_.c_str(), path_.c_str()) == 0, "cannot rename '" << tmp_ << "' to '" << path_ << "'");
-  committed_ = true;
+  TENSORMG_CHECK(file >= 0, "HDF5 file '" << path_ << "' is not open");
+  const bool flushed = H5Fflush(file, H5F_SCOPE_GLOBAL) >= 0;
+  const bool closed = H5Fclose(file) >= 0;
+  TENSORMG_CHECK(flushed && closed, "cannot close HDF5 file '" << path_ << "' (disk full?)");
+}
+
+std::string xml_escaped(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&apos;"; break;
+      default: out += c;
+    }
+  }
+  return out;
 }
 
 std::string xdmf_rectilinear(int dim, const std::vector<hsize_t>& counts, const std::string& h5_name,
                              const std::vector<std::string>& fields) {
   std::ostringstream dims;  // XDMF lists the slowest direction first
   for (int d = dim - 1; d >= 0; --d) dims << counts[d] << (d ? " " : "");
+  const std::string file = xml_escaped(h5_name);
   std::ostringstream x;
   x << "<?xml version=\"1.0\" ?>\n<Xdmf Version=\"3.0\">\n <Domain>\n  <Grid Name=\"tensormg\" GridType=\"Uniform\">\n"
     << "   <Topology TopologyType=\"" << dim << "DRectMesh\" Dimensions=\"" << dims.str() << "\"/>\n"
@@ -83,32 +100,14 @@ std::string xdmf_rectilinear(int dim, const std::vector<hsize_t>& counts, const 
   const char* axis[3] = {"x", "y", "z"};
   for (int d = 0; d < dim; ++d)
     x << "    <DataItem Dimensions=\"" << counts[d] << "\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">"
-      << h5_name << ":/mesh/" << axis[d] << "</DataItem>\n";
+      << file << ":/mesh/" << axis[d] << "</DataItem>\n";
   x << "   </Geometry>\n";
   for (const auto& f : fields)
-    x << "   <Attribute Name=\"" << f << "\" AttributeType=\"Scalar\" Center=\"Node\">\n"
+    x << "   <Attribute Name=\"" << xml_escaped(f) << "\" AttributeType=\"Scalar\" Center=\"Node\">\n"
       << "    <DataItem Dimensions=\"" << dims.str() << "\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">"
-      << h5_name << ":/" << f << "</DataItem>\n   </Attribute>\n";
+      << file << ":/" << f << "</DataItem>\n   </Attribute>\n";
   x << "  </Grid>\n </Domain>\n</Xdmf>\n";
   return x.str();
-}
-
-void write_text_file_atomically(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp);
-    TENSORMG_CHECK(out.good(), "cannot create '" << tmp << "'");
-    out << text;
-    out.flush();
-    if (!out.good()) {
-      std::remove(tmp.c_str());
-      throw InputError("cannot write '" + tmp + "'");
-    }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    throw InputError("cannot rename '" + tmp + "' to '" + path + "'");
-  }
 }
 
 }  // namespace tensormg

@@ -1,20 +1,26 @@
 #pragma once
 /// @file
-/// Writing HDF5 files atomically (a temporary name, renamed when complete) and the XDMF sidecar
-/// that lets ParaView open a structured node grid. Serial HDF5: one process writes.
+/// Writing HDF5 files and the XDMF sidecar that lets ParaView open a structured node grid. Serial
+/// HDF5: one process writes. Files are created exclusively under a temporary name and renamed by
+/// an OutputTransaction (core/output_file.hpp).
 
 #include <hdf5.h>
 
 #include <string>
+
+#include "core/output_file.hpp"
 #include <vector>
 
 namespace tensormg {
 
-/// Creates `<path>.tmp`; commit() closes and renames it to path. Destroyed without commit()
-/// (an exception, a failed run), it removes the temporary file: no partial file is left.
+/// A new HDF5 file, created exclusively (H5F_ACC_EXCL: fails if anything exists at path, a link
+/// included). Closed by close() or the destructor; the caller owns the name (OutputTransaction).
 class Hdf5Writer {
  public:
-  explicit Hdf5Writer(std::string path);
+  /// Returns false (and creates nothing) when something exists at path; throws InputError on
+  /// other failures. Used as the creator of an OutputTransaction entry.
+  static bool create_exclusive(const std::string& path, Hdf5Writer& writer);
+  Hdf5Writer() = default;
   ~Hdf5Writer();
   Hdf5Writer(const Hdf5Writer&) = delete;
   Hdf5Writer& operator=(const Hdf5Writer&) = delete;
@@ -23,25 +29,22 @@ class Hdf5Writer {
   void write(const std::string& name, const std::vector<double>& data, const std::vector<hsize_t>& dims);
   /// A variable-length string dataset (JSON run records).
   void write(const std::string& name, const std::string& text);
-  /// Closes and renames to the final path.
-  void commit();
+  /// Flushes and closes the file. Throws InputError if HDF5 reports a failure.
+  void close();
 
  private:
   hid_t group_for(const std::string& name);
-  std::string path_, tmp_;
+  std::string path_;
   hid_t file_ = -1;
-  bool committed_ = false;
 };
+
+/// text with & < > " ' replaced by XML entities.
+std::string xml_escaped(const std::string& text);
 
 /// XDMF 3 text for a rectilinear node grid (2D: VXVY, 3D: VXVYVZ) with node-centred fields.
 /// counts: nodes per direction (x first); h5_name: the HDF5 file name relative to the XDMF file.
 std::string xdmf_rectilinear(int dim, const std::vector<hsize_t>& counts, const std::string& h5_name,
                              const std::vector<std::string>& fields);
 
-/// Writes text to path through `<path>.tmp` + rename. Throws InputError on failure.
-void write_text_file_atomically(const std::string& path, const std::string& text);
-
-/// True if a file or directory exists at path.
-bool path_exists(const std::string& path);
 
 }  // namespace tensormg

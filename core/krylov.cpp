@@ -10,6 +10,7 @@ std::string to_string(SolverReason r) {
     case SolverReason::diverged: return "diverged";
     case SolverReason::not_finite: return "NaN or Inf encountered";
     case SolverReason::breakdown: return "breakdown";
+    case SolverReason::stagnated: return "stagnated";
   }
   return "unknown";
 }

@@ -4,6 +4,7 @@
 /// both GMRES variants right-preconditioned so the residual they monitor is the true one.
 /// Operator and preconditioner provide `void vmult(Vector& dst, const Vector& src) const`.
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <string>
@@ -21,7 +22,8 @@ enum class SolverReason {
   max_iterations,      ///< iteration limit reached
   diverged,            ///< ‖r‖ > divergence_factor ‖r_0‖
   not_finite,          ///< a NaN or Inf appeared
-  breakdown            ///< p·Ap ≤ 0 in CG, or a zero Krylov vector in GMRES before convergence
+  breakdown,           ///< p·Ap ≤ 0 in CG, or a zero Krylov vector in GMRES before convergence
+  stagnated            ///< multigrid cycles: the residual fell by less than 10% over the last 10 cycles
 };
 std::string to_string(SolverReason r);
 inline bool converged(SolverReason r) {
@@ -148,7 +150,8 @@ SolverResult solve_gmres(const Operator& A, Vector& x, const Vector& b, const Pr
   ScopedRegion region(flexible ? "tensormg::krylov::fgmres" : "tensormg::krylov::gmres");
   using Number = typename Vector::value_type;
   TENSORMG_CHECK(c.restart >= 1, "GMRES restart length must be at least 1 (given " << c.restart << ")");
-  const int m = c.restart;
+  // The Krylov space has at most as many dimensions as there are unknowns.
+  const int m = static_cast<int>(std::min<long long>(c.restart, std::max<long long>(x.size(), 1)));
   SolverResult result;
   std::vector<Vector> v(m + 1), zs(flexible ? m : 0);
   for (auto& vi : v) vi.reinit_like(x, "gmres_v");

@@ -57,6 +57,11 @@ CartesianMesh::CartesianMesh(const BrickDescription& brick, MPI_Comm comm, std::
     n_cells_[d] = d < brick.dim ? global_index(brick.coarse_cells[d]) << brick.refinements : 1;
     h_[d] = d < brick.dim ? (brick.upper[d] - brick.lower[d]) / double(n_cells_[d]) : 1.0;
   }
+  double total_cells = 1;
+  for (int d = 0; d < brick.dim; ++d) total_cells *= double(n_cells_[d]);
+  TENSORMG_CHECK_COLLECTIVE(comm, total_cells < 0x1p62,
+                            "the mesh would have " << total_cells
+                                                   << " cells, more than 2^62: use fewer coarse cells or refinements");
   collectively(comm, [&] {
     for (int d = 0; d < brick.dim; ++d)
       TENSORMG_CHECK(n_cells_[d] % granularity == 0, "partition granularity " << granularity

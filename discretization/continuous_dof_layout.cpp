@@ -1,5 +1,8 @@
 #include "discretization/continuous_dof_layout.hpp"
 
+#include <algorithm>
+#include <cstdint>
+
 #include "core/error.hpp"
 #include "discretization/polynomials_1d.hpp"
 
@@ -15,6 +18,24 @@ ContinuousDofLayout<ExecSpace>::ContinuousDofLayout(std::shared_ptr<const Cartes
   box_.dim = dim;
   box_.degree = degree;
   const bool has_cells = mesh_->n_local_cells() > 0;
+  // Sizes in 64 bits first: a rank's nodes are addressed by 32-bit local indices in every kernel.
+  std::int64_t box_nodes = 1;
+  double global_nodes = 1;
+  for (int d = 0; d < dim; ++d) {
+    const std::int64_t cells = has_cells ? mesh_->cell_end()[d] - mesh_->cell_begin()[d] : 0;
+    box_nodes = std::min<std::int64_t>(box_nodes * (cells * degree + 1), std::int64_t(1) << 62);
+    global_nodes *= double(mesh_->n_cells()[d]) * degree + 1;
+  }
+  int ranks = 1;
+  MPI_Comm_size(mesh_->comm(), &ranks);
+  TENSORMG_CHECK_COLLECTIVE(mesh_->comm(), global_nodes < 0x1p62,
+                            "the mesh has " << global_nodes << " nodes, more than 2^62: use fewer cells or refinements");
+  TENSORMG_CHECK_COLLECTIVE(mesh_->comm(), box_nodes <= max_local_nodes(),
+                            "a rank would hold " << box_nodes << " nodes (Q" << degree << ", " << global_nodes
+                                                 << " in all on " << ranks << " ranks), more than the "
+                                                 << max_local_nodes()
+                                                 << " one rank can address with 32-bit local indices; use more MPI "
+                                                    "ranks, fewer refinements (-r) or fewer coarse cells (--cells)");
   for (int d = 0; d < 3; ++d) {
     if (d >= dim) {
       box_.n[d] = box_.o[d] = 1;

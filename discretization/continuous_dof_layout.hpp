@@ -5,6 +5,8 @@
 /// homogeneous Dirichlet boundary. No index arrays: kernels compute local indices from node
 /// coordinates through NodeBox.
 
+#include <cstdint>
+#include <limits>
 #include <memory>
 
 #include "core/partitioner.hpp"
@@ -63,6 +65,8 @@ class ContinuousDofLayout {
   /// Global lexicographic index of a local node.
   global_index global_index_of(local_index ix, local_index iy, local_index iz) const;
 
+  /// The most nodes (owned + ghost) one rank's box may hold: local indices are 32-bit.
+  static constexpr std::int64_t max_local_nodes() { return std::numeric_limits<local_index>::max(); }
   /// Largest supported degree in a dimension.
   static int max_degree(int dim) { return dim == 2 ? 10 : 8; }
 

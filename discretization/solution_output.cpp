@@ -1,22 +1,14 @@
 #include "discretization/solution_output.hpp"
 
-#include <cstdio>
 
 #include "core/error.hpp"
 #include "core/hdf5_file.hpp"
+#include "core/output_file.hpp"
 
 namespace tensormg {
 
 void check_output_path(const std::string& path, bool overwrite, MPI_Comm comm) {
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
-  bool exists = false;
-  if (rank == 0) exists = path_exists(path) || path_exists(path + ".xdmf");
-  int flag = exists ? 1 : 0;
-  MPI_Bcast(&flag, 1, MPI_INT, 0, comm);
-  TENSORMG_CHECK_COLLECTIVE(comm, overwrite || flag == 0,
-                            "output file '" << path << "' (or its .xdmf) exists; pass --overwrite to replace it");
-  TENSORMG_CHECK_COLLECTIVE(comm, !path.empty(), "output path is empty");
+  check_output_writable({path, path + ".xdmf"}, overwrite, comm);
 }
 
 template <class Number, class ExecSpace>
@@ -32,23 +24,32 @@ std::vector<double> gather_on_root(const ContinuousDofLayout<ExecSpace>& layout,
   std::vector<long long> all_meta(rank == 0 ? 6 * size : 0);
   MPI_Gather(meta, 6, MPI_LONG_LONG, all_meta.data(), 6, MPI_LONG_LONG, 0, comm);
   const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v.view());
-  std::vector<double> mine(b.n_owned);
-  for (local_index i = 0; i < b.n_owned; ++i) mine[i] = double(host(i));
-  std::vector<int> counts(size, 0), displs(size, 0);
-  const int count = b.n_owned;
-  MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm);
-  for (int r = 1; r < size; ++r) displs[r] = displs[r - 1] + counts[r - 1];
-  std::vector<double> gathered(rank == 0 ? displs[size - 1] + counts[size - 1] : 0);
-  MPI_Gatherv(mine.data(), count, MPI_DOUBLE, gathered.data(), counts.data(), displs.data(), MPI_DOUBLE, 0, comm);
-  if (rank != 0) return {};
-  const global_index mx = b.global_nodes[0], my = b.global_nodes[1], mz = b.global_nodes[2];
+  std::vector<double> mine(std::size_t(b.n_owned));
+  for (local_index i = 0; i < b.n_owned; ++i) mine[std::size_t(i)] = double(host(i));
+  // Rank by rank into the global grid (64-bit positions: the global count may pass 2^31 where
+  // MPI_Gatherv's int displacements could not follow); one rank's block is buffered at a time.
+  if (rank != 0) {
+    MPI_Send(mine.data(), b.n_owned, MPI_DOUBLE, 0, 0, comm);
+    return {};
+  }
+  const std::size_t mx = std::size_t(b.global_nodes[0]), my = std::size_t(b.global_nodes[1]),
+                    mz = std::size_t(b.global_nodes[2]);
   std::vector<double> global(mx * my * mz, 0.0);
+  std::vector<double> block;
   for (int r = 0; r < size; ++r) {
     const long long* m = &all_meta[6 * r];
-    std::size_t pos = displs[r];
+    const std::size_t count = std::size_t(m[3] * m[4] * m[5]);
+    if (r == 0) {
+      block.swap(mine);
+    } else {
+      block.resize(count);
+      MPI_Recv(block.data(), int(count), MPI_DOUBLE, r, 0, comm, MPI_STATUS_IGNORE);
+    }
+    std::size_t pos = 0;
     for (long long z = 0; z < m[5]; ++z)
       for (long long y = 0; y < m[4]; ++y)
-        for (long long x = 0; x < m[3]; ++x) global[(m[0] + x) + mx * ((m[1] + y) + my * (m[2] + z))] = gathered[pos++];
+        for (long long x = 0; x < m[3]; ++x)
+          global[std::size_t(m[0] + x) + mx * (std::size_t(m[1] + y) + my * std::size_t(m[2] + z))] = block[pos++];
   }
   return global;
 }
@@ -69,7 +70,9 @@ void write_solution(const std::string& path, const ContinuousDofLayout<ExecSpace
       std::vector<hsize_t> counts(dim), dims;
       for (int d = 0; d < dim; ++d) counts[d] = b.global_nodes[d];
       for (int d = dim - 1; d >= 0; --d) dims.push_back(counts[d]);
-      Hdf5Writer file(path);
+      OutputTransaction transaction;
+      Hdf5Writer file;
+      transaction.add(path, [&](const std::string& temporary) { return Hdf5Writer::create_exclusive(temporary, file); });
       file.write("solution", values, dims);
       const char* axis[3] = {"mesh/x", "mesh/y", "mesh/z"};
       for (int d = 0; d < dim; ++d) {
@@ -79,10 +82,11 @@ void write_solution(const std::string& path, const ContinuousDofLayout<ExecSpace
       }
       file.write("run_record", record.dump(2));
       const std::string h5_name = path.substr(path.find_last_of('/') + 1);
-      write_text_file_atomically(path + ".xdmf", xdmf_rectilinear(dim, counts, h5_name, {"solution"}));
-      file.commit();
+      file.close();
+      // Both files complete on disk before either final name changes; the .h5 is renamed first.
+      transaction.add_text(path + ".xdmf", xdmf_rectilinear(dim, counts, h5_name, {"solution"}));
+      transaction.commit();
     } catch (const InputError& e) {
-      std::remove((path + ".xdmf").c_str());
       error = e.what();
     }
   }

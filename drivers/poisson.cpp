@@ -3,6 +3,8 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <limits>
+#include <cmath>
 #include <cstdio>
 #include <optional>
 #include <iostream>
@@ -17,6 +19,7 @@
 #include "core/timer.hpp"
 #include "discretization/poisson_problem.hpp"
 #include "discretization/solution_output.hpp"
+#include "multigrid/memory_estimate.hpp"
 #include "multigrid/multigrid.hpp"
 #include "drivers/command_line.hpp"
 
@@ -50,6 +53,7 @@ struct Options {
   int max_iterations = 10000;
   int restart = 30;
   std::string output;
+  bool output_given = false;  ///< --output appeared (an empty name is then an error)
   bool overwrite = false;
   bool monitor = false;
 };
@@ -62,6 +66,32 @@ std::string join(const std::vector<std::string>& v) {
 
 bool uses_multigrid(const Options& o) {
   return o.solver == "fmg" || o.solver == "vcycle" || o.preconditioner == "mg";
+}
+
+/// The smallest relative tolerance the outer solver's precision can show: 8 unit roundoffs.
+double rtol_floor(const std::string& precision) {
+  return 8 * (precision == "float" ? double(std::numeric_limits<float>::epsilon()) : std::numeric_limits<double>::epsilon());
+}
+
+/// What the solve will allocate, for the collective memory check before anything is built.
+SolveShape solve_shape(const Options& o, int ranks) {
+  SolveShape s;
+  s.brick.dim = o.dim;
+  for (int d = 0; d < 3; ++d) s.brick.coarse_cells[d] = o.cells[d];
+  s.brick.refinements = o.refinements;
+  s.degree = o.degree;
+  s.ranks = ranks;
+  s.rank_grid = {o.rank_grid[0], o.rank_grid[1], o.rank_grid[2]};
+  s.number_bytes = o.precision == "float" ? 4 : 8;
+  s.mg_number_bytes = o.precision == "double" ? 8 : 4;
+  s.outer_vectors = krylov_vectors(o.solver, o.restart);
+  s.jacobi = o.preconditioner == "jacobi" && !uses_multigrid(o);
+  s.multigrid = uses_multigrid(o);
+  s.mixed_full_multigrid = o.solver == "fmg" && o.precision == "mixed";
+  s.smoother = parse_smoother_kind(o.smoother);
+  s.patch_kernel = parse_patch_kernel(o.smoother_kernel);
+  s.gather_output = !o.output.empty();
+  return s;
 }
 
 /// Checks of the options that need no mesh; throws InputError (made collective by the caller).
@@ -82,6 +112,8 @@ void validate(Options& o) {
   const bool automatic_grid = o.rank_grid.size() == 1 && o.rank_grid[0] == 0;
   TENSORMG_CHECK(automatic_grid || int(o.rank_grid.size()) == o.dim,
                  "--rank-grid takes " << o.dim << " values (or 0 for automatic)");
+  for (std::size_t d = 0; !automatic_grid && d < o.rank_grid.size(); ++d)
+    TENSORMG_CHECK(o.rank_grid[d] >= 1, "--rank-grid entries must be >= 1 (or a single 0 for automatic)");
   o.rank_grid.resize(3, automatic_grid ? 0 : 1);
   TENSORMG_CHECK(o.solver == "cg" || o.solver == "gmres" || o.solver == "fgmres" || o.solver == "fmg" || o.solver == "vcycle",
                  "--solver '" << o.solver << "' is not supported; use cg, gmres, fgmres, fmg or vcycle");
@@ -96,15 +128,26 @@ void validate(Options& o) {
   (void)parse_patch_kernel(o.smoother_kernel);
   (void)parse_local_solver(o.local_solver);
   (void)parse_thread_structure(o.thread_structure);
-  TENSORMG_CHECK(o.patches_per_team >= 0, "--patches-per-team must be >= 0 (0: automatic)");
-  TENSORMG_CHECK(o.threads_per_patch >= 0, "--threads-per-patch must be >= 0 (0: automatic)");
+  TENSORMG_CHECK(o.cells_per_team >= 0 && o.cells_per_team <= 256, "--cells-per-team must be in 0..256 (0: automatic)");
+  TENSORMG_CHECK(o.patches_per_team >= 0 && o.patches_per_team <= 64, "--patches-per-team must be in 0..64 (0: automatic)");
+  TENSORMG_CHECK(o.threads_per_patch >= 0 && o.threads_per_patch <= 1024,
+                 "--threads-per-patch must be in 0..1024 (0: automatic)");
+  TENSORMG_CHECK(o.chebyshev_degree >= 1 && o.chebyshev_degree <= 20, "--chebyshev-degree must be in 1..20");
   const auto names = poisson_problem_names();
   TENSORMG_CHECK(std::find(names.begin(), names.end(), o.problem) != names.end(),
                  "--problem '" << o.problem << "' is not known; use " << join(names));
   (void)parse_scatter_mode(o.scatter);
   TENSORMG_CHECK(o.rtol >= 0 && o.atol >= 0 && (o.rtol > 0 || o.atol > 0), "--rtol and --atol must be >= 0, one of them > 0");
+  TENSORMG_CHECK(o.rtol < 1, "--rtol " << o.rtol << " asks for no reduction of the residual; give a value below 1");
+  // The outer solver's number type bounds what a residual can show (float: also the solution).
+  const double floor = rtol_floor(o.precision);
+  TENSORMG_CHECK(o.rtol == 0 || o.rtol >= floor,
+                 "--rtol " << o.rtol << " is below what " << (o.precision == "float" ? "single" : "double")
+                           << " precision can reach (" << floor << "); use --rtol >= " << floor
+                           << (o.precision == "float" ? " or --precision double|mixed" : ""));
   TENSORMG_CHECK(o.max_iterations >= 0, "--max-iterations must be >= 0");
   TENSORMG_CHECK(o.restart >= 1, "--restart must be >= 1");
+  TENSORMG_CHECK(!o.output_given || !o.output.empty(), "--output needs a file name (it is empty)");
 }
 
 Json options_record(const Options& o) {
@@ -251,6 +294,7 @@ int run(const Options& o, Environment& env) {
   res["relative_true_residual"] = relative_true;
   // The recursively updated residual can drift from the true one (single precision on large
   // problems): say so instead of reporting only "converged".
+  // More than 10x the tolerance in the true residual counts as not converged (exit code 3).
   const bool drifted = result.converged() && relative_true > 10 * o.rtol && true_residual > 10 * o.atol;
   res["true_residual_exceeds_tolerance"] = drifted;
   res["residual_history"] = result.history;
@@ -296,9 +340,6 @@ int run(const Options& o, Environment& env) {
       for (const auto& [name, seconds] : mg->times())
         std::printf("    %-22s %.4f s\n", name.c_str(), seconds);
     }
-    if (drifted)
-      std::printf("  WARNING: the true residual is %.1fx the tolerance: the solver's residual drifted (precision %s)\n",
-                  relative_true / o.rtol, o.precision.c_str());
     if (errors) {
       std::printf("  %-24s %.6e\n", "L2 error", errors->l2);
       std::printf("  %-24s %.6e\n", "H1 error", errors->h1);
@@ -307,6 +348,14 @@ int run(const Options& o, Environment& env) {
   if (!result.converged()) {
     if (env.rank() == 0)
       std::fprintf(stderr, "tensormg-poisson: not converged (%s); no output written\n", to_string(result.reason).c_str());
+    return 3;
+  }
+  if (drifted) {
+    if (env.rank() == 0)
+      std::fprintf(stderr,
+                   "tensormg-poisson: not converged: the true residual is %.1fx the tolerance (the solver's own "
+                   "residual drifted in %s precision); no output written\n",
+                   relative_true / std::max(o.rtol, 1e-300), o.precision.c_str());
     return 3;
   }
   if (!o.output.empty()) {
@@ -319,7 +368,7 @@ int run(const Options& o, Environment& env) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return tensormg::run_main(argc, argv, [](tensormg::Environment& env) {
+  return tensormg::run_program(argc, argv, [](tensormg::Environment& env) {
     Options o;
     CLI::App app{"tensormg-poisson: -Laplace u = f, continuous Q_k, matrix-free, Krylov"};
     app.add_option("--dim", o.dim, "space dimension (2 or 3)");
@@ -352,8 +401,17 @@ int main(int argc, char** argv) {
     app.add_flag("--overwrite", o.overwrite, "replace existing output files");
     app.add_flag("--monitor", o.monitor, "print the residual of every iteration");
     if (auto code = tensormg::parse_command_line(app, env)) return *code;
+    o.output_given = app.count("--output") > 0;
     tensormg::collectively(env.comm(), [&] { validate(o); });
+    // Before anything is allocated or solved: the output can be written, the memory suffices.
     if (!o.output.empty()) tensormg::check_output_path(o.output, o.overwrite, env.comm());
+    {
+      // GMRES never needs more basis vectors than there are unknowns.
+      double dofs = 1;
+      for (int d = 0; d < o.dim; ++d) dofs *= std::ldexp(double(o.cells[d]), o.refinements) * o.degree + 1;
+      o.restart = int(std::min<double>(o.restart, std::max(dofs, 1.0)));
+    }
+    tensormg::check_solve_memory(solve_shape(o, env.size()), env.comm());
     if (o.precision == "float") return run<float, float>(o, env);
     if (o.precision == "mixed") return run<double, float>(o, env);
     return run<double, double>(o, env);

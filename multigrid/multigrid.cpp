@@ -242,6 +242,7 @@ SolverResult cycle_until_converged(const Multigrid<MGNumber, ExecSpace>& mg, con
   result.reason = SolverReason::max_iterations;
   if (!std::isfinite(first)) result.reason = SolverReason::not_finite;
   else if (first == 0) result.reason = SolverReason::converged_absolute;
+  constexpr int stagnation_window = 10;
   int it = 0;
   while (result.reason == SolverReason::max_iterations && delta > target && it < control.max_iterations) {
     cycle.vmult(e, r);
@@ -252,6 +253,10 @@ SolverResult cycle_until_converged(const Multigrid<MGNumber, ExecSpace>& mg, con
     if (control.monitor) control.monitor(it, delta);
     if (!std::isfinite(delta)) result.reason = SolverReason::not_finite;
     else if (delta > control.divergence_factor * std::max(delta0, 1e-300)) result.reason = SolverReason::diverged;
+    // A tolerance below what the precision can reach: stop instead of cycling to the limit.
+    else if (delta > target && it >= stagnation_window &&
+             delta > 0.9 * result.history[std::size_t(it - stagnation_window)])
+      result.reason = SolverReason::stagnated;
   }
   if (result.reason == SolverReason::max_iterations && delta <= target)
     result.reason = delta <= control.rtol * delta0 ? SolverReason::converged_relative : SolverReason::converged_absolute;

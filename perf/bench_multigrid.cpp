@@ -346,7 +346,7 @@ Json study_fmg(const Settings& s, MPI_Comm comm, bool root) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return run_main(argc, argv, [](Environment& env) {
+  return run_program(argc, argv, [](Environment& env) {
     Settings s;
     std::string output;
     bool overwrite = false;

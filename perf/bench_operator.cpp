@@ -112,7 +112,7 @@ Json run_case(const Case& c, MPI_Comm comm, int repeats, double spmv_max_gib, co
 }  // namespace
 
 int main(int argc, char** argv) {
-  return tensormg::run_main(argc, argv, [](tensormg::Environment& env) {
+  return tensormg::run_program(argc, argv, [](tensormg::Environment& env) {
     CLI::App app{"tensormg-bench-operator: matrix-free Q_k operator throughput vs SpMV"};
     std::vector<int> dims{3}, degrees{1, 2, 3, 4, 5, 6, 7, 8};
     std::vector<double> dofs{1e6};

@@ -118,7 +118,7 @@ double shared_bandwidth(int multiprocessors, int repeats) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return tensormg::run_main(argc, argv, [](tensormg::Environment& env) {
+  return tensormg::run_program(argc, argv, [](tensormg::Environment& env) {
     CLI::App app{"tensormg-ceilings: measured hardware ceilings (copy, FMA, shared memory, mma)"};
     std::string output = "ceilings.json";
     double copy_mib = on_gpu ? 2048 : 512;

@@ -33,8 +33,10 @@ template <class Number, class ExecSpace>
 JacobiSmoother<Number, ExecSpace>::JacobiSmoother(std::shared_ptr<const LaplaceOperator<Number, ExecSpace>> op,
                                                    PointSmootherOptions options)
     : op_(std::move(op)), damping_(Number(options.jacobi_damping > 0 ? options.jacobi_damping : 2.0 / 3.0)) {
-  TENSORMG_CHECK(options.jacobi_damping >= 0 && options.jacobi_damping < 2,
-                 "the Jacobi damping must be in (0, 2) (0 = 2/3), given " << options.jacobi_damping);
+  collectively(op_->layout().mesh().comm(), [&] {
+    TENSORMG_CHECK(options.jacobi_damping >= 0 && options.jacobi_damping < 2,
+                   "the Jacobi damping must be in (0, 2) (0 = 2/3), given " << options.jacobi_damping);
+  });
   inverse_diagonal_ = inverse_diagonal(*op_);
   residual_ = op_->make_vector("jacobi_residual");
 }
@@ -57,10 +59,12 @@ template <class Number, class ExecSpace>
 ChebyshevSmoother<Number, ExecSpace>::ChebyshevSmoother(std::shared_ptr<const LaplaceOperator<Number, ExecSpace>> op,
                                                          PointSmootherOptions options)
     : op_(std::move(op)), options_(options) {
-  TENSORMG_CHECK(options.chebyshev_degree >= 1 && options.chebyshev_degree <= 20,
-                 "the Chebyshev degree must be in 1..20, given " << options.chebyshev_degree);
-  TENSORMG_CHECK(options.chebyshev_range > 1, "the Chebyshev range must be > 1, given " << options.chebyshev_range);
-  TENSORMG_CHECK(options.eigenvalue_iterations >= 1, "the power iteration needs >= 1 step");
+  collectively(op_->layout().mesh().comm(), [&] {  // the same options on every rank: one message
+    TENSORMG_CHECK(options.chebyshev_degree >= 1 && options.chebyshev_degree <= 20,
+                   "the Chebyshev degree must be in 1..20, given " << options.chebyshev_degree);
+    TENSORMG_CHECK(options.chebyshev_range > 1, "the Chebyshev range must be > 1, given " << options.chebyshev_range);
+    TENSORMG_CHECK(options.eigenvalue_iterations >= 1, "the power iteration needs >= 1 step");
+  });
   inverse_diagonal_ = inverse_diagonal(*op_);
   residual_ = op_->make_vector("chebyshev_residual");
   direction_ = op_->make_vector("chebyshev_direction");

@@ -70,10 +70,12 @@ VertexPatchSmoother<Number, ExecSpace>::VertexPatchSmoother(std::shared_ptr<cons
     Kokkos::deep_copy(inverse_, Kokkos::View<const Number*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(inv_n.data(), inv_n.size()));
   }
 
-  TENSORMG_CHECK(options_.patches_per_team >= 0 && options_.patches_per_team <= 64,
-                 "patches per team must be in 0..64 (0 = automatic), given " << options_.patches_per_team);
-  TENSORMG_CHECK(options_.threads_per_patch >= 0 && options_.threads_per_patch <= 1024,
-                 "threads per patch must be in 0..1024 (0 = automatic), given " << options_.threads_per_patch);
+  collectively(op_->layout().mesh().comm(), [&] {  // the same options on every rank: one message
+    TENSORMG_CHECK(options_.patches_per_team >= 0 && options_.patches_per_team <= 64,
+                   "patches per team must be in 0..64 (0 = automatic), given " << options_.patches_per_team);
+    TENSORMG_CHECK(options_.threads_per_patch >= 0 && options_.threads_per_patch <= 1024,
+                   "threads per patch must be in 0..1024 (0 = automatic), given " << options_.threads_per_patch);
+  });
   const bool on_device = !patch_kernels_run_on_host<ExecSpace>();
   const bool per_column = options_.structure == ThreadStructure::per_column;
   // 3D per column on the device (perf/results/h100-2026-11-22-smoother/v8-v10, v19): a thread per

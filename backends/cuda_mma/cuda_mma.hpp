@@ -44,6 +44,11 @@ DeviceProperties device_properties();
 /// Shared memory a block may have without the opt-in, for the device of the default execution
 /// space (queried once; core/team_scratch.hpp).
 std::size_t shared_memory_per_block();
+/// Free memory of the device of the default execution space (cudaMemGetInfo).
+std::size_t free_memory_bytes();
+/// Number of usable CUDA devices; 0 with the reason in `why` when there is none (no GPU, no
+/// driver, CUDA_VISIBLE_DEVICES empty). Safe to call before Kokkos is initialized.
+int usable_device_count(std::string& why);
 /// Runs the FP64 m8n8k4, FP64 m16n8k16 (sm_90) and FP16 m16n8k16 (FP32 accumulate) loops.
 std::vector<MmaRate> measure_mma_rates();
 #else
@@ -53,6 +58,13 @@ inline constexpr bool enabled = false;
 }
 [[noreturn]] inline std::size_t shared_memory_per_block() {
   throw std::logic_error("tensormg was built without the CUDA backend: no CUDA shared memory");
+}
+[[noreturn]] inline std::size_t free_memory_bytes() {
+  throw std::logic_error("tensormg was built without the CUDA backend: no CUDA memory");
+}
+inline int usable_device_count(std::string& why) {
+  why = "tensormg was built without the CUDA backend";
+  return 0;
 }
 [[noreturn]] inline std::vector<MmaRate> measure_mma_rates() {
   throw std::logic_error("tensormg was built without the CUDA backend: no mma instructions");

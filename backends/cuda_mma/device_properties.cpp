@@ -46,4 +46,22 @@ std::size_t shared_memory_per_block() {
   return bytes;
 }
 
+std::size_t free_memory_bytes() {
+  std::size_t free = 0, total = 0;
+  const cudaError_t err = cudaMemGetInfo(&free, &total);
+  if (err != cudaSuccess) throw std::runtime_error(std::string("cudaMemGetInfo failed: ") + cudaGetErrorString(err));
+  return free;
+}
+
+int usable_device_count(std::string& why) {
+  int count = 0;
+  const cudaError_t err = cudaGetDeviceCount(&count);
+  if (err != cudaSuccess) {
+    why = cudaGetErrorString(err);
+    return 0;
+  }
+  if (count == 0) why = "no CUDA device is visible (check CUDA_VISIBLE_DEVICES)";
+  return count;
+}
+
 }  // namespace tensormg::cuda_mma

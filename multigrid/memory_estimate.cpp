@@ -1,0 +1,124 @@
+#include "multigrid/memory_estimate.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <cmath>
+#include <limits>
+#include <type_traits>
+
+#include "backends/cuda_mma/cuda_mma.hpp"
+#include "core/error.hpp"
+#include "core/types.hpp"
+
+namespace tensormg {
+
+namespace {
+
+/// Nodes (owned + ghost) of the largest rank box at refinement r, computed in floating point so
+/// that absurd sizes cannot overflow.
+double box_nodes(const SolveShape& s, int refinements) {
+  std::array<global_index, 3> cells{1, 1, 1};
+  double total_cells = 1;
+  for (int d = 0; d < s.brick.dim; ++d) {
+    cells[d] = global_index(s.brick.coarse_cells[d]) << std::min(refinements, 40);
+    total_cells *= double(cells[d]);
+  }
+  std::array<int, 3> grid = s.rank_grid;
+  if (grid[0] == 0) {
+    // The automatic grid's search is cheap but needs sane sizes; past 2^62 cells only one answer
+    // matters (too large), so any grid does.
+    grid = total_cells < 0x1p62 ? choose_rank_grid(s.brick.dim, s.ranks, cells) : std::array<int, 3>{s.ranks, 1, 1};
+  }
+  double n = 1;
+  for (int d = 0; d < s.brick.dim; ++d) n *= std::ceil(double(cells[d]) / std::max(grid[d], 1)) * s.degree + 1;
+  return n;
+}
+
+}  // namespace
+
+int krylov_vectors(const std::string& solver, int restart) {
+  if (solver == "cg") return 4;
+  if (solver == "gmres") return restart + 4;
+  if (solver == "fgmres") return 2 * restart + 4;
+  return 2;  // fmg, vcycle: residual and correction
+}
+
+MemoryNeed estimate_solve_memory(const SolveShape& s) {
+  MemoryNeed need;
+  const double fine = box_nodes(s, s.brick.refinements);
+  const double number = s.number_bytes, mg_number = s.mg_number_bytes;
+  // Driver: x, b; right-hand side assembly: three temporaries (f, g, lift); outer iteration.
+  double vectors = 2 + 3 + s.outer_vectors;
+  if (s.jacobi) vectors += 2;
+  need.device_bytes += vectors * fine * number;
+  if (s.multigrid) {
+    int r_min = 0;
+    for (int d = 0; d < s.brick.dim; ++d)
+      while ((s.brick.coarse_cells[d] << r_min) < 2) ++r_min;
+    // Per level: x, b, r (+ the smoother's vectors); the coarsest adds its Jacobi diagonal and
+    // inverse; a mixed preconditioner converts through two fine-level vectors.
+    double smoother_vectors = 0;
+    switch (s.smoother) {
+      case SmootherKind::vertex_patch: smoother_vectors = s.patch_kernel == PatchKernel::fused ? 0 : 2; break;
+      case SmootherKind::jacobi: smoother_vectors = 3; break;
+      case SmootherKind::chebyshev: smoother_vectors = 5; break;
+      case SmootherKind::gauss_seidel: smoother_vectors = 2; break;
+    }
+    const double stencil = std::pow(2.0 * s.degree + 1, s.brick.dim);
+    for (int r = r_min; r <= s.brick.refinements; ++r) {
+      const double n = box_nodes(s, r);
+      need.device_bytes += (3 + (r > r_min ? smoother_vectors : 2)) * n * mg_number;
+      // Gauss–Seidel assembles each level's matrix on the host (values + column indices + rows).
+      if (s.smoother == SmootherKind::gauss_seidel && r > r_min) need.host_bytes += n * stencil * (mg_number + 4) + 2 * n * 8;
+    }
+    if (s.mg_number_bytes != s.number_bytes) need.device_bytes += 2 * fine * mg_number;
+    if (s.mixed_full_multigrid && s.brick.refinements > r_min) {
+      SolveShape coarse = s;
+      coarse.brick.refinements -= 1;
+      for (int r = r_min; r <= coarse.brick.refinements; ++r)
+        need.device_bytes += (3 + (r > r_min ? smoother_vectors : 2)) * box_nodes(coarse, r) * 8;
+      need.device_bytes += 2 * box_nodes(coarse, coarse.brick.refinements) * 8;  // its b and x
+    }
+  }
+  // Host: the errors' and the output's copies of the owned values; rank 0 holds the global grid.
+  need.host_bytes += fine * 8;
+  if (s.gather_output) need.host_bytes += fine * 8;
+  // Kokkos' own and small per-level data (1D matrices, boundary lists, staging): a fixed margin.
+  need.device_bytes += 64.0 * 0x1p20;
+  return need;
+}
+
+double output_gather_bytes(const SolveShape& s) {
+  if (!s.gather_output) return 0;
+  double global = 1;
+  for (int d = 0; d < s.brick.dim; ++d)
+    global *= double(global_index(s.brick.coarse_cells[d]) << std::min(s.brick.refinements, 40)) * s.degree + 1;
+  return global * 8;
+}
+
+bool device_memory_is_host() {
+  return std::is_same_v<typename DefaultExec::memory_space, Kokkos::HostSpace>;
+}
+
+double device_available_bytes() {
+  if (device_memory_is_host()) return host_available_bytes();
+  return double(cuda_mma::free_memory_bytes());
+}
+
+void check_solve_memory(const SolveShape& shape, MPI_Comm comm) {
+  // Local indices are 32-bit: say so before the memory (the more specific limit).
+  const double nodes = box_nodes(shape, shape.brick.refinements);
+  TENSORMG_CHECK_COLLECTIVE(comm, nodes <= double(std::numeric_limits<local_index>::max()),
+                            "a rank would hold " << nodes << " nodes, more than the "
+                                                 << std::numeric_limits<local_index>::max()
+                                                 << " one rank can address with 32-bit local indices; use more MPI "
+                                                    "ranks, fewer refinements (-r) or fewer coarse cells (--cells)");
+  MemoryNeed need = estimate_solve_memory(shape);
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0) need.host_bytes += output_gather_bytes(shape);
+  check_memory(need, device_available_bytes(), device_memory_is_host(), comm, "this solve",
+               "use fewer refinements (-r), fewer coarse cells (--cells), a lower degree or more MPI ranks");
+}
+
+}  // namespace tensormg

@@ -1,0 +1,55 @@
+#pragma once
+/// @file
+/// What a Poisson solve will allocate, estimated from its description before anything is built,
+/// so that an oversized run fails at once on every rank ("needs X GiB, has Y GiB") instead of
+/// after minutes in a constructor or in an allocation deep inside Kokkos. The counts follow the
+/// allocations of the driver, the Krylov solvers, the hierarchy and the smoothers; the test
+/// AllocationTracker-checks them (tests/multigrid/test_memory_estimate.cpp).
+
+#include <array>
+#include <string>
+
+#include "core/memory.hpp"
+#include "discretization/cartesian_mesh.hpp"
+#include "smoothers/smoother.hpp"
+
+namespace tensormg {
+
+/// A solve as tensormg-poisson runs it.
+struct SolveShape {
+  BrickDescription brick;
+  int degree = 1;
+  int ranks = 1;
+  std::array<int, 3> rank_grid{0, 0, 0};  ///< 0: automatic (choose_rank_grid)
+  int number_bytes = 8;                    ///< vectors of the outer solver
+  int mg_number_bytes = 8;                 ///< vectors of the multigrid
+  /// Vectors of the outer iteration besides x and b (CG 4, GMRES(m) m + 4, FGMRES(m) 2m + 4,
+  /// multigrid cycles 2): krylov_vectors().
+  int outer_vectors = 4;
+  bool jacobi = false;         ///< Jacobi-preconditioned Krylov (diagonal + inverse)
+  bool multigrid = false;
+  bool mixed_full_multigrid = false;  ///< a double hierarchy one level below the float one
+  SmootherKind smoother = SmootherKind::vertex_patch;
+  PatchKernel patch_kernel = PatchKernel::automatic;
+  bool gather_output = false;  ///< the solution is gathered on rank 0 for the HDF5 file
+};
+
+/// Vectors an outer solver allocates besides x and b: "cg", "gmres", "fgmres", "fmg", "vcycle".
+int krylov_vectors(const std::string& solver, int restart);
+
+/// Bytes per rank (the largest rank box) on the device and on the host.
+MemoryNeed estimate_solve_memory(const SolveShape& shape);
+/// Host bytes rank 0 adds for the gathered global solution (0 without output).
+double output_gather_bytes(const SolveShape& shape);
+
+/// Memory the default execution space can still allocate on this rank: the CUDA device's free
+/// memory, or the host's available memory for host backends.
+double device_available_bytes();
+/// True when the default execution space allocates host memory (OpenMP, Serial).
+bool device_memory_is_host();
+
+/// Collective: estimate_solve_memory against what is available; a collective InputError naming
+/// both figures and what to change.
+void check_solve_memory(const SolveShape& shape, MPI_Comm comm);
+
+}  // namespace tensormg
