@@ -118,7 +118,11 @@ void OutputTransaction::roll_back() {
   for (auto it = entries_.rbegin(); it != entries_.rend(); ++it) {
     Entry& e = *it;
     if (e.renamed && !e.had_previous) ::unlink(e.final_path.c_str());
-    if (e.had_previous && !e.backup.empty()) std::rename(e.backup.c_str(), e.final_path.c_str());
+    if (e.had_previous && !e.backup.empty()) {
+      // Still in place (a second link to the backup: rename would do nothing), or gone / replaced.
+      if (!e.renamed && path_exists(e.final_path)) ::unlink(e.backup.c_str());
+      else std::rename(e.backup.c_str(), e.final_path.c_str());
+    }
     if (!e.renamed) ::unlink(e.temporary.c_str());
     e.renamed = false;
     e.temporary.clear();
@@ -149,7 +153,7 @@ void OutputTransaction::commit() {
   for (std::size_t i = 1; i < entries_.size(); ++i)
     if (entries_[i].had_previous) ::unlink(entries_[i].final_path.c_str());
   for (auto& e : entries_) {
-    if (std::rename(e.temporary.c_str(), e.final_path.c_str()) != 0) {
+    if ((rename_ ? rename_(e.temporary.c_str(), e.final_path.c_str()) : std::rename(e.temporary.c_str(), e.final_path.c_str())) != 0) {
       const int error = errno;
       roll_back();
       throw InputError("cannot rename '" + e.temporary + "' to '" + e.final_path + "': " + system_error(error));
@@ -181,10 +185,12 @@ void check_output_writable(const std::vector<std::string>& paths, bool overwrite
         message = "output path '" + path + "' is a folder; give a file name";
       } else if (path_exists(path) && !overwrite) {
         message = "output file '" + path + "' exists; pass --overwrite to replace it";
-      } else if (!is_folder(folder_of(path))) {
+      } else if (!path_exists(folder_of(path))) {
         message = "cannot write '" + path + "': folder '" + folder_of(path) + "' does not exist";
+      } else if (!is_folder(folder_of(path))) {
+        message = "cannot write '" + path + "': '" + folder_of(path) + "' is not a folder";
       } else {
-        const std::string probe = temporary_name_for(path);
+        const std::string probe = temporary_name_for(path + ".probe");
         try {
           write_new_file(probe, "");
           ::unlink(probe.c_str());

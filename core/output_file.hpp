@@ -56,6 +56,8 @@ class OutputTransaction {
   /// file at a later final name is removed before the first rename). If a rename fails, the
   /// previous files are restored and InputError is thrown.
   void commit();
+  /// Replaces std::rename in commit(), so tests can make a chosen rename fail.
+  void use_rename_for_testing(std::function<int(const char*, const char*)> rename) { rename_ = std::move(rename); }
 
  private:
   struct Entry {
@@ -65,6 +67,7 @@ class OutputTransaction {
   void roll_back();
   std::vector<Entry> entries_;
   bool committed_ = false;
+  std::function<int(const char*, const char*)> rename_;
 };
 
 /// Writes text to path through a temporary + rename (one-file transaction). Throws InputError.

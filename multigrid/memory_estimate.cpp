@@ -83,8 +83,7 @@ MemoryNeed estimate_solve_memory(const SolveShape& s) {
   // Host: the errors' and the output's copies of the owned values; rank 0 holds the global grid.
   need.host_bytes += fine * 8;
   if (s.gather_output) need.host_bytes += fine * 8;
-  // Kokkos' own and small per-level data (1D matrices, boundary lists, staging): a fixed margin.
-  need.device_bytes += 64.0 * 0x1p20;
+  need.device_bytes += small_data_margin_bytes;
   return need;
 }
 

@@ -34,6 +34,10 @@ struct SolveShape {
   bool gather_output = false;  ///< the solution is gathered on rank 0 for the HDF5 file
 };
 
+/// What estimate_solve_memory adds for Kokkos' own and small per-level data (1D matrices, boundary
+/// lists, staging buffers).
+inline constexpr double small_data_margin_bytes = 64.0 * 1024 * 1024;
+
 /// Vectors an outer solver allocates besides x and b: "cg", "gmres", "fgmres", "fmg", "vcycle".
 int krylov_vectors(const std::string& solver, int restart);
 

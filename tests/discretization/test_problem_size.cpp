@@ -1,0 +1,92 @@
+// Problem sizes (issue 19): counts are computed in 64 bits and checked against what 32-bit local
+// indices address before anything is allocated or looped over; memory is estimated first.
+#include <gtest/gtest.h>
+
+#include <chrono>
+
+#include "core/error.hpp"
+#include "multigrid/memory_estimate.hpp"
+#include "tests/test_spaces.hpp"
+#include "tests/test_utils.hpp"
+
+namespace {
+
+using namespace tensormg;
+using namespace tensormg::testing;
+
+/// The message of the collective InputError f throws ("" if none).
+template <class F>
+std::string refusal(F&& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    EXPECT_TRUE(e.collective());
+    return e.what();
+  }
+  return "";
+}
+
+TEST(ProblemSize, ALayoutPastThirtyTwoBitsIsRefusedAtOnce) {
+  // 46342^2 nodes on one rank: 2^31 + 97317. Before the fix the count wrapped around in 32 bits.
+  const auto start = std::chrono::steady_clock::now();
+  const auto mesh = make_mesh(2, {46341, 46341 * world_size(), 1}, 0);
+  const std::string message = refusal([&] { ContinuousDofLayout<HostExec> layout(mesh, 1); });
+  EXPECT_NE(message.find("32-bit local indices"), std::string::npos) << message;
+  // 3D: 10^15 cells; the refusal comes before any loop over the box.
+  const auto huge = make_mesh(3, {100000, 100000, 100000}, 0);
+  EXPECT_NE(refusal([&] { ContinuousDofLayout<HostExec> layout(huge, 4); }).find("32-bit"), std::string::npos);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 5.0);
+}
+
+TEST(ProblemSize, AMeshPastSixtyTwoBitsIsRefused) {
+  BrickDescription b;
+  b.dim = 3;
+  b.coarse_cells = {1 << 30, 1 << 30, 1 << 30};
+  b.refinements = 10;
+  EXPECT_NE(refusal([&] { CartesianMesh mesh(b, MPI_COMM_WORLD); }).find("more than 2^62"), std::string::npos);
+}
+
+TEST(ProblemSize, SolvesThatCannotFitAreRefusedBeforeAllocating) {
+  SolveShape s;
+  s.brick.dim = 3;
+  s.brick.coarse_cells = {1, 1, 1};
+  s.brick.refinements = 8;
+  s.degree = 4;
+  s.ranks = world_size();
+  // 1025^3 nodes: addressable, but ~100 GiB for CG + Jacobi: more than this machine has.
+  s.outer_vectors = krylov_vectors("fgmres", 200);
+  s.jacobi = true;
+  const std::string message = refusal([&] { check_solve_memory(s, MPI_COMM_WORLD); });
+  EXPECT_NE(message.find("this solve needs"), std::string::npos) << message;
+  EXPECT_NE(message.find("GiB"), std::string::npos) << message;
+  // Past 32 bits the index limit is named instead.
+  s.brick.refinements = 9;
+  s.ranks = 1;
+  if (world_size() == 1)
+    EXPECT_NE(refusal([&] { check_solve_memory(s, MPI_COMM_WORLD); }).find("32-bit"), std::string::npos);
+  // A small solve passes.
+  s.brick.refinements = 2;
+  s.ranks = world_size();
+  EXPECT_EQ(refusal([&] { check_solve_memory(s, MPI_COMM_WORLD); }), "");
+}
+
+TEST(ProblemSize, EstimatesGrowWithWhatIsAllocated) {
+  SolveShape s;
+  s.brick.dim = 3;
+  s.brick.refinements = 5;
+  s.degree = 3;
+  const double cg = estimate_solve_memory(s).device_bytes;
+  s.outer_vectors = krylov_vectors("gmres", 50);
+  EXPECT_GT(estimate_solve_memory(s).device_bytes, cg);
+  s.outer_vectors = krylov_vectors("fmg", 0);
+  s.multigrid = true;
+  const double mg_double = estimate_solve_memory(s).device_bytes;
+  s.mg_number_bytes = 4;
+  EXPECT_LT(estimate_solve_memory(s).device_bytes, mg_double);
+  const double mixed = estimate_solve_memory(s).device_bytes;
+  s.mixed_full_multigrid = true;  // adds the double hierarchy below the float one
+  EXPECT_GT(estimate_solve_memory(s).device_bytes, mixed);
+  EXPECT_EQ(krylov_vectors("fgmres", 10), 24);
+}
+
+}  // namespace

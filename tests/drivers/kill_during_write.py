@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""SIGKILL at random moments of a run that replaces an existing result (issue 19): afterwards the
+final names hold either the old or the new complete pair, never a partial HDF5 file and never a
+sidecar without its data file or describing other data. Stray temporaries (.<name>.tensormg-*) are
+the only trace a kill may leave; a complete run leaves none.
+usage: kill_during_write.py <folder> -- <launcher and tensormg-poisson...>"""
+import json
+import os
+import random
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+import h5py
+
+folder = sys.argv[1]
+program = sys.argv[sys.argv.index("--") + 1:]
+shutil.rmtree(folder, ignore_errors=True)
+os.makedirs(folder)
+out = os.path.join(folder, "result.h5")
+OLD = ["--dim", "2", "-k", "2", "-r", "3"]                      # 13 x 13 nodes
+NEW = ["--dim", "2", "-k", "1", "-r", "10", "--rtol", "0.5"]    # 1025 x 1025 nodes, 8 MB
+
+
+def start(args):
+    return subprocess.Popen(program + args + ["--output", out, "--overwrite"], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+
+
+def wait_for_write(p):
+    """Polls until a temporary appears (the write began); returns its time, or None if p ended."""
+    while p.poll() is None:
+        if strays():
+            return time.time()
+        time.sleep(0.0002)
+    return None
+
+
+def run(args):
+    return start(args).wait()
+
+
+def state():
+    """The shape of the complete pair at the final names; raises if the names are inconsistent."""
+    assert os.path.exists(out), "the data file is gone"
+    with h5py.File(out, "r") as f:  # a partial file would not open or lack a dataset
+        shape = f["solution"].shape
+        record = json.loads(f["run_record"][()])
+        assert record["kind"] == "tensormg-poisson"
+        assert len(f["mesh/x"]) == shape[1] and len(f["mesh/y"]) == shape[0]
+    if os.path.exists(out + ".xdmf"):
+        text = open(out + ".xdmf").read()
+        dims = re.search(r'Topology TopologyType="2DRectMesh" Dimensions="(\d+) (\d+)"', text)
+        assert dims and (int(dims.group(1)), int(dims.group(2))) == shape, "the sidecar describes other data"
+    return shape
+
+
+def strays():
+    """Temporaries of the result (the writability probe at start-up, '.probe.', is not one)."""
+    return [n for n in os.listdir(folder) if ".tensormg-" in n and ".probe." not in n]
+
+
+assert run(OLD) == 0
+old_shape = state()
+# Calibration: how long the write takes, from the first temporary to the end of the program.
+p = start(NEW)
+began = wait_for_write(p)
+assert p.wait() == 0 and began is not None, "no temporary was seen during a complete run"
+window = time.time() - began
+new_shape = state()
+assert not strays(), f"a complete run left {strays()}"
+random.seed(int(os.environ.get("TENSORMG_KILL_SEED", "1")))
+kills, in_write, seen = 0, 0, set()
+for kills in range(1, 17):
+    assert run(OLD) == 0
+    p = start(NEW)
+    # Most kills inside the write (from its first temporary to the renames), some anywhere.
+    if kills % 4 and wait_for_write(p) is not None:
+        time.sleep(random.uniform(0, window))
+    else:
+        time.sleep(random.uniform(0, 2 * window))
+    p.send_signal(signal.SIGKILL) if p.poll() is None else None
+    p.wait()
+    left = strays()
+    in_write += bool(left)  # a temporary exists only while the result is being written
+    for name in left:
+        os.remove(os.path.join(folder, name))
+    shape = state()
+    assert shape in (old_shape, new_shape), shape
+    seen.add("new" if shape == new_shape else "old")
+print(f"{kills} kills, write window {window * 1000:.1f} ms, {in_write} during the write; final states seen: {sorted(seen)}")
+if in_write < 3 or seen != {"old", "new"}:
+    sys.exit("too few kills landed during the write: the test did not test enough")
+shutil.rmtree(folder)
