@@ -52,12 +52,12 @@ ContinuousDofLayout<ExecSpace>::ContinuousDofLayout(std::shared_ptr<const Cartes
   box_.n_owned = box_.o[0] * box_.o[1] * box_.o[2];
 
   // Ghosts in the order NodeBox::index assigns them: lexicographic over the box, owned skipped.
+  // A row of owned nodes contributes only its ghost tail: O(surface) work, not O(box).
   std::vector<global_index> ghost_ids;
   std::vector<int> ghost_owner;
   for (local_index iz = 0; iz < box_.n[2]; ++iz)
     for (local_index iy = 0; iy < box_.n[1]; ++iy)
-      for (local_index ix = 0; ix < box_.n[0]; ++ix) {
-        if (ix < box_.o[0] && iy < box_.o[1] && iz < box_.o[2]) continue;
+      for (local_index ix = (iy < box_.o[1] && iz < box_.o[2]) ? box_.o[0] : 0; ix < box_.n[0]; ++ix) {
         const local_index i[3] = {ix, iy, iz};
         std::array<int, 3> owner{0, 0, 0};
         for (int d = 0; d < dim; ++d) owner[d] = owner_coordinate(d, box_.offset[d] + i[d]);
@@ -77,6 +77,30 @@ ContinuousDofLayout<ExecSpace>::ContinuousDofLayout(std::shared_ptr<const Cartes
         }
         return box.index(l[0], l[1], l[2]);
       });
+  const auto nodes = owned_boundary_node_list(box_);
+  constrained_nodes_ = Kokkos::View<local_index*, typename ExecSpace::memory_space>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "tensormg::layout::constrained_nodes"), nodes.size());
+  Kokkos::deep_copy(constrained_nodes_,
+                    Kokkos::View<const local_index*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(nodes.data(), nodes.size()));
+}
+
+std::vector<local_index> owned_boundary_node_list(const NodeBox& box) {
+  const auto on_face = [&](int d, local_index i) {
+    const global_index g = box.offset[d] + i;
+    return d < box.dim && (g == 0 || g == box.global_nodes[d] - 1);
+  };
+  std::vector<local_index> nodes;
+  for (local_index iz = 0; iz < box.o[2]; ++iz)
+    for (local_index iy = 0; iy < box.o[1]; ++iy) {
+      if (on_face(1, iy) || on_face(2, iz)) {  // the whole row lies on a y or z face
+        for (local_index ix = 0; ix < box.o[0]; ++ix) nodes.push_back(box.index(ix, iy, iz));
+        continue;
+      }
+      if (box.o[0] > 0 && on_face(0, 0)) nodes.push_back(box.index(0, iy, iz));
+      const local_index last = box.o[0] - 1;
+      if (last > 0 && on_face(0, last)) nodes.push_back(box.index(last, iy, iz));
+    }
+  return nodes;
 }
 
 template <class ExecSpace>

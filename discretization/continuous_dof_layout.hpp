@@ -46,6 +46,10 @@ struct NodeBox {
   }
 };
 
+/// The rank's owned Dirichlet (brick boundary) nodes as local indices, in increasing order; visits
+/// only the rows that can hold one (O(surface) work, not a loop over the whole box).
+std::vector<local_index> owned_boundary_node_list(const NodeBox& box);
+
 /// Host-side layout: the NodeBox, node coordinates, and the partitioner of vectors on it.
 template <class ExecSpace>
 class ContinuousDofLayout {
@@ -59,6 +63,11 @@ class ContinuousDofLayout {
   int dim() const { return box_.dim; }
   const NodeBox& box() const { return box_; }
   const std::shared_ptr<const Partitioner<ExecSpace>>& partitioner() const { return partitioner_; }
+  /// The owned constrained (homogeneous Dirichlet) nodes, computed once: operators, smoothers,
+  /// multigrid levels and right-hand sides share this list.
+  const Kokkos::View<local_index*, typename ExecSpace::memory_space>& constrained_nodes() const {
+    return constrained_nodes_;
+  }
   global_index n_global_dofs() const { return partitioner_->n_global(); }
   /// Coordinate of global node g in direction d (Gauss–Lobatto points inside each cell).
   double node_coordinate(int d, global_index g) const;
@@ -76,6 +85,7 @@ class ContinuousDofLayout {
   NodeBox box_;
   std::vector<double> gl_points_;
   std::shared_ptr<const Partitioner<ExecSpace>> partitioner_;
+  Kokkos::View<local_index*, typename ExecSpace::memory_space> constrained_nodes_;
 };
 
 }  // namespace tensormg

@@ -24,11 +24,7 @@ LaplaceKernelTable<Number, ExecSpace> kernels_for(int dim, int degree) {
 
 template <class ExecSpace>
 Kokkos::View<local_index*, typename ExecSpace::memory_space> owned_boundary_nodes(const NodeBox& box) {
-  std::vector<local_index> nodes;
-  for (local_index iz = 0; iz < box.o[2]; ++iz)
-    for (local_index iy = 0; iy < box.o[1]; ++iy)
-      for (local_index ix = 0; ix < box.o[0]; ++ix)
-        if (box.on_boundary(ix, iy, iz)) nodes.push_back(box.index(ix, iy, iz));
+  const auto nodes = owned_boundary_node_list(box);
   Kokkos::View<local_index*, typename ExecSpace::memory_space> view("tensormg::operator::boundary_nodes", nodes.size());
   Kokkos::deep_copy(view, Kokkos::View<const local_index*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(nodes.data(), nodes.size()));
   return view;
@@ -77,7 +73,7 @@ LaplaceOperator<Number, ExecSpace>::LaplaceOperator(std::shared_ptr<const Contin
   host_matrices_.assign(host.begin(), host.end());
   Kokkos::deep_copy(matrices_, Kokkos::View<const Number*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
                                    host_matrices_.data(), host_matrices_.size()));
-  boundary_owned_ = owned_boundary_nodes<ExecSpace>(layout_->box());
+  boundary_owned_ = layout_->constrained_nodes();
 }
 
 template <class Number, class ExecSpace>

@@ -63,7 +63,7 @@ void assemble_rhs(const LaplaceOperator<Number, ExecSpace>& laplace, const Poiss
   auto f = laplace.make_vector("rhs_f"), g = laplace.make_vector("rhs_g"), lifted = laplace.make_vector("rhs_lift");
   interpolate(layout, f, problem.rhs);
   mass.vmult_unconstrained(rhs, f);  // b = M f_I (all rows)
-  const auto nodes = owned_boundary_nodes<ExecSpace>(layout.box());
+  const auto& nodes = layout.constrained_nodes();
   if (problem.known_solution()) {
     interpolate(layout, lifted, problem.solution);  // u_I everywhere ...
     copy_entries(nodes, g, lifted);                  // ... g_I: its Dirichlet values, zero inside

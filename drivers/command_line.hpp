@@ -51,9 +51,11 @@ inline std::optional<int> parse_command_line(CLI::App& app, Environment& env) {
   // plain decimal and finite: "0x3", "1e3" for an integer, "inf" or "nan" are refused.
   for (CLI::Option* option : app.get_options()) {
     option->capture_default_str();
+    // The type name starts with INT/UINT/FLOAT; validators already attached add ":<description>".
     const std::string type = option->get_type_name();
-    if (type == "INT" || type == "UINT") option->check(decimal_integer());
-    if (type == "FLOAT") option->check(finite_number());
+    const auto starts = [&](const char* prefix) { return type.rfind(prefix, 0) == 0; };
+    if (starts("INT") || starts("UINT")) option->check(decimal_integer());
+    if (starts("FLOAT")) option->check(finite_number());
   }
   app.footer("Kokkos options (--kokkos-threads, --kokkos-num-devices, ...): --kokkos-help");
   try {

@@ -65,7 +65,7 @@ Multigrid<Number, ExecSpace>::Multigrid(const BrickDescription& fine, int degree
       level.smoother = make_smoother<Number, ExecSpace>(level.op, options_);
       level.from_coarser = std::make_unique<Transfer<Number, ExecSpace>>(levels_.back().layout, level.layout);
     }
-    level.dirichlet = owned_boundary_nodes<ExecSpace>(level.layout->box());
+    level.dirichlet = level.layout->constrained_nodes();
     level.x = level.op->make_vector("mg_x");
     level.b = level.op->make_vector("mg_b");
     level.r = level.op->make_vector("mg_r");
@@ -296,7 +296,7 @@ SolverResult solve_full_multigrid_mixed(const Multigrid<double, ExecSpace>& coar
   auto bc = coarse.fine_operator().make_vector("fmg_coarse_b");
   auto xc = coarse.fine_operator().make_vector("fmg_coarse_x");
   transfer.restrict_to(bc, b);
-  set_entries(owned_boundary_nodes<ExecSpace>(coarse_layout->box()), bc, 0.0);
+  set_entries(coarse_layout->constrained_nodes(), bc, 0.0);
   coarse.full_multigrid_start(xc, bc);
   transfer.prolongate(x, xc);
   return cycle_until_converged(mg, A, x, b, control, CycleStart::prolongated_coarse);

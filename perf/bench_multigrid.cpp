@@ -7,17 +7,23 @@
 //   --study fmg         full-multigrid solve time per billion DoFs, double and mixed (Fig. 18)
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <map>
+#include <sstream>
 
 #include "core/environment.hpp"
 #include "core/error.hpp"
 #include "core/hdf5_file.hpp"
 #include "core/json.hpp"
+#include "core/memory.hpp"
+#include "core/output_file.hpp"
 #include "core/provenance.hpp"
 #include "discretization/poisson_problem.hpp"
 #include "drivers/command_line.hpp"
+#include "multigrid/memory_estimate.hpp"
 #include "multigrid/multigrid.hpp"
 #include "perf/benchmark_support.hpp"
 #include "smoothers/vertex_patch_smoother.hpp"
@@ -62,6 +68,143 @@ int largest_level(int dim, int k, double max_dofs) {
   return L;
 }
 
+/// The fmg study times the three largest levels up to `top`, from 2 refinements on.
+int fmg_lowest_level(int top) { return std::max(2, top - 2); }
+
+/// Coarse cells per direction of the smoother study's mesh: close to --dofs nodes, at least 2.
+int smoother_cells(const Settings& s, int dim, int k) {
+  const double per_direction = std::pow(s.dofs, 1.0 / dim);
+  return std::max(2, int(std::lround((per_direction - 1) / k)));
+}
+
+// ---- checks before any study runs -----------------------------------------------------------
+
+/// The precisions a study runs: its solves' or kernels' number types.
+std::vector<std::string> study_precisions(const std::string& study) {
+  if (study == "iterations") return {"double"};
+  if (study == "fmg") return {"double", "mixed"};
+  return {"double", "float"};
+}
+
+/// Checks of the options that need no mesh; throws a local InputError (made collective by the caller).
+void validate(const Settings& s, int ranks) {
+  // Every study builds a multigrid hierarchy or a vertex-patch smoother, which refuse several ranks
+  // only when the first case is built (the smoother study would skip every case and exit 0).
+  TENSORMG_CHECK(ranks == 1, "tensormg-bench-multigrid runs on one MPI rank in this version (given "
+                                 << ranks << " ranks): multigrid and the vertex-patch smoother are single-rank");
+  TENSORMG_CHECK(s.study == "iterations" || s.study == "smoother" || s.study == "vcycle" || s.study == "fmg",
+                 "--study '" << s.study << "': use iterations, smoother, vcycle or fmg");
+  TENSORMG_CHECK(!s.dims.empty() && !s.degrees.empty() && !s.levels.empty() && !s.smoothers.empty() &&
+                     !s.precisions.empty() && !s.patches_per_team.empty() && !s.threads_per_patch.empty(),
+                 "--dims, --degrees, --levels, --smoothers, --precisions, --patches-per-team and --threads-per-patch "
+                 "need at least one value");
+  for (int d : s.dims) TENSORMG_CHECK(d == 2 || d == 3, "dimension " << d << ": use 2 or 3");
+  // Operator, hierarchy and vertex-patch kernels exist for the same degrees in every study.
+  for (int d : s.dims)
+    for (int k : s.degrees) {
+      const int max_k = ContinuousDofLayout<Exec>::max_degree(d);
+      TENSORMG_CHECK(k >= 1 && k <= max_k, "degree " << k << " is not supported in " << d << "D; use 1.." << max_k);
+    }
+  // Level 0 of the unit square is a single cell, too small for a vertex patch; 24 is the mesh's limit.
+  for (int L : s.levels) TENSORMG_CHECK(L >= 1 && L <= 24, "--levels " << L << ": use 1..24 refinements");
+  for (const auto& m : s.smoothers) (void)parse_smoother_kind(m);
+  const auto allowed = study_precisions(s.study);
+  for (const auto& p : s.precisions) {
+    std::string list;
+    for (const auto& a : allowed) list += (list.empty() ? "" : " or ") + a;
+    TENSORMG_CHECK(std::find(allowed.begin(), allowed.end(), p) != allowed.end(),
+                   "precision '" << p << "' for --study " << s.study << ": use " << list);
+  }
+  TENSORMG_CHECK(s.variants == "default" || s.variants == "all", "--variants '" << s.variants << "': use default or all");
+  for (int ppt : s.patches_per_team)
+    TENSORMG_CHECK(ppt >= 0 && ppt <= 64, "--patches-per-team must be in 0..64 (0: automatic), given " << ppt);
+  for (const auto& t : s.threads_per_patch) {
+    const bool number = !t.empty() && t.size() <= 4 && t.find_first_not_of("0123456789") == std::string::npos;
+    TENSORMG_CHECK(t == "auto" || t == "interior" || t == "closure" || (number && std::stoi(t) <= 1024),
+                   "--threads-per-patch takes auto, interior, closure or a number in 0..1024, given '" << t << "'");
+  }
+  perf::check_dofs("--dofs", s.dofs);
+  perf::check_dofs("--max-dofs", s.max_dofs);
+  // Ranges are checked here, not with CLI::Range: a CLI11 validator changes the option's type
+  // name, and parse_command_line then leaves out its decimal / finite-number check ("0x3", "nan").
+  TENSORMG_CHECK(s.repeats >= 1 && s.repeats <= 1000, "--repeats must be in 1..1000, given " << s.repeats);
+  TENSORMG_CHECK(s.cycles >= 1 && s.cycles <= 1000, "--cycles must be in 1..1000, given " << s.cycles);
+  // The solves run in double (mixed: a double solver around a float multigrid).
+  const double rtol_floor = 8 * std::numeric_limits<double>::epsilon();
+  TENSORMG_CHECK(s.rtol >= rtol_floor && s.rtol < 1,
+                 "--rtol " << s.rtol << " must be in " << rtol_floor << "..1 (what a double solve can reach, and a reduction)");
+  (void)make_poisson_problem(s.problem, 2);
+  if (s.study == "fmg")
+    for (int d : s.dims)
+      for (int k : s.degrees)
+        TENSORMG_CHECK(largest_level(d, k, s.max_dofs) >= 2,  // else study_fmg would time nothing
+                       "--max-dofs " << s.max_dofs << " leaves no fmg case for " << d << "D Q" << k << ": 2 refinements have "
+                                     << dofs_of(d, k, 2) << " DoFs");
+}
+
+/// What a multigrid case allocates (the estimate tensormg-poisson checks its solves with).
+MemoryNeed multigrid_need(int dim, int k, int L, int number_bytes, int mg_number_bytes, const std::string& solver,
+                          SmootherKind smoother, bool mixed_fmg) {
+  SolveShape shape;
+  shape.brick = unit_brick(dim, L);
+  shape.degree = k;
+  shape.number_bytes = number_bytes;
+  shape.mg_number_bytes = mg_number_bytes;
+  shape.outer_vectors = krylov_vectors(solver, 0);
+  shape.multigrid = true;
+  shape.mixed_full_multigrid = mixed_fmg;
+  shape.smoother = smoother;
+  return estimate_solve_memory(shape);
+}
+
+/// Collective, before the first case runs: every case of the study can be addressed by one rank
+/// (32-bit local indices) and fits in memory, so that a sweep does not stop after an hour.
+void check_study_sizes(const Settings& s, MPI_Comm comm) {
+  const auto check = [&](int dim, int k, const std::string& precision, double nodes, const MemoryNeed& need,
+                         const std::string& hint) {
+    std::ostringstream what;
+    what << "the " << s.study << " case " << dim << "D Q" << k << " " << precision << " with " << nodes << " DoFs";
+    TENSORMG_CHECK_COLLECTIVE(comm, nodes <= double(std::numeric_limits<local_index>::max()),
+                              what.str() << " has more nodes than the " << std::numeric_limits<local_index>::max()
+                                         << " one rank can address with 32-bit local indices; " << hint);
+    check_memory(need, device_available_bytes(), device_memory_is_host(), comm, what.str(), hint);
+  };
+  for (int dim : s.dims)
+    for (int k : s.degrees) {
+      if (s.study == "iterations") {
+        for (const auto& smoother : s.smoothers)
+          for (int L : s.levels) {
+            if (dofs_of(dim, k, L) > s.max_dofs) continue;  // skipped by the study
+            check(dim, k, "double", dofs_of(dim, k, L),
+                  multigrid_need(dim, k, L, 8, 8, "fmg", parse_smoother_kind(smoother), false),
+                  "use a smaller --max-dofs or fewer --levels");
+          }
+      } else if (s.study == "smoother") {
+        for (const auto& p : s.precisions) {
+          // The study's mesh, x, b and the smoother's two work vectors; a margin for the rest.
+          const double nodes = std::pow(double(smoother_cells(s, dim, k)) * k + 1, dim);
+          MemoryNeed need;
+          need.device_bytes = 4 * nodes * (p == "float" ? 4 : 8) + 64.0 * (1 << 20);
+          check(dim, k, p, nodes, need, "use smaller --dofs");
+        }
+      } else if (s.study == "vcycle") {
+        const int L = largest_level(dim, k, s.dofs);
+        for (const auto& p : s.precisions) {
+          const int number = p == "float" ? 4 : 8;
+          check(dim, k, p, dofs_of(dim, k, L),
+                multigrid_need(dim, k, L, number, number, "vcycle", SmootherKind::vertex_patch, false),
+                "use smaller --dofs");
+        }
+      } else {
+        const int top = largest_level(dim, k, s.max_dofs);
+        for (const auto& p : s.precisions)
+          check(dim, k, p, dofs_of(dim, k, top),
+                multigrid_need(dim, k, top, 8, p == "mixed" ? 4 : 8, "fmg", SmootherKind::vertex_patch, p == "mixed"),
+                "use a smaller --max-dofs");
+      }
+    }
+}
+
 // ---- iterations -----------------------------------------------------------------------------
 
 Json study_iterations(const Settings& s, MPI_Comm comm, bool root) {
@@ -74,9 +217,7 @@ Json study_iterations(const Settings& s, MPI_Comm comm, bool root) {
         for (int L : s.levels) std::printf(" %5d", L);
         std::printf("   (paper 000 §2.2: mesh-independent; <= 3 from k = 3 on; its tables are withheld from our copy)\n");
       }
-      const int max_k = dim == 2 ? 10 : 8;
       for (int k : s.degrees) {
-        if (k > max_k) continue;
         if (root) std::printf("%5d", k);
         for (int L : s.levels) {
           Json r = Json::object();
@@ -129,11 +270,7 @@ std::vector<VertexPatchOptions> variant_list(const Settings& s, int dim, int k, 
         int tpp = 0;
         if (t == "interior") tpp = (2 * k - 1) * columns;
         else if (t == "closure") tpp = (2 * k + 1) * closure;
-        else if (t != "auto") {
-          TENSORMG_CHECK(!t.empty() && t.find_first_not_of("0123456789") == std::string::npos && t.size() < 6,
-                         "--threads-per-patch takes auto, interior, closure or a number, given '" << t << "'");
-          tpp = std::stoi(t);
-        }
+        else if (t != "auto") tpp = std::stoi(t);  // a number in 0..1024 (validate())
         v.push_back({PatchKernel::automatic, LocalSolver::fast_diagonalization, ThreadStructure::per_column, ppt, tpp});
       }
       continue;
@@ -150,10 +287,9 @@ std::vector<VertexPatchOptions> variant_list(const Settings& s, int dim, int k, 
 
 template <class Number>
 void smoother_cases(const Settings& s, MPI_Comm comm, bool root, int dim, int k, const perf::Ceilings& ceil, Json& out) {
-  const double per_direction = std::pow(s.dofs, 1.0 / dim);
   BrickDescription brick;
   brick.dim = dim;
-  const int cells = std::max(2, int(std::lround((per_direction - 1) / k)));
+  const int cells = smoother_cells(s, dim, k);
   brick.coarse_cells = {cells, cells, dim == 3 ? cells : 1};
   const auto mesh = std::make_shared<CartesianMesh>(brick, comm);
   const auto layout = std::make_shared<ContinuousDofLayout<Exec>>(mesh, k);
@@ -173,7 +309,7 @@ void smoother_cases(const Settings& s, MPI_Comm comm, bool root, int dim, int k,
     r["dofs"] = dofs;
     try {
       const VertexPatchSmoother<Number, Exec> smoother(op, variant);
-      const double seconds = perf::median_seconds(s.repeats, [&] { smoother.smooth(x, b, SweepOrder::forward); });
+      const double seconds = perf::median_seconds(comm, s.repeats, [&] { smoother.smooth(x, b, SweepOrder::forward); });
       const double gflops = smoother.flops_per_step() / seconds / 1e9;
       // Model of on-chip traffic for the per-DoF threads: every multiply-add reads one operand
       // from scratch and one 1D-matrix entry through L1 (same unit on NVIDIA GPUs). Per column
@@ -197,7 +333,9 @@ void smoother_cases(const Settings& s, MPI_Comm comm, bool root, int dim, int k,
                     smoother.patches_per_team(), smoother.threads_per_patch(), dofs, dofs / seconds / 1e9, gflops, pct_fma, pct_shared);
         std::fflush(stdout);
       }
-    } catch (const InputError& e) {
+    } catch (const InputError& e) {  // a variant this (dim, k) cannot take
+      // Only a refusal every rank made is a skipped case; a local one would leave the ranks apart.
+      if (!e.collective()) throw;
       if (root) std::printf("%3d %2d %-6s %-9s skipped: %s\n", dim, k, number_name<Number>(), to_string(variant.kernel).c_str(), e.what());
       r["skipped"] = e.what();
     }
@@ -213,7 +351,6 @@ Json study_smoother(const Settings& s, MPI_Comm comm, bool root, const perf::Cei
   for (int dim : s.dims)
     for (int k : s.degrees)
       for (const auto& p : s.precisions) {
-        if (k > (dim == 2 ? 10 : 8)) continue;
         if (p == "float") smoother_cases<float>(s, comm, root, dim, k, ceil, out);
         else smoother_cases<double>(s, comm, root, dim, k, ceil, out);
       }
@@ -265,10 +402,8 @@ Json study_vcycle(const Settings& s, MPI_Comm comm, bool root) {
   Json out = Json::array();
   for (int dim : s.dims)
     for (int k : s.degrees)
-      for (const auto& p : s.precisions) {
-        if (k > (dim == 2 ? 10 : 8)) continue;
+      for (const auto& p : s.precisions)
         out.push_back(p == "float" ? vcycle_case<float>(s, comm, root, dim, k) : vcycle_case<double>(s, comm, root, dim, k));
-      }
   return out;
 }
 
@@ -291,7 +426,7 @@ Json fmg_case(const Settings& s, MPI_Comm comm, bool root, int dim, int k, int L
   if constexpr (std::is_same_v<MGNumber, float>)
     if (mg.n_levels() >= 2) coarse = std::make_unique<Multigrid<double, Exec>>(unit_brick(dim, L - 1), k, comm);
   const int repeats = std::max(1, std::min(s.repeats, 5));
-  const double seconds = perf::median_seconds(repeats, [&] {
+  const double seconds = perf::median_seconds(comm, repeats, [&] {
     x.fill(0.0);
     if constexpr (std::is_same_v<MGNumber, float>)
       if (coarse) {
@@ -332,11 +467,10 @@ Json study_fmg(const Settings& s, MPI_Comm comm, bool root) {
                 "rel.res.", "L2 error");
   for (int dim : s.dims)
     for (int k : s.degrees) {
-      if (k > (dim == 2 ? 10 : 8)) continue;
       const int top = largest_level(dim, k, s.max_dofs);
-      for (int L = std::max(2, top - 2); L <= top; ++L)
+      for (int L = fmg_lowest_level(top); L <= top; ++L)
         for (const auto& p : s.precisions) {
-          if (p == "mixed" || p == "float") out.push_back(fmg_case<float>(s, comm, root, dim, k, L));
+          if (p == "mixed") out.push_back(fmg_case<float>(s, comm, root, dim, k, L));
           else out.push_back(fmg_case<double>(s, comm, root, dim, k, L));
         }
     }
@@ -356,7 +490,7 @@ int main(int argc, char** argv) {
     app.add_option("--degrees", s.degrees, "polynomial degrees")->delimiter(',');
     app.add_option("--levels", s.levels, "refinements of the unit cell (iterations study)")->delimiter(',');
     app.add_option("--smoothers", s.smoothers, "vertex-patch, jacobi, chebyshev, gauss-seidel (iterations study)")->delimiter(',');
-    app.add_option("--precisions", s.precisions, "double, float (smoother, vcycle), double, mixed (fmg)")->delimiter(',');
+    app.add_option("--precisions", s.precisions, "double, float (smoother, vcycle); double, mixed (fmg); double (iterations)")->delimiter(',');
     app.add_option("--variants", s.variants, "smoother study: default (automatic kernel, fast diagonalization, per column) or all");
     app.add_option("--patches-per-team", s.patches_per_team, "smoother study: patches per team (0: automatic)")->delimiter(',');
     app.add_option("--threads-per-patch", s.threads_per_patch,
@@ -365,32 +499,31 @@ int main(int argc, char** argv) {
     app.add_option("--max-dofs", s.max_dofs, "largest DoF count (iterations, fmg)");
     app.add_option("--rtol", s.rtol, "relative accuracy of the multigrid solves");
     app.add_option("--problem", s.problem, "one (f = 1) or sine");
-    app.add_option("--repeats", s.repeats, "timed repetitions (median)")->check(CLI::Range(1, 1000));
-    app.add_option("--cycles", s.cycles, "V-cycles timed in the vcycle study")->check(CLI::Range(1, 1000));
+    app.add_option("--repeats", s.repeats, "timed repetitions (median), 1..1000");
+    app.add_option("--cycles", s.cycles, "V-cycles timed in the vcycle study, 1..1000");
     app.add_option("--ceilings", s.ceilings, "tensormg-ceilings record for % of ceiling");
     app.add_option("-o,--output", output, "JSON results file");
     app.add_flag("--overwrite", overwrite, "replace an existing results file");
     if (auto code = parse_command_line(app, env)) return *code;
+    // Every rank parsed the same arguments: each refusal is one collective message, exit code 2.
     perf::Ceilings ceil;
     collectively(env.comm(), [&] {
-      TENSORMG_CHECK(s.study == "iterations" || s.study == "smoother" || s.study == "vcycle" || s.study == "fmg",
-                     "--study '" << s.study << "': use iterations, smoother, vcycle or fmg");
-      for (int d : s.dims) TENSORMG_CHECK(d == 2 || d == 3, "dimension " << d << ": use 2 or 3");
-      for (const auto& m : s.smoothers) (void)parse_smoother_kind(m);
-      for (const auto& p : s.precisions)
-        TENSORMG_CHECK(p == "double" || p == "float" || p == "mixed", "precision '" << p << "': use double, float or mixed");
-      TENSORMG_CHECK(s.variants == "default" || s.variants == "all", "--variants: use default or all");
-      (void)make_poisson_problem(s.problem, 2);
-      TENSORMG_CHECK(output.empty() || overwrite || !path_exists(output), "'" << output << "' exists; pass --overwrite");
+      validate(s, env.size());
       ceil = perf::load_ceilings(s.ceilings);
     });
+    // Before the first case: the results file can be written, and every case fits.
+    if (app.count("--output") > 0) check_output_writable({output}, overwrite, env.comm());
+    check_study_sizes(s, env.comm());
     const bool root = env.rank() == 0;
     Json results;
     if (s.study == "iterations") results = study_iterations(s, env.comm(), root);
     else if (s.study == "smoother") results = study_smoother(s, env.comm(), root, ceil);
     else if (s.study == "vcycle") results = study_vcycle(s, env.comm(), root);
     else results = study_fmg(s, env.comm(), root);
-    if (!output.empty() && root) {
+    if (output.empty()) return 0;
+    // Rank 0 writes; a failure there is everyone's error (one message, exit code 2).
+    collectively(env.comm(), [&] {
+      if (!root) return;
       Json record = Json::object();
       record["kind"] = "tensormg-bench-multigrid";
       record["study"] = s.study;
@@ -398,7 +531,7 @@ int main(int argc, char** argv) {
       record["ceilings_record"] = s.ceilings;
       record["results"] = results;
       write_text_file_atomically(output, record.dump(2) + "\n");
-    }
+    });
     return 0;
   });
 }

@@ -5,17 +5,20 @@
 
 #include <cmath>
 #include <cstdio>
-#include <fstream>
+#include <limits>
 #include <sstream>
 
 #include "core/environment.hpp"
 #include "core/error.hpp"
 #include "core/hdf5_file.hpp"
 #include "core/json.hpp"
+#include "core/memory.hpp"
+#include "core/output_file.hpp"
 #include "core/provenance.hpp"
 #include "discretization/assembled_laplace.hpp"
 #include "discretization/laplace_operator.hpp"
 #include "drivers/command_line.hpp"
+#include "multigrid/memory_estimate.hpp"
 #include "perf/benchmark_support.hpp"
 
 namespace {
@@ -42,9 +45,60 @@ struct Case {
   int dim, degree;
   double target_dofs;
   std::string precision;
-  ScatterMode scatter;
+  std::string scatter;
   int cells_per_team;
 };
+
+/// DoFs (mesh nodes) of a case's mesh.
+double case_dofs(const Case& c) {
+  return std::pow(double(cells_for(c.dim, c.degree, c.target_dofs)) * c.degree + 1, c.dim);
+}
+
+/// Average nonzeros per row of the assembled matrix: vertex rows of the 1D matrix couple 2k+1
+/// nodes, the k-1 inner rows of a cell k+1; the d-dimensional rows are their tensor products.
+double nonzeros_per_row(int dim, int k) { return std::pow(((2.0 * k + 1) + (k - 1) * (k + 1.0)) / k, dim); }
+
+/// Estimated size in GiB of the whole CRS matrix of a case (what --spmv-max-gib bounds).
+double spmv_matrix_gib(const Case& c) {
+  const double number = c.precision == "float" ? sizeof(float) : sizeof(double);
+  return case_dofs(c) * nonzeros_per_row(c.dim, c.degree) * (number + sizeof(local_index)) / double(1 << 30);
+}
+
+/// Checks, collectively and before any case runs, that every case of the sweep can be addressed
+/// by one rank (32-bit local indices) and fits in memory: x and y; with the SpMV comparison also z
+/// and the CRS matrix (host arrays while assembling, then device arrays); a margin for Kokkos.
+void check_sweep_sizes(const std::vector<Case>& cases, double spmv_max_gib, MPI_Comm comm) {
+  int ranks = 1;
+  MPI_Comm_size(comm, &ranks);
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const Case& c = cases[i];
+    // Scatter mode and cells per team (the innermost loops) do not change a case's size.
+    if (i > 0 && c.dim == cases[i - 1].dim && c.degree == cases[i - 1].degree &&
+        c.target_dofs == cases[i - 1].target_dofs && c.precision == cases[i - 1].precision)
+      continue;
+    const global_index cells = cells_for(c.dim, c.degree, c.target_dofs);
+    const double nodes = perf::largest_rank_nodes(c.dim, c.degree, {cells, cells, c.dim == 3 ? cells : 1}, ranks);
+    std::ostringstream what;
+    what << "the case " << c.dim << "D Q" << c.degree << " " << c.precision << " with " << case_dofs(c) << " DoFs";
+    TENSORMG_CHECK_COLLECTIVE(comm, nodes <= double(std::numeric_limits<local_index>::max()),
+                              what.str() << " puts " << nodes << " nodes on one rank, more than the "
+                                         << std::numeric_limits<local_index>::max()
+                                         << " one rank can address with 32-bit local indices; use smaller --dofs or "
+                                            "more MPI ranks");
+    const double number = c.precision == "float" ? sizeof(float) : sizeof(double);
+    MemoryNeed need;
+    need.device_bytes = 2 * nodes * number + 64.0 * (1 << 20);
+    const bool spmv = spmv_matrix_gib(c) <= spmv_max_gib;
+    if (spmv) {
+      const double matrix = nodes * nonzeros_per_row(c.dim, c.degree) * (number + sizeof(local_index));
+      need.device_bytes += nodes * number + matrix + (nodes + 1) * sizeof(std::int64_t);
+      need.host_bytes += matrix + 3 * (nodes + 1) * sizeof(std::int64_t);
+    }
+    check_memory(need, device_available_bytes(), device_memory_is_host(), comm, what.str(),
+                 spmv ? "use smaller --dofs, more MPI ranks or a smaller --spmv-max-gib (the CRS matrix is included)"
+                      : "use smaller --dofs or more MPI ranks");
+  }
+}
 
 template <class Number>
 Json run_case(const Case& c, MPI_Comm comm, int repeats, double spmv_max_gib, const Ceilings& ceil, Row& row) {
@@ -55,7 +109,7 @@ Json run_case(const Case& c, MPI_Comm comm, int repeats, double spmv_max_gib, co
   const auto mesh = std::make_shared<CartesianMesh>(brick, comm);
   const auto layout = std::make_shared<ContinuousDofLayout<Exec>>(mesh, c.degree);
   LaplaceOptions options;
-  options.scatter = c.scatter;
+  options.scatter = parse_scatter_mode(c.scatter);
   options.cells_per_team = c.cells_per_team;
   const LaplaceOperator<Number, Exec> op(layout, options);
   auto x = op.make_vector("x"), y = op.make_vector("y");
@@ -63,7 +117,7 @@ Json run_case(const Case& c, MPI_Comm comm, int repeats, double spmv_max_gib, co
   const auto xv = x.view();
   Kokkos::parallel_for("tensormg::bench::fill", Kokkos::RangePolicy<Exec>(0, x.n_local()),
                        KOKKOS_LAMBDA(local_index i) { xv(i) = Number(0.5) + Number((i * 7919) % 1000) * Number(1e-3); });
-  const double seconds = perf::median_seconds(repeats, [&] { op.vmult(y, x); });
+  const double seconds = perf::median_seconds(comm, repeats, [&] { op.vmult(y, x); });
   double local_flops = op.flops_per_vmult(), flops = 0;
   MPI_Allreduce(&local_flops, &flops, 1, MPI_DOUBLE, MPI_SUM, comm);
   const double dofs = double(layout->n_global_dofs());
@@ -74,7 +128,7 @@ Json run_case(const Case& c, MPI_Comm comm, int repeats, double spmv_max_gib, co
   r["dim"] = c.dim;
   r["degree"] = c.degree;
   r["precision"] = c.precision;
-  r["scatter"] = to_string(c.scatter);
+  r["scatter"] = to_string(options.scatter);
   r["cells_per_team"] = op.cells_per_team();
   r["dofs"] = layout->n_global_dofs();
   r["seconds"] = seconds;
@@ -89,15 +143,11 @@ Json run_case(const Case& c, MPI_Comm comm, int repeats, double spmv_max_gib, co
   if (ceil.dram_GBps > 0) r["pct_dram_ceiling_min_bytes"] = row.pct_dram = 100 * bytes_min / seconds / 1e9 / ceil.dram_GBps;
 
   // SpMV of the same operator, if its matrix fits in the budget.
-  // Average 1D row length: vertex rows couple 2k+1 nodes, the k-1 inner rows of a cell k+1.
-  const double k = c.degree;
-  const double row_1d = ((2 * k + 1) + (k - 1) * (k + 1)) / k;
-  const double nnz_estimate = dofs * std::pow(row_1d, c.dim);
-  const double gib = nnz_estimate * (sizeof(Number) + sizeof(local_index)) / double(1 << 30);
+  const double gib = spmv_matrix_gib(c);
   if (gib <= spmv_max_gib) {
     const AssembledLaplace<Number, Exec> csr(layout);
     auto z = op.make_vector("z");
-    const double spmv_seconds = perf::median_seconds(repeats, [&] { csr.spmv_local(z, x); });
+    const double spmv_seconds = perf::median_seconds(comm, repeats, [&] { csr.spmv_local(z, x); });
     r["spmv_seconds"] = spmv_seconds;
     r["spmv_GDoFps"] = row.spmv_gdofs = dofs / spmv_seconds / 1e9;
     r["spmv_GBps"] = double(csr.bytes() + 2 * sizeof(Number) * x.n_local()) / spmv_seconds / 1e9;
@@ -128,54 +178,81 @@ int main(int argc, char** argv) {
     app.add_option("--precisions", precisions, "double and/or float")->delimiter(',');
     app.add_option("--scatter", scatters, "atomic and/or coloring")->delimiter(',');
     app.add_option("--cells-per-team", cells_per_team, "cells per team (0: automatic)")->delimiter(',');
-    app.add_option("--repeats", repeats, "timed repetitions (median reported)")->check(CLI::Range(1, 10000));
+    app.add_option("--repeats", repeats, "timed repetitions (median reported), 1..10000");
     app.add_option("--spmv-max-gib", spmv_max_gib, "largest CRS matrix to assemble for the SpMV comparison");
     app.add_option("--ceilings", ceilings_path, "tensormg-ceilings record for % of ceiling");
     app.add_option("-o,--output", output, "JSON results file");
     app.add_flag("--overwrite", overwrite, "replace an existing results file");
     if (auto code = parse_command_line(app, env)) return *code;
+    // Every rank parsed the same arguments: each refusal is one collective message, exit code 2.
     Ceilings ceil;
     collectively(env.comm(), [&] {
+      TENSORMG_CHECK(!dims.empty() && !degrees.empty() && !dofs.empty() && !precisions.empty() && !scatters.empty() &&
+                         !cells_per_team.empty(),
+                     "--dims, --degrees, --dofs, --precisions, --scatter and --cells-per-team need at least one value");
       for (const auto& p : precisions) TENSORMG_CHECK(p == "double" || p == "float", "precision '" << p << "': use double or float");
       for (int d : dims) TENSORMG_CHECK(d == 2 || d == 3, "dimension " << d << ": use 2 or 3");
+      for (int d : dims)
+        for (int k : degrees) {
+          const int max_k = ContinuousDofLayout<Exec>::max_degree(d);
+          TENSORMG_CHECK(k >= 1 && k <= max_k, "degree " << k << " is not supported in " << d << "D; use 1.." << max_k);
+        }
+      for (double n : dofs) perf::check_dofs("--dofs", n);
+      // Ranges are checked here, not with CLI::Range: a CLI11 validator changes the option's type
+      // name, and parse_command_line then leaves out its decimal / finite-number check ("0x3", "nan").
+      TENSORMG_CHECK(repeats >= 1 && repeats <= 10000, "--repeats must be in 1..10000, given " << repeats);
       for (const auto& s : scatters) (void)parse_scatter_mode(s);
-      TENSORMG_CHECK(output.empty() || overwrite || !path_exists(output), "'" << output << "' exists; pass --overwrite");
+      for (int cpt : cells_per_team)
+        TENSORMG_CHECK(cpt >= 0 && cpt <= 256, "--cells-per-team must be in 0..256 (0: automatic), given " << cpt);
+      TENSORMG_CHECK(spmv_max_gib >= 0, "--spmv-max-gib must be >= 0 (0: no SpMV comparison), given " << spmv_max_gib);
       ceil = load_ceilings(ceilings_path);
     });
-    Json results = Json::array();
-    if (env.rank() == 0)
-      std::printf("%3s %2s %-6s %-8s %4s %11s %9s %9s %7s %8s %9s %8s\n", "dim", "k", "prec", "scatter", "cpt", "DoFs",
-                  "GDoF/s", "GFLOP/s", "%FMA", "%DRAM*", "SpMV GD/s", "speedup");
+    // Before the first case: the results file can be written, and every case fits.
+    if (app.count("--output") > 0) check_output_writable({output}, overwrite, env.comm());
+    std::vector<Case> cases;
     for (int dim : dims)
       for (int k : degrees)
         for (double n : dofs)
           for (const auto& p : precisions)
             for (const auto& s : scatters)
-              for (int cpt : cells_per_team) {
-                const Case c{dim, k, n, p, parse_scatter_mode(s), cpt};
-                Row row;
-                Json r;
-                try {
-                  r = p == "float" ? run_case<float>(c, env.comm(), repeats, spmv_max_gib, ceil, row)
+              for (int cpt : cells_per_team) cases.push_back({dim, k, n, p, s, cpt});
+    check_sweep_sizes(cases, spmv_max_gib, env.comm());
+
+    Json results = Json::array();
+    if (env.rank() == 0)
+      std::printf("%3s %2s %-6s %-8s %4s %11s %9s %9s %7s %8s %9s %8s\n", "dim", "k", "prec", "scatter", "cpt", "DoFs",
+                  "GDoF/s", "GFLOP/s", "%FMA", "%DRAM*", "SpMV GD/s", "speedup");
+    for (const Case& c : cases) {
+      Row row;
+      Json r;
+      try {
+        r = c.precision == "float" ? run_case<float>(c, env.comm(), repeats, spmv_max_gib, ceil, row)
                                    : run_case<double>(c, env.comm(), repeats, spmv_max_gib, ceil, row);
-                } catch (const InputError& e) {  // e.g. a team shape this (dim, k) cannot take
-                  if (env.rank() == 0) std::printf("%3d %2d %-6s %-8s %4d skipped: %s\n", dim, k, p.c_str(), s.c_str(), cpt, e.what());
-                  r["dim"] = dim;
-                  r["degree"] = k;
-                  r["skipped"] = e.what();
-                  results.push_back(std::move(r));
-                  continue;
-                }
-                if (env.rank() == 0) {
-                  std::printf("%3d %2d %-6s %-8s %4d %11.0f %9.3f %9.1f %7.2f %8.2f %9.3f %8.2f\n", dim, k, p.c_str(),
-                              s.c_str(), row.cells_per_team, row.dofs, row.gdofs, row.gflops, row.pct_fma, row.pct_dram,
-                              row.spmv_gdofs, row.speedup);
-                  std::fflush(stdout);
-                }
-                results.push_back(std::move(r));
-              }
+      } catch (const InputError& e) {  // e.g. a team shape this (dim, k) cannot take
+        // Only a refusal every rank made is a skipped case; a local one would leave the ranks apart.
+        if (!e.collective()) throw;
+        if (env.rank() == 0)
+          std::printf("%3d %2d %-6s %-8s %4d skipped: %s\n", c.dim, c.degree, c.precision.c_str(), c.scatter.c_str(),
+                      c.cells_per_team, e.what());
+        r["dim"] = c.dim;
+        r["degree"] = c.degree;
+        r["skipped"] = e.what();
+        results.push_back(std::move(r));
+        continue;
+      }
+      if (env.rank() == 0) {
+        std::printf("%3d %2d %-6s %-8s %4d %11.0f %9.3f %9.1f %7.2f %8.2f %9.3f %8.2f\n", c.dim, c.degree,
+                    c.precision.c_str(), c.scatter.c_str(), row.cells_per_team, row.dofs, row.gdofs, row.gflops,
+                    row.pct_fma, row.pct_dram, row.spmv_gdofs, row.speedup);
+        std::fflush(stdout);
+      }
+      results.push_back(std::move(r));
+    }
     if (env.rank() == 0) std::printf("* %%DRAM counts only the minimum traffic: read x once, write y once\n");
-    if (!output.empty() && env.rank() == 0) {
+    if (output.empty()) return 0;
+    // Rank 0 writes; a failure there is everyone's error (one message, exit code 2).
+    collectively(env.comm(), [&] {
+      if (env.rank() != 0) return;
       Json record = Json::object();
       record["kind"] = "tensormg-bench-operator";
       record["provenance"] = provenance_record(env.command_line(), env.size());
@@ -184,7 +261,7 @@ int main(int argc, char** argv) {
                              "plus 3 flops per cell entry for the coefficient combination; gather/scatter not counted";
       record["results"] = results;
       write_text_file_atomically(output, record.dump(2) + "\n");
-    }
+    });
     return 0;
   });
 }

@@ -6,7 +6,6 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <type_traits>
 
@@ -14,10 +13,13 @@
 #include "core/environment.hpp"
 #include "core/error.hpp"
 #include "core/json.hpp"
+#include "core/memory.hpp"
+#include "core/output_file.hpp"
 #include "core/profiling.hpp"
 #include "core/provenance.hpp"
 #include "core/types.hpp"
 #include "drivers/command_line.hpp"
+#include "multigrid/memory_estimate.hpp"
 #include "perf/benchmark_support.hpp"
 
 namespace {
@@ -29,7 +31,7 @@ constexpr bool on_gpu = !std::is_same_v<Exec, Kokkos::DefaultHostExecutionSpace>
 /// Best of three ways to copy one array into another: a 64-bit-indexed kernel, a 32-bit-indexed
 /// kernel with two elements per work item, and Kokkos::deep_copy (cudaMemcpy on a GPU). Returns
 /// bytes read + written per second, and the winning variant's name.
-std::pair<double, std::string> copy_bandwidth(std::size_t bytes_per_array, int repeats, Json& variants) {
+std::pair<double, std::string> copy_bandwidth(MPI_Comm comm, std::size_t bytes_per_array, int repeats, Json& variants) {
   const std::size_t n = bytes_per_array / sizeof(double) / 2 * 2;
   Kokkos::View<double*, Exec> a("tensormg::ceilings::copy_a", n), b("tensormg::ceilings::copy_b", n);
   Kokkos::parallel_for(kernel_name({"ceilings", "copy_init"}), Kokkos::RangePolicy<Exec>(0, n),
@@ -40,13 +42,13 @@ std::pair<double, std::string> copy_bandwidth(std::size_t bytes_per_array, int r
     variants[name] = rate / 1e9;
     if (rate > best.first) best = {rate, name};
   };
-  record("kernel_size_t", perf::median_seconds(repeats, [&] {
+  record("kernel_size_t", perf::median_seconds(comm, repeats, [&] {
            Kokkos::parallel_for(kernel_name({"ceilings", "copy", "size_t"}), Kokkos::RangePolicy<Exec>(0, n),
                                 KOKKOS_LAMBDA(std::size_t i) { b(i) = a(i); });
          }));
   if (n / 2 < std::size_t(1) << 31) {
     const int half = static_cast<int>(n / 2);
-    record("kernel_int_x2", perf::median_seconds(repeats, [&] {
+    record("kernel_int_x2", perf::median_seconds(comm, repeats, [&] {
              Kokkos::parallel_for(kernel_name({"ceilings", "copy", "int_x2"}), Kokkos::RangePolicy<Exec>(0, half),
                                   KOKKOS_LAMBDA(int i) {
                                     b(i) = a(i);
@@ -54,20 +56,20 @@ std::pair<double, std::string> copy_bandwidth(std::size_t bytes_per_array, int r
                                   });
            }));
   }
-  record("deep_copy", perf::median_seconds(repeats, [&] { Kokkos::deep_copy(Exec(), b, a); }));
+  record("deep_copy", perf::median_seconds(comm, repeats, [&] { Kokkos::deep_copy(Exec(), b, a); }));
   return best;
 }
 
 /// Each work item runs `lanes` independent FMA chains (the inner loop vectorizes on the CPU and
 /// gives independent instructions to each GPU thread).
 template <class Number>
-double fma_rate(int repeats) {
+double fma_rate(MPI_Comm comm, int repeats) {
   constexpr int lanes = on_gpu ? 16 : 64;  // the CPU needs more chains to cover add+mul latency
   const int iterations = on_gpu ? 4096 : 1 << 16;
   const std::size_t items = on_gpu ? std::size_t(1) << 20 : std::size_t(Exec().concurrency()) * 64;
   Kokkos::View<Number*, Exec> out("tensormg::ceilings::fma_out", items);
   const Number a = Number(0.999999), c = Number(1e-7);
-  const double t = perf::median_seconds(repeats, [&] {
+  const double t = perf::median_seconds(comm, repeats, [&] {
     Kokkos::parallel_for(
         kernel_name({"ceilings", "fma", number_name<Number>()}), Kokkos::RangePolicy<Exec>(0, items),
         KOKKOS_LAMBDA(std::size_t i) {
@@ -85,7 +87,7 @@ double fma_rate(int repeats) {
 
 /// Shared-memory load bandwidth: every thread of a 256-thread team reads 15 doubles from team
 /// scratch per iteration, consecutive threads at consecutive addresses (conflict-free).
-double shared_bandwidth(int multiprocessors, int repeats) {
+double shared_bandwidth(MPI_Comm comm, int multiprocessors, int repeats) {
   constexpr int team_size = 256, buffer = 4096, loads = 15;
   const int iterations = 1 << 12;
   const int league = multiprocessors * 8;
@@ -95,7 +97,7 @@ double shared_bandwidth(int multiprocessors, int repeats) {
   Kokkos::View<double*, Exec> out("tensormg::ceilings::shared_out", std::size_t(league) * team_size);
   const auto policy =
       Policy(league, team_size, 1).set_scratch_size(0, Kokkos::PerTeam(Scratch::shmem_size(buffer)));
-  const double t = perf::median_seconds(repeats, [&] {
+  const double t = perf::median_seconds(comm, repeats, [&] {
     Kokkos::parallel_for(
         kernel_name({"ceilings", "shared_load"}), policy, KOKKOS_LAMBDA(const Member& team) {
           Scratch s(team.team_scratch(0), buffer);
@@ -125,13 +127,22 @@ int main(int argc, char** argv) {
     int repeats = 7;
     bool overwrite = false;
     app.add_option("-o,--output", output, "JSON record to write");
-    app.add_option("--copy-mib", copy_mib, "size of each array of the copy test in MiB")
-        ->check(CLI::Range(1.0, 65536.0));
-    app.add_option("--repeats", repeats, "timed repetitions (the median is reported)")->check(CLI::Range(1, 1000));
+    app.add_option("--copy-mib", copy_mib, "size of each array of the copy test in MiB, 1..65536");
+    app.add_option("--repeats", repeats, "timed repetitions (the median is reported), 1..1000");
     app.add_flag("--overwrite", overwrite, "replace an existing output file");
     if (auto code = parse_command_line(app, env)) return *code;
-    TENSORMG_CHECK_COLLECTIVE(env.comm(), overwrite || !std::ifstream(output).good(),
-                              "output file '" << output << "' exists; pass --overwrite to replace it");
+    collectively(env.comm(), [&] {
+      // Ranges are checked here, not with CLI::Range: a CLI11 validator changes the option's type
+      // name, and parse_command_line then leaves out its decimal / finite-number check ("0x3", "nan").
+      TENSORMG_CHECK(copy_mib >= 1 && copy_mib <= 65536, "--copy-mib must be in 1..65536, given " << copy_mib);
+      TENSORMG_CHECK(repeats >= 1 && repeats <= 1000, "--repeats must be in 1..1000, given " << repeats);
+    });
+    // Before measuring: the record can be written, and the copy test's two arrays fit (per rank).
+    check_output_writable({output}, overwrite, env.comm());
+    MemoryNeed need;
+    need.device_bytes = 2 * copy_mib * (1 << 20) + 64.0 * (1 << 20);
+    check_memory(need, device_available_bytes(), device_memory_is_host(), env.comm(), "the copy test",
+                 "use a smaller --copy-mib");
 
     Json record = Json::object();
     record["kind"] = "tensormg-ceilings";
@@ -157,21 +168,24 @@ int main(int argc, char** argv) {
 
     Json& c = record["ceilings"];
     Json& method = record["method"];
-    method["timing"] = "median of " + std::to_string(repeats) + " fenced repetitions after one warm-up";
+    // With several ranks each measures its own device (or its share of the host) at the same time;
+    // a repetition's time is the slowest rank's.
+    method["timing"] = "median of " + std::to_string(repeats) + " fenced repetitions after a 0.3 s warm-up; " +
+                       std::to_string(env.size()) + " MPI rank(s) measure together, each repetition timed by the slowest";
     method["copy"] = "b(i) = a(i) over two arrays of " + std::to_string(int(copy_mib)) +
                      " MiB, best of three variants (copy_variants_GBps); bytes = read + written";
     method["fma"] = std::string(on_gpu ? "16" : "64") + " independent x = x*a + c chains per work item; 2 flops per FMA";
 
-    const auto [copy, copy_variant] = copy_bandwidth(std::size_t(copy_mib * (1 << 20)), repeats, record["copy_variants_GBps"]);
+    const auto [copy, copy_variant] = copy_bandwidth(env.comm(), std::size_t(copy_mib * (1 << 20)), repeats, record["copy_variants_GBps"]);
     c["dram_copy_GBps"] = copy / 1e9;
     method["copy_best_variant"] = copy_variant;
-    const double f64 = fma_rate<double>(repeats);
+    const double f64 = fma_rate<double>(env.comm(), repeats);
     c["fp64_fma_GFLOPs"] = f64 / 1e9;
-    const double f32 = fma_rate<float>(repeats);
+    const double f32 = fma_rate<float>(env.comm(), repeats);
     c["fp32_fma_GFLOPs"] = f32 / 1e9;
     if constexpr (on_gpu) {
       method["shared"] = "256-thread teams, 15 conflict-free 8-byte scratch loads per thread and iteration";
-      c["shared_load_GBps"] = shared_bandwidth(multiprocessors > 0 ? multiprocessors : 132, repeats) / 1e9;
+      c["shared_load_GBps"] = shared_bandwidth(env.comm(), multiprocessors > 0 ? multiprocessors : 132, repeats) / 1e9;
     } else {
       c["shared_load_GBps"] = nullptr;
     }
@@ -184,17 +198,12 @@ int main(int argc, char** argv) {
       }
     }
 
-    if (env.rank() == 0) {
-      const std::string text = record.dump(2) + "\n";
-      const std::string tmp = output + ".tmp";
-      {
-        std::ofstream out(tmp);
-        TENSORMG_CHECK(out.good(), "cannot write '" << tmp << "'");
-        out << text;
-      }
-      TENSORMG_CHECK(std::rename(tmp.c_str(), output.c_str()) == 0, "cannot rename '" << tmp << "' to '" << output << "'");
-      std::cout << text;
-    }
+    // Rank 0 writes; a failure there is everyone's error (one message, exit code 2).
+    const std::string text = record.dump(2) + "\n";
+    collectively(env.comm(), [&] {
+      if (env.rank() == 0) write_text_file_atomically(output, text);
+    });
+    if (env.rank() == 0) std::cout << text;
     return 0;
   });
 }

@@ -89,4 +89,23 @@ TEST(ProblemSize, EstimatesGrowWithWhatIsAllocated) {
   EXPECT_EQ(krylov_vectors("fgmres", 10), 24);
 }
 
+TEST(Layout, ConstrainedNodesMatchAScanOfTheWholeBox) {
+  // The list is built from the rows that can hold boundary nodes; compare with every node's test.
+  for (int dim : {2, 3})
+    for (int k : {1, 3})
+      for (const auto cells : {std::array<int, 3>{1, 1, 1}, std::array<int, 3>{3, 2, 5}}) {
+        const auto layout = make_layout<HostExec>(make_mesh(dim, cells, 2), k);
+        const NodeBox& b = layout->box();
+        std::vector<local_index> scan;
+        for (local_index iz = 0; iz < b.o[2]; ++iz)
+          for (local_index iy = 0; iy < b.o[1]; ++iy)
+            for (local_index ix = 0; ix < b.o[0]; ++ix)
+              if (b.on_boundary(ix, iy, iz)) scan.push_back(b.index(ix, iy, iz));
+        EXPECT_EQ(owned_boundary_node_list(b), scan) << dim << "D Q" << k;
+        const auto& view = layout->constrained_nodes();
+        ASSERT_EQ(view.extent(0), scan.size());
+        for (std::size_t i = 0; i < scan.size(); ++i) EXPECT_EQ(view(i), scan[i]);
+      }
+}
+
 }  // namespace
