@@ -193,6 +193,15 @@ int run(const Options& o, Environment& env) {
   if (o.memory_report) allocations.emplace();
   TimerSet timers;
   timers["setup"].start();
+  // The setup's phases, each fenced so its device work is charged to it (printed and recorded).
+  TimerSet setup_phases;
+  std::vector<std::string> phase_order;
+  const auto phase = [&](const std::string& name, auto&& f) {
+    if (std::find(phase_order.begin(), phase_order.end(), name) == phase_order.end()) phase_order.push_back(name);
+    ScopedTimer t(setup_phases[name]);
+    f();
+    Kokkos::fence();
+  };
   BrickDescription brick;
   brick.dim = o.dim;
   for (int d = 0; d < 3; ++d) {
@@ -217,37 +226,52 @@ int run(const Options& o, Environment& env) {
     mo.patch.threads_per_patch = o.threads_per_patch;
     mo.point.chebyshev_degree = o.chebyshev_degree;
     mo.collect_times = o.mg_times;
-    mg = std::make_unique<Multigrid<MGNumber, Exec>>(brick, o.degree, env.comm(), lo, mo);
-    layout = mg->level(mg->n_levels() - 1).layout;
+    phase("multigrid hierarchy", [&] {
+      mg = std::make_unique<Multigrid<MGNumber, Exec>>(brick, o.degree, env.comm(), lo, mo);
+      layout = mg->level(mg->n_levels() - 1).layout;
+    });
     // Mixed full multigrid starts in double below the finest level (multigrid.hpp).
     if constexpr (!std::is_same_v<Number, MGNumber>) {
       if (o.solver == "fmg" && mg->n_levels() >= 2) {
-        BrickDescription coarser = brick;
-        coarser.refinements -= 1;
-        MultigridOptions co = mo;
-        co.collect_times = false;
-        mg_coarse = std::make_unique<Multigrid<double, Exec>>(coarser, o.degree, env.comm(), lo, co);
+        phase("double hierarchy (mixed FMG)", [&] {
+          BrickDescription coarser = brick;
+          coarser.refinements -= 1;
+          MultigridOptions co = mo;
+          co.collect_times = false;
+          mg_coarse = std::make_unique<Multigrid<double, Exec>>(coarser, o.degree, env.comm(), lo, co);
+        });
       }
     }
   } else {
-    const auto mesh = std::make_shared<CartesianMesh>(brick, env.comm(), std::array<int, 3>{o.rank_grid[0], o.rank_grid[1], o.rank_grid[2]});
-    layout = std::make_shared<ContinuousDofLayout<Exec>>(mesh, o.degree);
+    phase("mesh and layout", [&] {
+      const auto mesh = std::make_shared<CartesianMesh>(brick, env.comm(), std::array<int, 3>{o.rank_grid[0], o.rank_grid[1], o.rank_grid[2]});
+      layout = std::make_shared<ContinuousDofLayout<Exec>>(mesh, o.degree);
+    });
   }
   const CartesianMesh& mesh_ref = layout->mesh();
   const CartesianMesh* mesh = &mesh_ref;
-  const LaplaceOperator<Number, Exec> A(layout, lo);
+  std::optional<LaplaceOperator<Number, Exec>> A_storage;
+  phase("operator", [&] { A_storage.emplace(layout, lo); });
+  const LaplaceOperator<Number, Exec>& A = *A_storage;
   const auto problem = make_poisson_problem(o.problem, o.dim);
-  Vector b = A.make_vector("rhs"), x = A.make_vector("solution");
-  assemble_rhs(A, problem, b);
+  Vector b, x;
+  phase("right-hand side", [&] {
+    b = A.make_vector("rhs");
+    x = A.make_vector("solution");
+    assemble_rhs(A, problem, b);
+  });
   std::optional<JacobiPreconditioner<Vector>> jacobi;
   if (o.preconditioner == "jacobi" && !mg) {
-    Vector diag = A.make_vector("diagonal");
-    A.compute_diagonal(diag);
-    jacobi.emplace(diag);
+    phase("Jacobi diagonal", [&] {
+      Vector diag = A.make_vector("diagonal");
+      A.compute_diagonal(diag);
+      jacobi.emplace(diag);
+    });
   }
   std::optional<MultigridPreconditioner<Number, MGNumber, Exec>> mg_preconditioner;
   if (mg) mg_preconditioner.emplace(*mg);
   timers["setup"].stop();
+  const auto setup_times = setup_phases.max_over_ranks(env.comm());
 
   SolverControl control;
   control.rtol = o.rtol;
@@ -306,6 +330,9 @@ int run(const Options& o, Environment& env) {
   res["true_residual_exceeds_tolerance"] = drifted;
   res["residual_history"] = result.history;
   res["setup_seconds"] = times.at("setup");
+  Json breakdown = Json::object();
+  for (const auto& name : phase_order) breakdown[name] = setup_times.at(name);
+  res["setup_breakdown_seconds"] = breakdown;
   res["solve_seconds"] = times.at("solve");
   res["dofs_per_second"] = dofs / times.at("solve");
   res["dof_iterations_per_second"] = dofs * result.iterations / times.at("solve");
@@ -347,6 +374,7 @@ int run(const Options& o, Environment& env) {
     std::printf("  %-24s %s\n", "reason", to_string(result.reason).c_str());
     std::printf("  %-24s %.3e\n", "relative true residual", relative_true);
     std::printf("  %-24s %.4f s\n", "setup time", times.at("setup"));
+    for (const auto& name : phase_order) std::printf("    %-22s %.4f s\n", name.c_str(), setup_times.at(name));
     std::printf("  %-24s %.4f s\n", "solve time", times.at("solve"));
     std::printf("  %-24s %.4f (DoFs / solve time)\n", "GDoF/s", dofs / times.at("solve") / 1e9);
     std::printf("  %-24s %.4f (DoFs x iterations / solve time)\n", "GDoF/s per iteration", dofs * result.iterations / times.at("solve") / 1e9);
