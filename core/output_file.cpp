@@ -145,13 +145,15 @@ void OutputTransaction::commit() {
     if (::link(e.final_path.c_str(), e.backup.c_str()) != 0) {
       const int error = errno;
       e.backup.clear();
+      // File systems without hard links: replace without a way back (each rename is still atomic).
+      if (error == EPERM || error == ENOTSUP || error == EOPNOTSUPP || error == EXDEV || error == EMLINK) continue;
       roll_back();
       throw InputError("cannot keep a backup of '" + e.final_path + "' while replacing it: " + system_error(error));
     }
   }
   // Sidecars of the previous result go first: none may describe the new data file's predecessor.
   for (std::size_t i = 1; i < entries_.size(); ++i)
-    if (entries_[i].had_previous) ::unlink(entries_[i].final_path.c_str());
+    if (entries_[i].had_previous && !entries_[i].backup.empty()) ::unlink(entries_[i].final_path.c_str());
   for (auto& e : entries_) {
     if ((rename_ ? rename_(e.temporary.c_str(), e.final_path.c_str()) : std::rename(e.temporary.c_str(), e.final_path.c_str())) != 0) {
       const int error = errno;

@@ -54,7 +54,9 @@ class OutputTransaction {
   std::string add_text(const std::string& final_path, const std::string& text);
   /// Flushes every temporary, then moves them to their final names in the order added (a previous
   /// file at a later final name is removed before the first rename). If a rename fails, the
-  /// previous files are restored and InputError is thrown.
+  /// previous files are restored (kept meanwhile as second hard links; on file systems without
+  /// hard links each file is still replaced atomically, but a failed rename cannot be undone) and
+  /// InputError is thrown.
   void commit();
   /// Replaces std::rename in commit(), so tests can make a chosen rename fail.
   void use_rename_for_testing(std::function<int(const char*, const char*)> rename) { rename_ = std::move(rename); }
