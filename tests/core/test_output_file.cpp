@@ -23,6 +23,12 @@ namespace {
 using namespace tensormg;
 using namespace tensormg::testing;
 
+/// Removes a test's folder once every rank is done with it.
+void remove_folder(const std::string& f) {
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (world_rank() == 0) std::system(("rm -rf '" + f + "'").c_str());
+}
+
 /// A folder of its own per test and rank count (all ranks agree on the name; rank 0 creates it).
 std::string folder(const std::string& name) {
   const std::string f = "tensormg_test_output_" + name + "_np" + std::to_string(world_size());
@@ -106,7 +112,7 @@ TEST(OutputFile, SolutionOutputLeavesLinksAndUsersFilesAtTheOldTemporaryNamesAlo
     EXPECT_EQ(listing(d), (std::set<std::string>{"victim.txt", "sym.h5", "sym.h5.xdmf", "sym.h5.tmp", "sym.h5.xdmf.tmp",
                                                  "data.h5", "data.h5.xdmf", "data.h5.tmp"}));
   }
-  MPI_Barrier(MPI_COMM_WORLD);
+  remove_folder(d);
 }
 
 TEST(OutputFile, APairIsReplacedTogetherOrNotAtAll) {
@@ -188,6 +194,7 @@ TEST(OutputFile, WritabilityIsCheckedCollectivelyBeforeAnyWork) {
   if (world_rank() == 0) {
     EXPECT_EQ(listing(d), (std::set<std::string>{"exists.h5"}));  // the probes are gone
   }
+  remove_folder(d);
 }
 
 }  // namespace
