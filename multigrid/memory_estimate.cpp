@@ -14,27 +14,28 @@ namespace tensormg {
 
 namespace {
 
-/// Nodes (owned + ghost) of the largest rank box at refinement r, computed in floating point so
-/// that absurd sizes cannot overflow.
+/// Nodes of the largest rank box of the solve's mesh at refinement r.
 double box_nodes(const SolveShape& s, int refinements) {
   std::array<global_index, 3> cells{1, 1, 1};
-  double total_cells = 1;
-  for (int d = 0; d < s.brick.dim; ++d) {
-    cells[d] = global_index(s.brick.coarse_cells[d]) << std::min(refinements, 40);
-    total_cells *= double(cells[d]);
-  }
-  std::array<int, 3> grid = s.rank_grid;
-  if (grid[0] == 0) {
-    // The automatic grid's search is cheap but needs sane sizes; past 2^62 cells only one answer
-    // matters (too large), so any grid does.
-    grid = total_cells < 0x1p62 ? choose_rank_grid(s.brick.dim, s.ranks, cells) : std::array<int, 3>{s.ranks, 1, 1};
-  }
-  double n = 1;
-  for (int d = 0; d < s.brick.dim; ++d) n *= std::ceil(double(cells[d]) / std::max(grid[d], 1)) * s.degree + 1;
-  return n;
+  for (int d = 0; d < s.brick.dim; ++d) cells[d] = global_index(s.brick.coarse_cells[d]) << std::min(refinements, 40);
+  return largest_rank_box_nodes(s.brick.dim, s.degree, cells, s.ranks, s.rank_grid);
 }
 
 }  // namespace
+
+double largest_rank_box_nodes(int dim, int degree, const std::array<global_index, 3>& cells, int ranks,
+                              std::array<int, 3> rank_grid) {
+  double total_cells = 1;
+  for (int d = 0; d < dim; ++d) total_cells *= double(cells[d]);
+  if (rank_grid[0] == 0) {
+    // The automatic grid's search needs sane sizes; past 2^62 cells only one answer matters (too
+    // large), so any grid does.
+    rank_grid = total_cells < 0x1p62 ? choose_rank_grid(dim, ranks, cells) : std::array<int, 3>{ranks, 1, 1};
+  }
+  double n = 1;
+  for (int d = 0; d < dim; ++d) n *= std::ceil(double(cells[d]) / std::max(rank_grid[d], 1)) * degree + 1;
+  return n;
+}
 
 int krylov_vectors(const std::string& solver, int restart) {
   if (solver == "cg") return 4;
@@ -89,10 +90,10 @@ MemoryNeed estimate_solve_memory(const SolveShape& s) {
 
 double output_gather_bytes(const SolveShape& s) {
   if (!s.gather_output) return 0;
-  double global = 1;
-  for (int d = 0; d < s.brick.dim; ++d)
-    global *= double(global_index(s.brick.coarse_cells[d]) << std::min(s.brick.refinements, 40)) * s.degree + 1;
-  return global * 8;
+  SolveShape one_rank = s;  // the whole grid, as one rank would hold it
+  one_rank.ranks = 1;
+  one_rank.rank_grid = {1, 1, 1};
+  return box_nodes(one_rank, s.brick.refinements) * 8;
 }
 
 bool device_memory_is_host() {

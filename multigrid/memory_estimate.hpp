@@ -38,6 +38,12 @@ struct SolveShape {
 /// lists, staging buffers).
 inline constexpr double small_data_margin_bytes = 64.0 * 1024 * 1024;
 
+/// Nodes (owned + ghost) of the largest rank box of a Q_k mesh with `cells` per direction on
+/// `ranks` ranks (rank_grid {0, ..}: the automatic grid CartesianMesh chooses), in floating point
+/// so that absurd sizes cannot overflow.
+double largest_rank_box_nodes(int dim, int degree, const std::array<global_index, 3>& cells, int ranks,
+                              std::array<int, 3> rank_grid = {0, 0, 0});
+
 /// Vectors an outer solver allocates besides x and b: "cg", "gmres", "fgmres", "fmg", "vcycle".
 int krylov_vectors(const std::string& solver, int restart);
 

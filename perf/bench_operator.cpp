@@ -77,7 +77,7 @@ void check_sweep_sizes(const std::vector<Case>& cases, double spmv_max_gib, MPI_
         c.target_dofs == cases[i - 1].target_dofs && c.precision == cases[i - 1].precision)
       continue;
     const global_index cells = cells_for(c.dim, c.degree, c.target_dofs);
-    const double nodes = perf::largest_rank_nodes(c.dim, c.degree, {cells, cells, c.dim == 3 ? cells : 1}, ranks);
+    const double nodes = largest_rank_box_nodes(c.dim, c.degree, {cells, cells, c.dim == 3 ? cells : 1}, ranks);
     std::ostringstream what;
     what << "the case " << c.dim << "D Q" << c.degree << " " << c.precision << " with " << case_dofs(c) << " DoFs";
     TENSORMG_CHECK_COLLECTIVE(comm, nodes <= double(std::numeric_limits<local_index>::max()),

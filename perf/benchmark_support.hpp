@@ -17,7 +17,6 @@
 
 #include "core/error.hpp"
 #include "core/types.hpp"
-#include "discretization/cartesian_mesh.hpp"
 
 namespace tensormg::perf {
 
@@ -103,15 +102,6 @@ constexpr double max_benchmark_dofs = 1e15;
 inline void check_dofs(const std::string& option, double value) {
   TENSORMG_CHECK(value >= 1 && value <= max_benchmark_dofs,
                  option << " " << value << " is not a DoF count; use 1.." << max_benchmark_dofs);
-}
-
-/// Nodes (owned + ghost) of the largest rank box of a Q_k mesh with `cells` per direction split
-/// over `ranks` by the automatic rank grid (as CartesianMesh chooses it), in floating point.
-inline double largest_rank_nodes(int dim, int degree, const std::array<global_index, 3>& cells, int ranks) {
-  const auto grid = choose_rank_grid(dim, ranks, cells);
-  double n = 1;
-  for (int d = 0; d < dim; ++d) n *= std::ceil(double(cells[d]) / std::max(grid[d], 1)) * degree + 1;
-  return n;
 }
 
 }  // namespace tensormg::perf
