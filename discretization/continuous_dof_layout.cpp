@@ -14,7 +14,9 @@ ContinuousDofLayout<ExecSpace>::ContinuousDofLayout(std::shared_ptr<const Cartes
   const int dim = mesh_->dim();
   TENSORMG_CHECK_COLLECTIVE(mesh_->comm(), degree >= 1 && degree <= max_degree(dim),
                             "degree " << degree << " is not supported in " << dim << "D; use 1.." << max_degree(dim));
-  gl_points_ = gauss_lobatto_quadrature(degree + 1).points;
+  const auto points = gauss_lobatto_quadrature(degree + 1).points;
+  coordinates_.degree = degree;
+  for (int j = 0; j <= degree; ++j) coordinates_.points[j] = points[j];
   box_.dim = dim;
   box_.degree = degree;
   const bool has_cells = mesh_->n_local_cells() > 0;
@@ -45,6 +47,9 @@ ContinuousDofLayout<ExecSpace>::ContinuousDofLayout(std::shared_ptr<const Cartes
     const global_index cb = mesh_->cell_begin()[d], ce = mesh_->cell_end()[d];
     box_.global_nodes[d] = mesh_->n_cells()[d] * degree + 1;
     box_.offset[d] = cb * degree;
+    coordinates_.lower[d] = mesh_->brick().lower[d];
+    coordinates_.h[d] = mesh_->h()[d];
+    coordinates_.offset[d] = box_.offset[d];
     box_.cells[d] = has_cells ? static_cast<local_index>(ce - cb) : 0;
     box_.n[d] = has_cells ? static_cast<local_index>((ce - cb) * degree + 1) : 0;
     box_.o[d] = has_cells ? box_.n[d] - (ce == mesh_->n_cells()[d] ? 0 : 1) : 0;
@@ -114,14 +119,6 @@ int ContinuousDofLayout<ExecSpace>::owner_coordinate(int d, global_index g) cons
     if (g >= r[0] * k && g < r[1] * k) return p;
   }
   return last_nonempty;  // the last node of the direction
-}
-
-template <class ExecSpace>
-double ContinuousDofLayout<ExecSpace>::node_coordinate(int d, global_index g) const {
-  const int k = box_.degree;
-  const global_index cell = g / k;
-  const int j = static_cast<int>(g % k);
-  return mesh_->brick().lower[d] + mesh_->h()[d] * (double(cell) + gl_points_[j]);
 }
 
 template <class ExecSpace>

@@ -46,6 +46,25 @@ struct NodeBox {
   }
 };
 
+/// Node coordinates in kernels: x_d(g) = lower_d + h_d (cell + Gauss–Lobatto point), for the global
+/// node coordinate g = offset_d + local coordinate; trivially copyable.
+struct NodeCoordinates {
+  static constexpr int max_points = 11;  ///< degree 10 + 1
+  int degree = 1;
+  double lower[3] = {0, 0, 0};
+  double h[3] = {1, 1, 1};
+  global_index offset[3] = {0, 0, 0};
+  double points[max_points] = {};  ///< Gauss–Lobatto points on [0, 1]
+
+  /// Coordinate in direction d of global node coordinate g.
+  KOKKOS_INLINE_FUNCTION double global(int d, global_index g) const {
+    const global_index cell = g / degree;
+    return lower[d] + h[d] * (double(cell) + points[g - cell * degree]);
+  }
+  /// Coordinate in direction d of the rank's local node coordinate i.
+  KOKKOS_INLINE_FUNCTION double local(int d, local_index i) const { return global(d, offset[d] + i); }
+};
+
 /// The rank's owned Dirichlet (brick boundary) nodes as local indices, in increasing order; visits
 /// only the rows that can hold one (O(surface) work, not a loop over the whole box).
 std::vector<local_index> owned_boundary_node_list(const NodeBox& box);
@@ -70,7 +89,9 @@ class ContinuousDofLayout {
   }
   global_index n_global_dofs() const { return partitioner_->n_global(); }
   /// Coordinate of global node g in direction d (Gauss–Lobatto points inside each cell).
-  double node_coordinate(int d, global_index g) const;
+  double node_coordinate(int d, global_index g) const { return coordinates_.global(d, g); }
+  /// The node coordinates as kernels use them (the same arithmetic as node_coordinate).
+  const NodeCoordinates& node_coordinates() const { return coordinates_; }
   /// Global lexicographic index of a local node.
   global_index global_index_of(local_index ix, local_index iy, local_index iz) const;
 
@@ -83,7 +104,7 @@ class ContinuousDofLayout {
   int owner_coordinate(int d, global_index g) const;
   std::shared_ptr<const CartesianMesh> mesh_;
   NodeBox box_;
-  std::vector<double> gl_points_;
+  NodeCoordinates coordinates_;
   std::shared_ptr<const Partitioner<ExecSpace>> partitioner_;
   Kokkos::View<local_index*, typename ExecSpace::memory_space> constrained_nodes_;
 };

@@ -1,7 +1,8 @@
 #pragma once
 /// @file
-/// Host-side loops over a layout's owned nodes: interpolation of functions and filling by
-/// global index (set-up work, not on a solver's hot path).
+/// Loops over a layout's owned nodes: interpolation of a device-callable function in the layout's
+/// execution space (what setup uses), and host loops for arbitrary host functions (tests,
+/// filling by global index).
 
 #include <array>
 #include <functional>
@@ -25,7 +26,26 @@ void for_each_owned_node(const ContinuousDofLayout<ExecSpace>& layout, F&& f) {
       }
 }
 
-/// v(node) = f(node coordinates) on owned nodes; ghosts are left as they are.
+/// v(node) = f(x, y, z) on owned nodes, evaluated in ExecSpace: f is a trivially copyable functor
+/// with a KOKKOS_INLINE_FUNCTION double operator()(double, double, double) (z = 0 in 2D, as y
+/// and z in 1D). Ghosts are left as they are. The same coordinates as interpolate().
+template <class Number, class ExecSpace, class F>
+void interpolate_on_device(const ContinuousDofLayout<ExecSpace>& layout, DistributedVector<Number, ExecSpace>& v,
+                           const F& f) {
+  const NodeBox box = layout.box();
+  const NodeCoordinates c = layout.node_coordinates();
+  const auto d = v.view();
+  const int dim = box.dim;
+  // Owned nodes come first, in lexicographic order of the owned box: local index = position.
+  Kokkos::parallel_for(
+      "tensormg::interpolate", Kokkos::RangePolicy<ExecSpace>(0, box.n_owned), KOKKOS_LAMBDA(local_index l) {
+        const local_index ix = l % box.o[0], iy = (l / box.o[0]) % box.o[1], iz = l / (box.o[0] * box.o[1]);
+        const double x = c.local(0, ix), y = dim >= 2 ? c.local(1, iy) : 0.0, z = dim == 3 ? c.local(2, iz) : 0.0;
+        d(l) = static_cast<Number>(f(x, y, z));
+      });
+}
+
+/// v(node) = f(node coordinates) on owned nodes, on the host; ghosts are left as they are.
 template <class Number, class ExecSpace>
 void interpolate(const ContinuousDofLayout<ExecSpace>& layout, DistributedVector<Number, ExecSpace>& v,
                  const std::function<double(const std::array<double, 3>&)>& f) {

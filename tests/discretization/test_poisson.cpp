@@ -6,6 +6,7 @@
 
 #include "core/krylov.hpp"
 #include "core/preconditioners.hpp"
+#include "discretization/node_functions.hpp"
 #include "discretization/poisson_problem.hpp"
 #include "tests/test_spaces.hpp"
 #include "tests/test_utils.hpp"
@@ -112,6 +113,51 @@ TYPED_TEST(Poisson, SameIterationsAndSolutionOnAnyRankCount) {
   // A line of ranks across two cells: with 3 or 4 ranks some own no cells.
   compare_with_single_rank<TypeParam>(2, 4, {2, 2, 1}, 0, {size, 1, 1}, "cg");
   compare_with_single_rank<TypeParam>(3, 2, {2, 2, 2}, 0, {1, 1, size}, "cg");
+}
+
+/// u of a problem as a kernel functor (CUDA needs namespace-scope types in kernel arguments).
+struct Solution {
+  PoissonProblem p;
+  KOKKOS_INLINE_FUNCTION double operator()(double x, double y, double z) const { return p.solution(x, y, z); }
+};
+
+/// The kernel interpolation (what setup uses) gives the host loop's values on every rank, on a
+/// brick that is not the unit cube so coordinates, offsets and Gauss–Lobatto points all count.
+TYPED_TEST(Poisson, InterpolationOnDeviceMatchesTheHostLoop) {
+  for (const int dim : {2, 3})
+    for (const std::string name : {"sine", "exponential"}) {
+      BrickDescription brick;
+      brick.dim = dim;
+      brick.coarse_cells = {3, 2, 2};
+      brick.refinements = 1;
+      brick.lower = {-0.3, 0.2, 0.1};
+      brick.upper = {1.1, 1.3, 0.9};
+      const auto mesh = std::make_shared<CartesianMesh>(brick, MPI_COMM_WORLD);
+      const auto layout = std::make_shared<ContinuousDofLayout<TypeParam>>(mesh, dim == 2 ? 5 : 3);
+      const auto problem = make_poisson_problem(name, dim);
+      DistributedVector<double, TypeParam> device(layout->partitioner()), host(layout->partitioner());
+      interpolate_on_device(*layout, device, Solution{problem});
+      interpolate(*layout, host, [&](const std::array<double, 3>& x) { return problem.solution(x); });
+      const auto d = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), device.view());
+      const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), host.view());
+      double local = 0, worst = 0;
+      for (local_index i = 0; i < layout->box().n_owned; ++i) local = std::max(local, std::abs(d(i) - h(i)) / (1 + std::abs(h(i))));
+      MPI_Allreduce(&local, &worst, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+      EXPECT_LE(worst, 1e-15) << name << " dim=" << dim;  // a few ulp: CUDA's sin and exp are not glibc's
+    }
+}
+
+/// The errors of u_h = 0 are the norms of u: ‖sin‖_{L2}² = 2^−d and |sin|_{H1}² = d π² 2^−d on the
+/// unit cube, on any rank count (weights, points, coordinates and the exact gradient all count).
+TYPED_TEST(Poisson, ErrorsOfZeroAreTheNormsOfTheSolution) {
+  for (const int dim : {2, 3}) {
+    const auto layout = make_layout<TypeParam>(make_mesh(dim, {2, 1, 3}, 2), 3);
+    const auto zero = DistributedVector<double, TypeParam>(layout->partitioner());
+    const auto e = compute_errors(*layout, zero, make_poisson_problem("sine", dim));
+    const double pi = 3.14159265358979323846, l2 = std::sqrt(std::ldexp(1.0, -dim));
+    EXPECT_NEAR(e.l2, l2, 1e-9 * l2) << "dim=" << dim;
+    EXPECT_NEAR(e.h1, std::sqrt(dim) * pi * l2, 1e-9 * l2) << "dim=" << dim;
+  }
 }
 
 TEST(PoissonInput, InvalidMeshesFailOnEveryRankWithAClearMessage) {
