@@ -40,6 +40,14 @@ void copy_entries(const Kokkos::View<local_index*, typename ExecSpace::memory_sp
 }
 
 template <class Number, class ExecSpace>
+void set_entries(const Kokkos::View<local_index*, typename ExecSpace::memory_space>& nodes,
+                 DistributedVector<Number, ExecSpace>& v, Number value) {
+  const auto d = v.view();
+  Kokkos::parallel_for("tensormg::operator::set_dirichlet", Kokkos::RangePolicy<ExecSpace>(0, nodes.extent(0)),
+                       KOKKOS_LAMBDA(local_index i) { d(nodes(i)) = value; });
+}
+
+template <class Number, class ExecSpace>
 LaplaceOperator<Number, ExecSpace>::LaplaceOperator(std::shared_ptr<const ContinuousDofLayout<ExecSpace>> layout,
                                                     LaplaceOptions options)
     : layout_(std::move(layout)), options_(options) {
@@ -162,7 +170,9 @@ double LaplaceOperator<Number, ExecSpace>::flops_per_vmult() const {
 #define TENSORMG_INSTANTIATE(Number, Exec)                                                                 \
   template class LaplaceOperator<Number, Exec>;                                                            \
   template void copy_entries<Number, Exec>(const Kokkos::View<local_index*, typename Exec::memory_space>&, \
-                                           DistributedVector<Number, Exec>&, const DistributedVector<Number, Exec>&);
+                                           DistributedVector<Number, Exec>&, const DistributedVector<Number, Exec>&); \
+  template void set_entries<Number, Exec>(const Kokkos::View<local_index*, typename Exec::memory_space>&,  \
+                                          DistributedVector<Number, Exec>&, Number);
 TENSORMG_FOR_EACH_NUMBER_AND_SPACE(TENSORMG_INSTANTIATE)
 #undef TENSORMG_INSTANTIATE
 template Kokkos::View<local_index*, DefaultExec::memory_space> owned_boundary_nodes<DefaultExec>(const NodeBox&);

@@ -76,6 +76,11 @@ template <class Number, class ExecSpace>
 void copy_entries(const Kokkos::View<local_index*, typename ExecSpace::memory_space>& nodes,
                   DistributedVector<Number, ExecSpace>& dst, const DistributedVector<Number, ExecSpace>& src);
 
+/// Sets v(i) = value on the owned Dirichlet nodes listed in `nodes`.
+template <class Number, class ExecSpace>
+void set_entries(const Kokkos::View<local_index*, typename ExecSpace::memory_space>& nodes,
+                 DistributedVector<Number, ExecSpace>& v, Number value);
+
 /// Owned local indices of the Dirichlet nodes of a layout.
 template <class ExecSpace>
 Kokkos::View<local_index*, typename ExecSpace::memory_space> owned_boundary_nodes(const NodeBox& box);

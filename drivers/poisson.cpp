@@ -20,6 +20,7 @@
 #include "discretization/poisson_problem.hpp"
 #include "discretization/solution_output.hpp"
 #include "multigrid/memory_estimate.hpp"
+#include "multigrid/mixed_full_multigrid.hpp"
 #include "multigrid/multigrid.hpp"
 #include "drivers/command_line.hpp"
 
@@ -99,7 +100,7 @@ SolveShape solve_shape(const Options& o, int ranks) {
 /// Checks of the options that need no mesh; throws InputError (made collective by the caller).
 void validate(Options& o) {
   TENSORMG_CHECK(o.dim == 2 || o.dim == 3, "--dim " << o.dim << " is not supported; use 2 or 3");
-  const int max_degree = o.dim == 2 ? 10 : 8;
+  const int max_degree = ContinuousDofLayout<DefaultExec>::max_degree(o.dim);
   TENSORMG_CHECK(o.degree >= 1 && o.degree <= max_degree,
                  "--degree " << o.degree << " is not supported in " << o.dim << "D; use 1.." << max_degree);
   TENSORMG_CHECK(o.cells.size() == 1 || int(o.cells.size()) == o.dim,
@@ -213,9 +214,12 @@ int run(const Options& o, Environment& env) {
   LaplaceOptions lo;
   lo.scatter = parse_scatter_mode(o.scatter);
   lo.cells_per_team = o.cells_per_team;
-  std::unique_ptr<Multigrid<MGNumber, Exec>> mg;
-  std::unique_ptr<Multigrid<double, Exec>> mg_coarse;
+  // One way: levels (meshes and layouts) built once; the multigrid's operators on them; the
+  // solver's operator is the multigrid's finest one when the precisions agree.
   std::shared_ptr<const ContinuousDofLayout<Exec>> layout;
+  std::unique_ptr<Multigrid<MGNumber, Exec>> mg;
+  std::unique_ptr<MixedFullMultigrid<Exec>> mixed_fmg;
+  std::shared_ptr<const LaplaceOperator<Number, Exec>> A_ptr;
   if (uses_multigrid(o)) {
     MultigridOptions mo;
     mo.smoother = parse_smoother_kind(o.smoother);
@@ -226,33 +230,30 @@ int run(const Options& o, Environment& env) {
     mo.patch.threads_per_patch = o.threads_per_patch;
     mo.point.chebyshev_degree = o.chebyshev_degree;
     mo.collect_times = o.mg_times;
-    phase("multigrid hierarchy", [&] {
-      mg = std::make_unique<Multigrid<MGNumber, Exec>>(brick, o.degree, env.comm(), lo, mo);
-      layout = mg->level(mg->n_levels() - 1).layout;
-    });
-    // Mixed full multigrid starts in double below the finest level (multigrid.hpp).
+    std::shared_ptr<const LevelHierarchy<Exec>> hierarchy;
+    phase("levels (meshes, layouts)", [&] { hierarchy = std::make_shared<const LevelHierarchy<Exec>>(brick, o.degree, env.comm()); });
+    layout = hierarchy->finest();
+    // Mixed full multigrid starts in double below the finest level (mixed_full_multigrid.hpp).
     if constexpr (!std::is_same_v<Number, MGNumber>) {
-      if (o.solver == "fmg" && mg->n_levels() >= 2) {
-        phase("double hierarchy (mixed FMG)", [&] {
-          BrickDescription coarser = brick;
-          coarser.refinements -= 1;
-          MultigridOptions co = mo;
-          co.collect_times = false;
-          mg_coarse = std::make_unique<Multigrid<double, Exec>>(coarser, o.degree, env.comm(), lo, co);
-        });
-      }
+      if (o.solver == "fmg" && hierarchy->n_levels() >= 2)
+        phase("multigrid (float cycle, double start)",
+              [&] { mixed_fmg = std::make_unique<MixedFullMultigrid<Exec>>(hierarchy, lo, mo); });
     }
+    if (!mixed_fmg) phase("multigrid", [&] { mg = std::make_unique<Multigrid<MGNumber, Exec>>(hierarchy, lo, mo); });
+    if constexpr (std::is_same_v<Number, MGNumber>) A_ptr = mg->fine_operator_ptr();
   } else {
     phase("mesh and layout", [&] {
       const auto mesh = std::make_shared<CartesianMesh>(brick, env.comm(), std::array<int, 3>{o.rank_grid[0], o.rank_grid[1], o.rank_grid[2]});
       layout = std::make_shared<ContinuousDofLayout<Exec>>(mesh, o.degree);
     });
   }
-  const CartesianMesh& mesh_ref = layout->mesh();
-  const CartesianMesh* mesh = &mesh_ref;
-  std::optional<LaplaceOperator<Number, Exec>> A_storage;
-  phase("operator", [&] { A_storage.emplace(layout, lo); });
-  const LaplaceOperator<Number, Exec>& A = *A_storage;
+  const CartesianMesh* mesh = &layout->mesh();
+  if (!A_ptr) phase("operator", [&] { A_ptr = std::make_shared<const LaplaceOperator<Number, Exec>>(layout, lo); });
+  const LaplaceOperator<Number, Exec>& A = *A_ptr;
+  // The V-cycle in MGNumber, for the preconditioner and the records.
+  const Multigrid<MGNumber, Exec>* cycle = mg.get();
+  if constexpr (!std::is_same_v<Number, MGNumber>)
+    if (mixed_fmg) cycle = &mixed_fmg->cycle();
   const auto problem = make_poisson_problem(o.problem, o.dim);
   Vector b, x;
   phase("right-hand side", [&] {
@@ -261,7 +262,7 @@ int run(const Options& o, Environment& env) {
     assemble_rhs(A, problem, b);
   });
   std::optional<JacobiPreconditioner<Vector>> jacobi;
-  if (o.preconditioner == "jacobi" && !mg) {
+  if (o.preconditioner == "jacobi" && !cycle) {
     phase("Jacobi diagonal", [&] {
       Vector diag = A.make_vector("diagonal");
       A.compute_diagonal(diag);
@@ -269,7 +270,7 @@ int run(const Options& o, Environment& env) {
     });
   }
   std::optional<MultigridPreconditioner<Number, MGNumber, Exec>> mg_preconditioner;
-  if (mg) mg_preconditioner.emplace(*mg);
+  if (mg && o.solver != "fmg" && o.solver != "vcycle") mg_preconditioner.emplace(*mg);
   timers["setup"].stop();
   const auto setup_times = setup_phases.max_over_ranks(env.comm());
 
@@ -285,13 +286,13 @@ int run(const Options& o, Environment& env) {
     if (o.solver == "gmres") return solve_gmres(A, x, b, P, control);
     return solve_fgmres(A, x, b, P, control);
   };
-  if (mg) mg->reset_times();
+  if (cycle) cycle->reset_times();
   timers["solve"].start();
   SolverResult result;
   if (o.solver == "fmg") {
     if constexpr (!std::is_same_v<Number, MGNumber>)
-      if (mg_coarse) result = solve_full_multigrid_mixed(*mg_coarse, *mg, A, x, b, control);
-    if (!mg_coarse) result = solve_full_multigrid(*mg, A, x, b, control);
+      if (mixed_fmg) result = mixed_fmg->solve(A, x, b, control);
+    if (mg) result = solve_full_multigrid(*mg, A, x, b, control);
   }
   else if (o.solver == "vcycle") result = solve_vcycles(*mg, A, x, b, control);
   else if (mg_preconditioner) result = solve(*mg_preconditioner);
@@ -340,7 +341,8 @@ int run(const Options& o, Environment& env) {
     res["l2_error"] = errors->l2;
     res["h1_error"] = errors->h1;
   }
-  if (mg) {
+  if (cycle) {
+    const auto& mg = cycle;
     Json& m = res["multigrid"];
     m["levels"] = mg->n_levels();
     m["coarsest_refinement"] = mg->coarsest_refinement();
@@ -378,7 +380,8 @@ int run(const Options& o, Environment& env) {
     std::printf("  %-24s %.4f s\n", "solve time", times.at("solve"));
     std::printf("  %-24s %.4f (DoFs / solve time)\n", "GDoF/s", dofs / times.at("solve") / 1e9);
     std::printf("  %-24s %.4f (DoFs x iterations / solve time)\n", "GDoF/s per iteration", dofs * result.iterations / times.at("solve") / 1e9);
-    if (mg) {
+    if (cycle) {
+      const auto& mg = cycle;
       std::printf("  %-24s %d (coarsest: %s), %s in %s\n", "multigrid levels", mg->n_levels(),
                   mg->coarse_is_single_patch() ? "one patch solve" : "CG", mg->n_levels() > 1 ? mg->level(mg->n_levels() - 1).smoother->description().c_str() : "-",
                   number_name<MGNumber>());

@@ -14,14 +14,6 @@ namespace tensormg {
 
 namespace {
 template <class Number, class ExecSpace>
-void set_entries(const Kokkos::View<local_index*, typename ExecSpace::memory_space>& nodes,
-                 DistributedVector<Number, ExecSpace>& v, Number value) {
-  const auto d = v.view();
-  Kokkos::parallel_for("tensormg::multigrid::set_dirichlet", Kokkos::RangePolicy<ExecSpace>(0, nodes.extent(0)),
-                       KOKKOS_LAMBDA(local_index i) { d(nodes(i)) = value; });
-}
-
-template <class Number, class ExecSpace>
 std::unique_ptr<Smoother<Number, ExecSpace>> make_smoother(std::shared_ptr<const LaplaceOperator<Number, ExecSpace>> op,
                                                           const MultigridOptions& o) {
   switch (o.smoother) {
@@ -37,31 +29,27 @@ std::unique_ptr<Smoother<Number, ExecSpace>> make_smoother(std::shared_ptr<const
 template <class Number, class ExecSpace>
 Multigrid<Number, ExecSpace>::Multigrid(const BrickDescription& fine, int degree, MPI_Comm comm,
                                         LaplaceOptions operator_options, MultigridOptions options)
-    : options_(options) {
+    : Multigrid(std::make_shared<const LevelHierarchy<ExecSpace>>(fine, degree, comm), operator_options, options) {}
+
+template <class Number, class ExecSpace>
+Multigrid<Number, ExecSpace>::Multigrid(std::shared_ptr<const LevelHierarchy<ExecSpace>> hierarchy,
+                                        LaplaceOptions operator_options, MultigridOptions options, int n_levels)
+    : hierarchy_(std::move(hierarchy)), options_(options) {
+  const MPI_Comm comm = hierarchy_->finest()->mesh().comm();
   int ranks = 1;
   MPI_Comm_size(comm, &ranks);
   TENSORMG_CHECK_COLLECTIVE(comm, ranks == 1,
                             "multigrid runs on one MPI rank in this version (given "
                                 << ranks << " ranks); multi-rank smoothing and transfer are not implemented yet");
-  int r_min = 0;
-  for (int d = 0; d < fine.dim; ++d) {
-    int r = 0;
-    while ((fine.coarse_cells[d] << r) < 2) ++r;
-    r_min = std::max(r_min, r);
-  }
-  TENSORMG_CHECK_COLLECTIVE(comm, fine.refinements >= r_min,
-                            "multigrid needs at least two cells per direction on the finest mesh (vertex patches of "
-                            "its coarsest level); use at least "
-                                << r_min << " refinements for these coarse cells");
-  coarsest_refinement_ = r_min;
-  for (int r = r_min; r <= fine.refinements; ++r) {
-    BrickDescription brick = fine;
-    brick.refinements = r;
+  if (n_levels == 0) n_levels = hierarchy_->n_levels();
+  TENSORMG_CHECK_COLLECTIVE(comm, n_levels >= 1 && n_levels <= hierarchy_->n_levels(),
+                            "multigrid on " << n_levels << " levels of a hierarchy of " << hierarchy_->n_levels());
+  coarsest_refinement_ = hierarchy_->coarsest_refinement();
+  for (int l = 0; l < n_levels; ++l) {
     Level level;
-    const auto mesh = std::make_shared<CartesianMesh>(brick, comm);
-    level.layout = std::make_shared<ContinuousDofLayout<ExecSpace>>(mesh, degree);
+    level.layout = hierarchy_->layout(l);
     level.op = std::make_shared<operator_type>(level.layout, operator_options);
-    if (r > r_min) {
+    if (l > 0) {
       level.smoother = make_smoother<Number, ExecSpace>(level.op, options_);
       level.from_coarser = std::make_unique<Transfer<Number, ExecSpace>>(levels_.back().layout, level.layout);
     }
@@ -71,9 +59,10 @@ Multigrid<Number, ExecSpace>::Multigrid(const BrickDescription& fine, int degree
     level.r = level.op->make_vector("mg_r");
     levels_.push_back(std::move(level));
   }
+  const int dim = hierarchy_->finest()->dim();
   const auto& coarse_cells = levels_.front().layout->mesh().n_cells();
   bool single_patch = true;
-  for (int d = 0; d < fine.dim; ++d) single_patch = single_patch && coarse_cells[d] == 2;
+  for (int d = 0; d < dim; ++d) single_patch = single_patch && coarse_cells[d] == 2;
   if (single_patch) {
     VertexPatchOptions exact;  // fast diagonalization: exact on one patch
     coarse_patch_ = std::make_unique<VertexPatchSmoother<Number, ExecSpace>>(levels_.front().op, exact);
@@ -189,15 +178,6 @@ void MultigridPreconditioner<Number, MGNumber, ExecSpace>::vmult(vector_type& ds
   }
 }
 
-namespace {
-/// How the cycle loop starts.
-enum class CycleStart {
-  none,                 ///< plain V-cycle iteration from the given x, measured against ‖b − A x_0‖
-  full_multigrid,       ///< FMG start in MGNumber (Algorithm 2.2 lines 1–4), measured against ‖b‖
-  prolongated_coarse    ///< x holds the prolongated coarse FMG solution: one uncounted cycle (line 4), against ‖b‖
-};
-
-/// The cycle loop shared by full multigrid and plain V-cycle iteration.
 template <class Number, class MGNumber, class ExecSpace>
 SolverResult cycle_until_converged(const Multigrid<MGNumber, ExecSpace>& mg, const LaplaceOperator<Number, ExecSpace>& A,
                                    DistributedVector<Number, ExecSpace>& x, const DistributedVector<Number, ExecSpace>& b,
@@ -265,7 +245,6 @@ SolverResult cycle_until_converged(const Multigrid<MGNumber, ExecSpace>& mg, con
   result.true_residual = result.history.back();
   return result;
 }
-}  // namespace
 
 template <class Number, class MGNumber, class ExecSpace>
 SolverResult solve_full_multigrid(const Multigrid<MGNumber, ExecSpace>& mg, const LaplaceOperator<Number, ExecSpace>& A,
@@ -283,25 +262,6 @@ SolverResult solve_vcycles(const Multigrid<MGNumber, ExecSpace>& mg, const Lapla
   return cycle_until_converged(mg, A, x, b, control, CycleStart::none);
 }
 
-template <class ExecSpace>
-SolverResult solve_full_multigrid_mixed(const Multigrid<double, ExecSpace>& coarse, const Multigrid<float, ExecSpace>& mg,
-                                        const LaplaceOperator<double, ExecSpace>& A, DistributedVector<double, ExecSpace>& x,
-                                        const DistributedVector<double, ExecSpace>& b, const SolverControl& control) {
-  ScopedRegion region("solver::full_multigrid_mixed");
-  const auto& coarse_layout = coarse.fine_operator().layout_ptr();
-  TENSORMG_CHECK(mg.n_levels() >= 2 &&
-                     coarse_layout->n_global_dofs() == mg.level(mg.n_levels() - 2).layout->n_global_dofs(),
-                 "mixed full multigrid: the double hierarchy must end one level below the float one");
-  const Transfer<double, ExecSpace> transfer(coarse_layout, A.layout_ptr());
-  auto bc = coarse.fine_operator().make_vector("fmg_coarse_b");
-  auto xc = coarse.fine_operator().make_vector("fmg_coarse_x");
-  transfer.restrict_to(bc, b);
-  set_entries(coarse_layout->constrained_nodes(), bc, 0.0);
-  coarse.full_multigrid_start(xc, bc);
-  transfer.prolongate(x, xc);
-  return cycle_until_converged(mg, A, x, b, control, CycleStart::prolongated_coarse);
-}
-
 #define TENSORMG_INSTANTIATE_MG(Number, Exec) template class Multigrid<Number, Exec>;
 TENSORMG_FOR_EACH_NUMBER_AND_SPACE(TENSORMG_INSTANTIATE_MG)
 #undef TENSORMG_INSTANTIATE_MG
@@ -311,6 +271,9 @@ TENSORMG_FOR_EACH_NUMBER_AND_SPACE(TENSORMG_INSTANTIATE_MG)
   template SolverResult solve_full_multigrid<Number, MGNumber, Exec>(                                        \
       const Multigrid<MGNumber, Exec>&, const LaplaceOperator<Number, Exec>&, DistributedVector<Number, Exec>&, \
       const DistributedVector<Number, Exec>&, const SolverControl&);                                        \
+  template SolverResult cycle_until_converged<Number, MGNumber, Exec>(                                       \
+      const Multigrid<MGNumber, Exec>&, const LaplaceOperator<Number, Exec>&, DistributedVector<Number, Exec>&, \
+      const DistributedVector<Number, Exec>&, const SolverControl&, CycleStart);                           \
   template SolverResult solve_vcycles<Number, MGNumber, Exec>(                                               \
       const Multigrid<MGNumber, Exec>&, const LaplaceOperator<Number, Exec>&, DistributedVector<Number, Exec>&, \
       const DistributedVector<Number, Exec>&, const SolverControl&);
@@ -320,12 +283,6 @@ TENSORMG_FOR_EACH_NUMBER_AND_SPACE(TENSORMG_INSTANTIATE_MG)
   TENSORMG_INSTANTIATE_PAIR(float, float, Exec)
 TENSORMG_INSTANTIATE_SPACE(::tensormg::DefaultExec)
 TENSORMG_INSTANTIATE_SPACE(::tensormg::SecondaryExec)
-template SolverResult solve_full_multigrid_mixed(const Multigrid<double, DefaultExec>&, const Multigrid<float, DefaultExec>&,
-                                                 const LaplaceOperator<double, DefaultExec>&, DistributedVector<double, DefaultExec>&,
-                                                 const DistributedVector<double, DefaultExec>&, const SolverControl&);
-template SolverResult solve_full_multigrid_mixed(const Multigrid<double, SecondaryExec>&, const Multigrid<float, SecondaryExec>&,
-                                                 const LaplaceOperator<double, SecondaryExec>&, DistributedVector<double, SecondaryExec>&,
-                                                 const DistributedVector<double, SecondaryExec>&, const SolverControl&);
 #undef TENSORMG_INSTANTIATE_SPACE
 #undef TENSORMG_INSTANTIATE_PAIR
 

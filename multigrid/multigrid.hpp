@@ -21,6 +21,7 @@
 #include "core/timer.hpp"
 #include "discretization/cartesian_mesh.hpp"
 #include "discretization/laplace_operator.hpp"
+#include "multigrid/level_hierarchy.hpp"
 #include "multigrid/transfer.hpp"
 #include "smoothers/smoother.hpp"
 
@@ -50,13 +51,17 @@ class Multigrid {
     mutable vector_type x, b, r;
   };
 
-  /// Levels from the first refinement of `fine` with at least two cells in every direction up to
-  /// `fine` itself. Collective; throws InputError on more than one rank or when the finest mesh has
-  /// fewer than two cells in a direction.
+  /// Operators, smoothers and transfers on the first `n_levels` levels of `hierarchy` (0: all of
+  /// them); the layouts are shared, not rebuilt. Collective; throws InputError on more than one
+  /// rank or for n_levels beyond the hierarchy.
+  Multigrid(std::shared_ptr<const LevelHierarchy<ExecSpace>> hierarchy, LaplaceOptions operator_options = {},
+            MultigridOptions options = {}, int n_levels = 0);
+  /// On a hierarchy of its own: LevelHierarchy(fine, degree, comm).
   Multigrid(const BrickDescription& fine, int degree, MPI_Comm comm, LaplaceOptions operator_options = {},
             MultigridOptions options = {});
 
   int n_levels() const { return static_cast<int>(levels_.size()); }
+  const std::shared_ptr<const LevelHierarchy<ExecSpace>>& hierarchy() const { return hierarchy_; }
   const Level& level(int l) const { return levels_.at(l); }
   const operator_type& fine_operator() const { return *levels_.back().op; }
   std::shared_ptr<const operator_type> fine_operator_ptr() const { return levels_.back().op; }
@@ -83,6 +88,7 @@ class Multigrid {
   void reset_times() const { timers_ = TimerSet(); }
 
  private:
+  std::shared_ptr<const LevelHierarchy<ExecSpace>> hierarchy_;
   std::vector<Level> levels_;
   MultigridOptions options_;
   int coarsest_refinement_ = 0;
@@ -115,17 +121,19 @@ SolverResult solve_full_multigrid(const Multigrid<MGNumber, ExecSpace>& mg, cons
                                   DistributedVector<Number, ExecSpace>& x, const DistributedVector<Number, ExecSpace>& b,
                                   const SolverControl& control);
 
-/// Mixed-precision full multigrid. A float FMG start would cost the accuracy of the double
-/// iteration: the float solution's rounding error makes a residual of relative size ~κ·1e-7, and
-/// at Q7 in 3D four float cycles were needed after it where double needed one (H100,
-/// perf/README.md). So the start runs in double on the levels below the finest (`coarse`: the
-/// double hierarchy of the finest mesh refined once less, ≤ 1/2^d of the work), is prolongated in
-/// double, and every finest-level cycle — the start's own (Algorithm 2.2 line 4, not counted) and
-/// those of the while loop — is a float V-cycle correction of the double residual.
-template <class ExecSpace>
-SolverResult solve_full_multigrid_mixed(const Multigrid<double, ExecSpace>& coarse, const Multigrid<float, ExecSpace>& mg,
-                                        const LaplaceOperator<double, ExecSpace>& A, DistributedVector<double, ExecSpace>& x,
-                                        const DistributedVector<double, ExecSpace>& b, const SolverControl& control);
+/// How the cycle loop starts.
+enum class CycleStart {
+  none,                ///< plain V-cycle iteration from the given x, measured against ‖b − A x_0‖
+  full_multigrid,      ///< FMG start in MGNumber (Algorithm 2.2 lines 1–4), measured against ‖b‖
+  prolongated_coarse   ///< x holds the prolongated coarse FMG solution: one uncounted cycle (line 4), against ‖b‖
+};
+
+/// The cycle loop of full multigrid and V-cycle iteration: x += V(0, b − A x) until the residual
+/// meets the control (see solve_full_multigrid); residual and solution in Number, cycles in MGNumber.
+template <class Number, class MGNumber, class ExecSpace>
+SolverResult cycle_until_converged(const Multigrid<MGNumber, ExecSpace>& mg, const LaplaceOperator<Number, ExecSpace>& A,
+                                   DistributedVector<Number, ExecSpace>& x, const DistributedVector<Number, ExecSpace>& b,
+                                   const SolverControl& control, CycleStart start);
 
 /// The V-cycle as a stationary solver from the given x: x ← x + V(0, b − A x) until
 /// ‖b − A x‖ ≤ rtol ‖b − A x_0‖ (or ≤ atol); iterations count the cycles.

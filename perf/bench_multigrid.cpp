@@ -24,6 +24,7 @@
 #include "discretization/poisson_problem.hpp"
 #include "drivers/command_line.hpp"
 #include "multigrid/memory_estimate.hpp"
+#include "multigrid/mixed_full_multigrid.hpp"
 #include "multigrid/multigrid.hpp"
 #include "perf/benchmark_support.hpp"
 #include "smoothers/vertex_patch_smoother.hpp"
@@ -411,8 +412,14 @@ Json study_vcycle(const Settings& s, MPI_Comm comm, bool root) {
 
 template <class MGNumber>
 Json fmg_case(const Settings& s, MPI_Comm comm, bool root, int dim, int k, int L) {
-  const Multigrid<MGNumber, Exec> mg(unit_brick(dim, L), k, comm);
-  const auto layout = mg.level(mg.n_levels() - 1).layout;
+  // As the driver builds it: one hierarchy; mixed runs MixedFullMultigrid (float cycle, double
+  // start) when there are two levels or more.
+  const auto hierarchy = std::make_shared<const LevelHierarchy<Exec>>(unit_brick(dim, L), k, comm);
+  const auto layout = hierarchy->finest();
+  std::unique_ptr<Multigrid<MGNumber, Exec>> mg;
+  std::unique_ptr<MixedFullMultigrid<Exec>> mixed;
+  if (std::is_same_v<MGNumber, float> && hierarchy->n_levels() >= 2) mixed = std::make_unique<MixedFullMultigrid<Exec>>(hierarchy);
+  else mg = std::make_unique<Multigrid<MGNumber, Exec>>(hierarchy);
   const LaplaceOperator<double, Exec> A(layout);
   const auto problem = make_poisson_problem(s.problem, dim);
   auto x = A.make_vector(), b = A.make_vector();
@@ -421,19 +428,10 @@ Json fmg_case(const Settings& s, MPI_Comm comm, bool root, int dim, int k, int L
   control.rtol = s.rtol;
   control.max_iterations = 100;
   SolverResult result;
-  // Mixed: the FMG start runs in double below the finest level (solve_full_multigrid_mixed).
-  std::unique_ptr<Multigrid<double, Exec>> coarse;
-  if constexpr (std::is_same_v<MGNumber, float>)
-    if (mg.n_levels() >= 2) coarse = std::make_unique<Multigrid<double, Exec>>(unit_brick(dim, L - 1), k, comm);
   const int repeats = std::max(1, std::min(s.repeats, 5));
   const double seconds = perf::median_seconds(comm, repeats, [&] {
     x.fill(0.0);
-    if constexpr (std::is_same_v<MGNumber, float>)
-      if (coarse) {
-        result = solve_full_multigrid_mixed(*coarse, mg, A, x, b, control);
-        return;
-      }
-    result = solve_full_multigrid(mg, A, x, b, control);
+    result = mixed ? mixed->solve(A, x, b, control) : solve_full_multigrid(*mg, A, x, b, control);
   }, 0.0);
   const double dofs = double(layout->n_global_dofs());
   Json r = Json::object();

@@ -7,6 +7,7 @@
 
 #include "core/preconditioners.hpp"
 #include "discretization/poisson_problem.hpp"
+#include "multigrid/mixed_full_multigrid.hpp"
 #include "multigrid/multigrid.hpp"
 #include "tests/test_spaces.hpp"
 #include "tests/test_utils.hpp"
@@ -169,9 +170,12 @@ TYPED_TEST(MultigridTest, MixedPrecisionMatchesDouble) {
   for (int dim = 2; dim <= 3; ++dim) {
     const int k = dim == 2 ? 4 : 2, L = dim == 2 ? 4 : 3;
     const auto problem = make_poisson_problem("sine", dim);
-    const Multigrid<double, TypeParam> mgd(brick(dim, {1, 1, 1}, L), k, MPI_COMM_WORLD);
-    const Multigrid<float, TypeParam> mgf(brick(dim, {1, 1, 1}, L), k, MPI_COMM_WORLD);
-    const auto layout = mgd.level(mgd.n_levels() - 1).layout;
+    // One hierarchy of levels for the double and the float multigrid.
+    const auto hierarchy = std::make_shared<const LevelHierarchy<TypeParam>>(brick(dim, {1, 1, 1}, L), k, MPI_COMM_WORLD);
+    const Multigrid<double, TypeParam> mgd(hierarchy);
+    const Multigrid<float, TypeParam> mgf(hierarchy);
+    const auto layout = hierarchy->finest();
+    ASSERT_EQ(mgd.fine_operator().layout_ptr(), layout);
     const auto& A = mgd.fine_operator();
     auto b = A.make_vector();
     assemble_rhs(A, problem, b);
@@ -198,15 +202,22 @@ TYPED_TEST(MultigridTest, MixedPrecisionMatchesDouble) {
     EXPECT_NEAR(compute_errors(*layout, fm, problem).l2, ed.l2, 1e-3 * ed.l2);
     EXPECT_LE(sm.iterations, sd.iterations + 2);
     // Mixed full multigrid with the start in double below the finest level: as many cycles as double.
-    const Multigrid<double, TypeParam> coarse(brick(dim, {1, 1, 1}, L - 1), k, MPI_COMM_WORLD);
+    const MixedFullMultigrid<TypeParam> mixed(hierarchy);
+    ASSERT_EQ(mixed.start().n_levels(), hierarchy->n_levels() - 1);
+    ASSERT_EQ(mixed.cycle().n_levels(), hierarchy->n_levels());
+    for (int l = 0; l + 1 < hierarchy->n_levels(); ++l) EXPECT_EQ(mixed.start().level(l).layout, hierarchy->layout(l));
     auto fx = A.make_vector();
-    const auto sx = solve_full_multigrid_mixed(coarse, mgf, A, fx, b, control);
+    fx.fill(123.0);  // the start ignores x's input
+    const auto sx = mixed.solve(A, fx, b, control);
     ASSERT_TRUE(sx.converged());
     EXPECT_LE(sx.iterations, sd.iterations + 1) << "dim=" << dim;
     EXPECT_LE(sx.true_residual, 1e-10 * b.l2_norm());
     EXPECT_NEAR(compute_errors(*layout, fx, problem).l2, ed.l2, 1e-3 * ed.l2);
-    // A double hierarchy that does not end one level below is refused.
-    EXPECT_THROW(solve_full_multigrid_mixed(mgd, mgf, A, fx, b, control), InputError);
+    // An operator on another layout (of equal size) is refused, as is a hierarchy of one level.
+    const Multigrid<double, TypeParam> other(brick(dim, {1, 1, 1}, L), k, MPI_COMM_WORLD);
+    EXPECT_THROW(mixed.solve(other.fine_operator(), fx, b, control), InputError);
+    EXPECT_THROW(MixedFullMultigrid<TypeParam>(std::make_shared<const LevelHierarchy<TypeParam>>(brick(dim, {2, 2, 2}, 0), k, MPI_COMM_WORLD)),
+                 InputError);
   }
 }
 

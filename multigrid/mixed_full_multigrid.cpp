@@ -1,0 +1,52 @@
+#include "multigrid/mixed_full_multigrid.hpp"
+
+#include "core/error.hpp"
+#include "core/profiling.hpp"
+
+namespace tensormg {
+
+namespace {
+template <class ExecSpace>
+const std::shared_ptr<const LevelHierarchy<ExecSpace>>& with_two_levels(
+    const std::shared_ptr<const LevelHierarchy<ExecSpace>>& hierarchy) {
+  TENSORMG_CHECK_COLLECTIVE(hierarchy->finest()->mesh().comm(), hierarchy->n_levels() >= 2,
+                            "mixed full multigrid needs two levels or more (given one): use one more refinement, "
+                            "or plain full multigrid");
+  return hierarchy;
+}
+}  // namespace
+
+template <class ExecSpace>
+MixedFullMultigrid<ExecSpace>::MixedFullMultigrid(std::shared_ptr<const LevelHierarchy<ExecSpace>> hierarchy,
+                                                  LaplaceOptions operator_options, MultigridOptions options)
+    : cycle_(with_two_levels(hierarchy), operator_options, options),
+      start_(hierarchy, operator_options,
+             [&] {
+               MultigridOptions o = options;
+               o.collect_times = false;  // the times asked for are the float cycle's
+               return o;
+             }(),
+             hierarchy->n_levels() - 1),
+      to_finest_(hierarchy->layout(hierarchy->n_levels() - 2), hierarchy->finest()),
+      coarse_b_(hierarchy->layout(hierarchy->n_levels() - 2)->partitioner(), "fmg_coarse_b"),
+      coarse_x_(hierarchy->layout(hierarchy->n_levels() - 2)->partitioner(), "fmg_coarse_x") {}
+
+template <class ExecSpace>
+SolverResult MixedFullMultigrid<ExecSpace>::solve(const LaplaceOperator<double, ExecSpace>& A,
+                                                  DistributedVector<double, ExecSpace>& x,
+                                                  const DistributedVector<double, ExecSpace>& b,
+                                                  const SolverControl& control) const {
+  ScopedRegion region("solver::full_multigrid_mixed");
+  TENSORMG_CHECK(A.layout_ptr() == cycle_.hierarchy()->finest(),
+                 "mixed full multigrid: the operator must live on the finest layout of the hierarchy");
+  to_finest_.restrict_to(coarse_b_, b);
+  set_entries(start_.level(start_.n_levels() - 1).dirichlet, coarse_b_, 0.0);
+  start_.full_multigrid_start(coarse_x_, coarse_b_);
+  to_finest_.prolongate(x, coarse_x_);
+  return cycle_until_converged(cycle_, A, x, b, control, CycleStart::prolongated_coarse);
+}
+
+template class MixedFullMultigrid<DefaultExec>;
+template class MixedFullMultigrid<SecondaryExec>;
+
+}  // namespace tensormg

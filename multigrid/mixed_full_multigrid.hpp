@@ -1,0 +1,47 @@
+#pragma once
+/// @file
+/// Mixed-precision full multigrid (paper 000 §4.3, Table 7): float V-cycles correcting a double
+/// residual, with a start that keeps double accuracy.
+///
+/// A float FMG start would cost the accuracy of the double iteration: the float solution's
+/// rounding error makes a residual of relative size ~κ·1e-7, and at Q7 in 3D four float cycles
+/// were needed after it where double needed one (H100, perf/HISTORY.md). So the start runs in
+/// double on the levels below the finest (≤ 1/2^d of the work), is prolongated in double, and
+/// every finest-level cycle — the start's own (Algorithm 2.2 line 4, not counted) and those of
+/// the while loop — is a float V-cycle correction of the double residual.
+///
+/// Both multigrids are built on one LevelHierarchy: the double start shares the layouts of the
+/// float cycle's coarser levels, and the finest-level transfer is built once here.
+
+#include <memory>
+
+#include "multigrid/multigrid.hpp"
+
+namespace tensormg {
+
+template <class ExecSpace = DefaultExec>
+class MixedFullMultigrid {
+ public:
+  /// Collective; the hierarchy needs at least two levels (else plain float FMG has no double start:
+  /// throws InputError).
+  MixedFullMultigrid(std::shared_ptr<const LevelHierarchy<ExecSpace>> hierarchy, LaplaceOptions operator_options = {},
+                     MultigridOptions options = {});
+
+  /// The float V-cycle on all levels.
+  const Multigrid<float, ExecSpace>& cycle() const { return cycle_; }
+  /// The double multigrid of the start, on all levels but the finest.
+  const Multigrid<double, ExecSpace>& start() const { return start_; }
+
+  /// Solves A x = b (A on the finest layout of the hierarchy) to the control, measured against ‖b‖
+  /// as full multigrid is; x's input is ignored.
+  SolverResult solve(const LaplaceOperator<double, ExecSpace>& A, DistributedVector<double, ExecSpace>& x,
+                     const DistributedVector<double, ExecSpace>& b, const SolverControl& control) const;
+
+ private:
+  Multigrid<float, ExecSpace> cycle_;
+  Multigrid<double, ExecSpace> start_;
+  Transfer<double, ExecSpace> to_finest_;
+  mutable DistributedVector<double, ExecSpace> coarse_b_, coarse_x_;
+};
+
+}  // namespace tensormg
