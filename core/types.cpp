@@ -1,23 +1,17 @@
 #include "core/types.hpp"
 
-#include "core/error.hpp"
+#include "core/enum_names.hpp"
 
 namespace tensormg {
 
-std::string to_string(Precision p) {
-  switch (p) {
-    case Precision::double_precision: return "double";
-    case Precision::single_precision: return "float";
-    case Precision::mixed: return "mixed";
-  }
-  return "unknown";
-}
+namespace {
+constexpr EnumName<Precision> precision_names[] = {{Precision::double_precision, "double"},
+                                                   {Precision::single_precision, "float"},
+                                                   {Precision::mixed, "mixed"},
+                                                   {Precision::single_precision, "single"}};
+}  // namespace
 
-Precision parse_precision(const std::string& text) {
-  if (text == "double") return Precision::double_precision;
-  if (text == "float" || text == "single") return Precision::single_precision;
-  if (text == "mixed") return Precision::mixed;
-  throw InputError("precision '" + text + "' is not supported; use double, float or mixed");
-}
+std::string to_string(Precision p) { return enum_name(precision_names, p); }
+Precision parse_precision(const std::string& text) { return parse_enum(precision_names, text, "precision"); }
 
 }  // namespace tensormg

@@ -1,5 +1,6 @@
 #include "discretization/laplace_operator.hpp"
 
+#include "core/enum_names.hpp"
 #include "core/error.hpp"
 #include "core/profiling.hpp"
 #include "discretization/laplace_kernels.hpp"
@@ -7,13 +8,12 @@
 
 namespace tensormg {
 
-std::string to_string(ScatterMode m) { return m == ScatterMode::atomic ? "atomic" : "coloring"; }
+namespace {
+constexpr EnumName<ScatterMode> scatter_names[] = {{ScatterMode::atomic, "atomic"}, {ScatterMode::coloring, "coloring"}};
+}  // namespace
 
-ScatterMode parse_scatter_mode(const std::string& text) {
-  if (text == "atomic") return ScatterMode::atomic;
-  if (text == "coloring") return ScatterMode::coloring;
-  throw InputError("scatter mode '" + text + "' is not supported; use atomic or coloring");
-}
+std::string to_string(ScatterMode m) { return enum_name(scatter_names, m); }
+ScatterMode parse_scatter_mode(const std::string& text) { return parse_enum(scatter_names, text, "scatter mode"); }
 
 namespace {
 template <class Number, class ExecSpace>

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "core/enum_names.hpp"
 #include "core/error.hpp"
 #include "discretization/node_functions.hpp"
 #include "discretization/polynomials_1d.hpp"
@@ -9,28 +10,22 @@
 namespace tensormg {
 
 namespace {
-constexpr std::pair<ProblemKind, const char*> problem_names[] = {
+constexpr EnumName<ProblemKind> problem_names[] = {
     {ProblemKind::sine, "sine"}, {ProblemKind::exponential, "exponential"}, {ProblemKind::one, "one"}};
 }  // namespace
 
-std::string to_string(ProblemKind kind) {
-  for (const auto& [k, name] : problem_names)
-    if (k == kind) return name;
-  return "unknown";
-}
+std::string to_string(ProblemKind kind) { return enum_name(problem_names, kind); }
 
 std::vector<std::string> poisson_problem_names() {
   std::vector<std::string> names;
-  for (const auto& entry : problem_names) names.emplace_back(entry.second);
+  for (const auto& row : problem_names) names.emplace_back(row.name);
   return names;
 }
 
 ProblemKind parse_problem_kind(const std::string& name) {
-  for (const auto& [k, known] : problem_names)
-    if (name == known) return k;
-  std::string list;
-  for (const auto& entry : problem_names) list += (list.empty() ? "" : ", ") + std::string(entry.second);
-  throw InputError("problem '" + name + "' is not known; use " + list);
+  for (const auto& row : problem_names)
+    if (name == row.name) return row.value;
+  throw InputError("problem '" + name + "' is not known; use " + enum_choices(problem_names));
 }
 
 PoissonProblem make_poisson_problem(const std::string& name, int dim) {

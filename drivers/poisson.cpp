@@ -42,6 +42,7 @@ struct Options {
   std::string scatter = "atomic";
   int cells_per_team = 0;
   std::string smoother = "vertex-patch";
+  std::string smoothing_order = "auto";
   std::string smoother_kernel = "auto";
   std::string local_solver = "fast-diagonalization";
   std::string thread_structure = "per-column";
@@ -128,6 +129,7 @@ void validate(Options& o) {
                  "--precision mixed runs the multigrid in float under a double solver: use --preconditioner mg or "
                  "--solver fmg|vcycle");
   (void)parse_smoother_kind(o.smoother);
+  (void)parse_smoothing_order(o.smoothing_order);
   (void)parse_patch_kernel(o.smoother_kernel);
   (void)parse_local_solver(o.local_solver);
   (void)parse_thread_structure(o.thread_structure);
@@ -170,6 +172,7 @@ Json options_record(const Options& o) {
   j["scatter"] = o.scatter;
   j["cells_per_team"] = o.cells_per_team;
   j["smoother"] = o.smoother;
+  j["smoothing_order"] = o.smoothing_order;
   j["smoother_kernel"] = o.smoother_kernel;
   j["local_solver"] = o.local_solver;
   j["thread_structure"] = o.thread_structure;
@@ -223,6 +226,7 @@ int run(const Options& o, Environment& env) {
   if (uses_multigrid(o)) {
     MultigridOptions mo;
     mo.smoother = parse_smoother_kind(o.smoother);
+    mo.order = parse_smoothing_order(o.smoothing_order);
     mo.patch.kernel = parse_patch_kernel(o.smoother_kernel);
     mo.patch.solver = parse_local_solver(o.local_solver);
     mo.patch.structure = parse_thread_structure(o.thread_structure);
@@ -254,6 +258,10 @@ int run(const Options& o, Environment& env) {
   const Multigrid<MGNumber, Exec>* cycle = mg.get();
   if constexpr (!std::is_same_v<Number, MGNumber>)
     if (mixed_fmg) cycle = &mixed_fmg->cycle();
+  const bool multigrid_iteration = o.solver == "fmg" || o.solver == "vcycle";
+  const SmoothingOrder smoothing_order =
+      !cycle ? SmoothingOrder::automatic
+             : (multigrid_iteration ? cycle->iteration_order() : cycle->preconditioner_order());
   const auto problem = make_poisson_problem(o.problem, o.dim);
   Vector b, x;
   phase("right-hand side", [&] {
@@ -349,6 +357,7 @@ int run(const Options& o, Environment& env) {
     m["coarse_solver"] = mg->coarse_is_single_patch() ? "one patch solve" : "CG with Jacobi";
     m["smoother"] = mg->n_levels() > 1 ? mg->level(mg->n_levels() - 1).smoother->description() : "none";
     m["precision"] = number_name<MGNumber>();
+    m["smoothing_order"] = to_string(smoothing_order);
     Json t = Json::object();
     for (const auto& [name, seconds] : mg->times()) t[name] = seconds;
     m["times"] = t;
@@ -382,9 +391,9 @@ int run(const Options& o, Environment& env) {
     std::printf("  %-24s %.4f (DoFs x iterations / solve time)\n", "GDoF/s per iteration", dofs * result.iterations / times.at("solve") / 1e9);
     if (cycle) {
       const auto& mg = cycle;
-      std::printf("  %-24s %d (coarsest: %s), %s in %s\n", "multigrid levels", mg->n_levels(),
+      std::printf("  %-24s %d (coarsest: %s), %s in %s, %s smoothing order\n", "multigrid levels", mg->n_levels(),
                   mg->coarse_is_single_patch() ? "one patch solve" : "CG", mg->n_levels() > 1 ? mg->level(mg->n_levels() - 1).smoother->description().c_str() : "-",
-                  number_name<MGNumber>());
+                  number_name<MGNumber>(), to_string(smoothing_order).c_str());
       for (const auto& [name, seconds] : mg->times())
         std::printf("    %-22s %.4f s\n", name.c_str(), seconds);
     }
@@ -434,6 +443,9 @@ int main(int argc, char** argv) {
     app.add_option("--preconditioner", o.preconditioner, "none, jacobi or mg (one V-cycle)");
     app.add_option("--precision", o.precision, "double, float or mixed (multigrid in float, solver in double)");
     app.add_option("--smoother", o.smoother, "multigrid smoother: vertex-patch, jacobi, chebyshev or gauss-seidel");
+    app.add_option("--smoothing-order", o.smoothing_order,
+                   "colour order of the V-cycle's smoothing steps: auto (symmetric under CG/GMRES, forward in fmg and "
+                   "vcycle), symmetric or forward (same order in both steps: fewer cycles, not symmetric)");
     app.add_option("--smoother-kernel", o.smoother_kernel, "vertex-patch kernel: auto (measured default per dim, k), global, separate or fused");
     app.add_option("--local-solver", o.local_solver, "vertex-patch local solver: fast-diagonalization or inverse");
     app.add_option("--thread-structure", o.thread_structure, "vertex-patch threads: per-dof or per-column");

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <type_traits>
 
+#include "core/enum_names.hpp"
 #include "core/error.hpp"
 #include "core/preconditioners.hpp"
 #include "core/profiling.hpp"
@@ -11,6 +12,14 @@
 #include "smoothers/vertex_patch_smoother.hpp"
 
 namespace tensormg {
+
+namespace {
+constexpr EnumName<SmoothingOrder> order_names[] = {
+    {SmoothingOrder::automatic, "auto"}, {SmoothingOrder::symmetric, "symmetric"}, {SmoothingOrder::forward, "forward"}};
+}  // namespace
+
+std::string to_string(SmoothingOrder o) { return enum_name(order_names, o); }
+SmoothingOrder parse_smoothing_order(const std::string& text) { return parse_enum(order_names, text, "smoothing order"); }
 
 namespace {
 template <class Number, class ExecSpace>
@@ -91,12 +100,24 @@ void Multigrid<Number, ExecSpace>::coarse_solve(vector_type& x, const vector_typ
 }
 
 template <class Number, class ExecSpace>
-void Multigrid<Number, ExecSpace>::vcycle(vector_type& x, const vector_type& b) const {
-  vcycle(n_levels() - 1, x, b);
+SmoothingOrder Multigrid<Number, ExecSpace>::preconditioner_order() const {
+  return options_.order == SmoothingOrder::automatic ? SmoothingOrder::symmetric : options_.order;
 }
 
 template <class Number, class ExecSpace>
-void Multigrid<Number, ExecSpace>::vcycle(int l, vector_type& x, const vector_type& b) const {
+SmoothingOrder Multigrid<Number, ExecSpace>::iteration_order() const {
+  return options_.order == SmoothingOrder::automatic ? SmoothingOrder::forward : options_.order;
+}
+
+template <class Number, class ExecSpace>
+void Multigrid<Number, ExecSpace>::vcycle(vector_type& x, const vector_type& b) const {
+  vcycle(n_levels() - 1, x, b, iteration_order());
+}
+
+template <class Number, class ExecSpace>
+void Multigrid<Number, ExecSpace>::vcycle(int l, vector_type& x, const vector_type& b, SmoothingOrder order) const {
+  if (order == SmoothingOrder::automatic) order = iteration_order();
+  const SweepOrder pre = order == SmoothingOrder::symmetric ? SweepOrder::reverse : SweepOrder::forward;
   const bool timed = options_.collect_times && l == n_levels() - 1;
   const auto step = [&](const char* name, auto&& f) {
     if (!timed) return f();
@@ -111,7 +132,7 @@ void Multigrid<Number, ExecSpace>::vcycle(int l, vector_type& x, const vector_ty
   const Level& f = levels_[l];
   const Level& c = levels_[l - 1];
   step("vector operations", [&] { copy_entries(f.dirichlet, x, b); });
-  step("smoothing", [&] { f.smoother->smooth(x, b, SweepOrder::forward); });
+  step("smoothing", [&] { f.smoother->smooth(x, b, pre); });
   step("residual", [&] {
     f.op->vmult(f.r, x);
     f.r.axpby(Number(1), b, Number(-1));
@@ -121,15 +142,21 @@ void Multigrid<Number, ExecSpace>::vcycle(int l, vector_type& x, const vector_ty
     set_entries(c.dirichlet, c.b, Number(0));
   });
   step("vector operations", [&] { c.x.fill(Number(0)); });
-  step(l - 1 == 0 ? "coarse solve" : "coarser levels", [&] { vcycle(l - 1, c.x, c.b); });
+  step(l - 1 == 0 ? "coarse solve" : "coarser levels", [&] { vcycle(l - 1, c.x, c.b, order); });
   step("transfer", [&] { f.from_coarser->prolongate_add(x, c.x); });
-  step("smoothing", [&] { f.smoother->smooth(x, b, SweepOrder::reverse); });
+  step("smoothing", [&] { f.smoother->smooth(x, b, SweepOrder::forward); });
 }
 
 template <class Number, class ExecSpace>
 void Multigrid<Number, ExecSpace>::vmult(vector_type& dst, const vector_type& src) const {
   dst.fill(Number(0));
-  vcycle(dst, src);
+  vcycle(n_levels() - 1, dst, src, preconditioner_order());
+}
+
+template <class Number, class ExecSpace>
+void Multigrid<Number, ExecSpace>::correction(vector_type& dst, const vector_type& src) const {
+  dst.fill(Number(0));
+  vcycle(n_levels() - 1, dst, src, iteration_order());
 }
 
 template <class Number, class ExecSpace>
@@ -145,7 +172,7 @@ void Multigrid<Number, ExecSpace>::full_multigrid_start(vector_type& x, const ve
   for (int l = 1; l <= top; ++l) {
     levels_[l].from_coarser->prolongate(levels_[l].x, levels_[l - 1].x);
     // The cycle on level l reuses level l-1's vectors as its coarse-grid scratch.
-    vcycle(l, levels_[l].x, levels_[l].b);
+    vcycle(l, levels_[l].x, levels_[l].b, iteration_order());
   }
   x.copy_from(levels_[top].x);
   if (top == 0) copy_entries(levels_[0].dirichlet, x, b);
@@ -159,8 +186,9 @@ std::map<std::string, double> Multigrid<Number, ExecSpace>::times() const {
 }
 
 template <class Number, class MGNumber, class ExecSpace>
-MultigridPreconditioner<Number, MGNumber, ExecSpace>::MultigridPreconditioner(const Multigrid<MGNumber, ExecSpace>& mg)
-    : mg_(mg) {
+MultigridPreconditioner<Number, MGNumber, ExecSpace>::MultigridPreconditioner(const Multigrid<MGNumber, ExecSpace>& mg,
+                                                                             bool iteration)
+    : mg_(mg), iteration_(iteration) {
   if constexpr (!std::is_same_v<Number, MGNumber>) {
     src_ = mg_.fine_operator().make_vector("mg_preconditioner_src");
     dst_ = mg_.fine_operator().make_vector("mg_preconditioner_dst");
@@ -169,11 +197,12 @@ MultigridPreconditioner<Number, MGNumber, ExecSpace>::MultigridPreconditioner(co
 
 template <class Number, class MGNumber, class ExecSpace>
 void MultigridPreconditioner<Number, MGNumber, ExecSpace>::vmult(vector_type& dst, const vector_type& src) const {
+  const auto cycle = [&](auto& d, const auto& s) { iteration_ ? mg_.correction(d, s) : mg_.vmult(d, s); };
   if constexpr (std::is_same_v<Number, MGNumber>) {
-    mg_.vmult(dst, src);
+    cycle(dst, src);
   } else {
     src_.copy_converted_from(src);
-    mg_.vmult(dst_, src_);
+    cycle(dst_, src_);
     dst.copy_converted_from(dst_);
   }
 }
@@ -197,7 +226,7 @@ SolverResult cycle_until_converged(const Multigrid<MGNumber, ExecSpace>& mg, con
       x.copy_converted_from(xm);
     }
   }
-  const MultigridPreconditioner<Number, MGNumber, ExecSpace> cycle(mg);
+  const MultigridPreconditioner<Number, MGNumber, ExecSpace> cycle(mg, true);
   Vector r = A.make_vector("cycle_residual"), e = A.make_vector("cycle_correction");
   const auto residual = [&] {
     A.vmult(r, x);

@@ -1,55 +1,35 @@
 #include "smoothers/smoother.hpp"
 
-#include "core/error.hpp"
+#include "core/enum_names.hpp"
 
 namespace tensormg {
 
-std::string to_string(SmootherKind s) {
-  switch (s) {
-    case SmootherKind::vertex_patch: return "vertex-patch";
-    case SmootherKind::jacobi: return "jacobi";
-    case SmootherKind::chebyshev: return "chebyshev";
-    case SmootherKind::gauss_seidel: return "gauss-seidel";
-  }
-  return "unknown";
-}
+namespace {
+constexpr EnumName<SmootherKind> smoother_names[] = {{SmootherKind::vertex_patch, "vertex-patch"},
+                                                     {SmootherKind::jacobi, "jacobi"},
+                                                     {SmootherKind::chebyshev, "chebyshev"},
+                                                     {SmootherKind::gauss_seidel, "gauss-seidel"}};
+constexpr EnumName<PatchKernel> kernel_names[] = {{PatchKernel::automatic, "auto"},
+                                                  {PatchKernel::global, "global"},
+                                                  {PatchKernel::separate, "separate"},
+                                                  {PatchKernel::fused, "fused"}};
+constexpr EnumName<LocalSolver> local_solver_names[] = {{LocalSolver::fast_diagonalization, "fast-diagonalization"},
+                                                        {LocalSolver::inverse, "inverse"},
+                                                        {LocalSolver::fast_diagonalization, "fd"}};
+constexpr EnumName<ThreadStructure> structure_names[] = {{ThreadStructure::per_dof, "per-dof"},
+                                                         {ThreadStructure::per_column, "per-column"}};
+}  // namespace
 
-SmootherKind parse_smoother_kind(const std::string& text) {
-  if (text == "vertex-patch") return SmootherKind::vertex_patch;
-  if (text == "jacobi") return SmootherKind::jacobi;
-  if (text == "chebyshev") return SmootherKind::chebyshev;
-  if (text == "gauss-seidel") return SmootherKind::gauss_seidel;
-  throw InputError("smoother '" + text + "' is not supported; use vertex-patch, jacobi, chebyshev or gauss-seidel");
-}
+std::string to_string(SmootherKind s) { return enum_name(smoother_names, s); }
+std::string to_string(PatchKernel v) { return enum_name(kernel_names, v); }
+std::string to_string(LocalSolver v) { return enum_name(local_solver_names, v); }
+std::string to_string(ThreadStructure v) { return enum_name(structure_names, v); }
 
-std::string to_string(PatchKernel v) {
-  switch (v) {
-    case PatchKernel::automatic: return "auto";
-    case PatchKernel::global: return "global";
-    case PatchKernel::separate: return "separate";
-    case PatchKernel::fused: return "fused";
-  }
-  return "unknown";
-}
-std::string to_string(LocalSolver v) { return v == LocalSolver::inverse ? "inverse" : "fast-diagonalization"; }
-std::string to_string(ThreadStructure v) { return v == ThreadStructure::per_dof ? "per-dof" : "per-column"; }
-
-PatchKernel parse_patch_kernel(const std::string& text) {
-  if (text == "auto") return PatchKernel::automatic;
-  if (text == "global") return PatchKernel::global;
-  if (text == "separate") return PatchKernel::separate;
-  if (text == "fused") return PatchKernel::fused;
-  throw InputError("smoother kernel '" + text + "' is not supported; use auto, global, separate or fused");
-}
-LocalSolver parse_local_solver(const std::string& text) {
-  if (text == "fast-diagonalization" || text == "fd") return LocalSolver::fast_diagonalization;
-  if (text == "inverse") return LocalSolver::inverse;
-  throw InputError("local solver '" + text + "' is not supported; use fast-diagonalization or inverse");
-}
+SmootherKind parse_smoother_kind(const std::string& text) { return parse_enum(smoother_names, text, "smoother"); }
+PatchKernel parse_patch_kernel(const std::string& text) { return parse_enum(kernel_names, text, "smoother kernel"); }
+LocalSolver parse_local_solver(const std::string& text) { return parse_enum(local_solver_names, text, "local solver"); }
 ThreadStructure parse_thread_structure(const std::string& text) {
-  if (text == "per-dof") return ThreadStructure::per_dof;
-  if (text == "per-column") return ThreadStructure::per_column;
-  throw InputError("thread structure '" + text + "' is not supported; use per-dof or per-column");
+  return parse_enum(structure_names, text, "thread structure");
 }
 
 }  // namespace tensormg

@@ -1,6 +1,7 @@
 // User-input errors: local checks, collective agreement across ranks, and the precision parser.
 #include <gtest/gtest.h>
 
+#include "core/enum_names.hpp"
 #include "core/error.hpp"
 #include "core/types.hpp"
 #include "tests/test_spaces.hpp"
@@ -65,3 +66,23 @@ TEST(Precision, ParsesAndPrintsEveryValue) {
 }
 
 }  // namespace
+
+namespace {
+enum class Fruit { apple, pear, plum };
+constexpr tensormg::EnumName<Fruit> fruit_names[] = {
+    {Fruit::apple, "apple"}, {Fruit::pear, "pear"}, {Fruit::plum, "plum"}, {Fruit::pear, "poire"}};
+}  // namespace
+
+TEST(EnumNames, OneTableNamesParsesAndListsTheChoices) {
+  using namespace tensormg;
+  EXPECT_EQ(enum_name(fruit_names, Fruit::pear), "pear");
+  EXPECT_EQ(parse_enum(fruit_names, "plum", "fruit"), Fruit::plum);
+  EXPECT_EQ(parse_enum(fruit_names, "poire", "fruit"), Fruit::pear);  // an alias
+  EXPECT_EQ(enum_choices(fruit_names), "apple, pear or plum");          // aliases left out
+  try {
+    parse_enum(fruit_names, "fig", "fruit");
+    FAIL() << "no exception";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), "fruit 'fig' is not supported; use apple, pear or plum");
+  }
+}
