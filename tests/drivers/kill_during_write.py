@@ -37,6 +37,13 @@ def wait_for_write(p):
     return None
 
 
+def wait_for_renames(p):
+    """Polls until the temporaries are gone again (renamed: the write ended); returns that time."""
+    while strays() and p.poll() is None:
+        time.sleep(0.0002)
+    return time.time()
+
+
 def run(args):
     return start(args).wait()
 
@@ -64,11 +71,13 @@ def strays():
 
 assert run(OLD) == 0
 old_shape = state()
-# Calibration: how long the write takes, from the first temporary to the end of the program.
+# Calibration: how long the write takes, from the first temporary to the renames (not to the end
+# of the program: tearing down MPI and a GPU's context can take longer than the write).
 p = start(NEW)
 began = wait_for_write(p)
-assert p.wait() == 0 and began is not None, "no temporary was seen during a complete run"
-window = time.time() - began
+assert began is not None, "no temporary was seen during a complete run"
+window = wait_for_renames(p) - began
+assert p.wait() == 0, "the complete run failed"
 new_shape = state()
 assert not strays(), f"a complete run left {strays()}"
 random.seed(int(os.environ.get("TENSORMG_KILL_SEED", "1")))
@@ -76,11 +85,12 @@ kills, in_write, seen = 0, 0, set()
 for kills in range(1, 17):
     assert run(OLD) == 0
     p = start(NEW)
-    # Most kills inside the write (from its first temporary to the renames), some anywhere.
-    if kills % 4 and wait_for_write(p) is not None:
+    # Most kills inside the write (from its first temporary to the renames); every fourth after
+    # the renames, while the program ends (the new pair must then be complete).
+    if wait_for_write(p) is not None:
+        if kills % 4 == 0:
+            wait_for_renames(p)
         time.sleep(random.uniform(0, window))
-    else:
-        time.sleep(random.uniform(0, 2 * window))
     p.send_signal(signal.SIGKILL) if p.poll() is None else None
     p.wait()
     left = strays()

@@ -142,7 +142,9 @@ TYPED_TEST(MultigridTest, ForwardSmoothingOrderNeedsFewerCycles) {
     ASSERT_TRUE(f.converged() && s.converged() && a.converged());
     EXPECT_LT(f.iterations, s.iterations) << "k=" << k;
     EXPECT_EQ(a.iterations, f.iterations) << "k=" << k;
-    EXPECT_EQ(a.history, f.history) << "k=" << k;
+    ASSERT_EQ(a.history.size(), f.history.size()) << "k=" << k;
+    for (std::size_t i = 0; i < a.history.size(); ++i)  // atomic sums on a GPU: not bitwise
+      EXPECT_NEAR(a.history[i], f.history[i], 1e-9 * f.history[0]) << "k=" << k << " cycle " << i;
   }
   EXPECT_EQ(parse_smoothing_order(to_string(SmoothingOrder::symmetric)), SmoothingOrder::symmetric);
   EXPECT_THROW(parse_smoothing_order("backward"), InputError);
