@@ -40,6 +40,7 @@ struct Settings {
   std::vector<int> degrees{1, 2, 3, 4};
   std::vector<int> levels{4, 5, 6};
   std::vector<std::string> smoothers{"vertex-patch"};
+  std::string smoothing_order = "auto";
   std::vector<std::string> precisions{"double"};
   std::string variants = "default";
   std::vector<int> patches_per_team{0};
@@ -109,6 +110,7 @@ void validate(const Settings& s, int ranks) {
   // Level 0 of the unit square is a single cell, too small for a vertex patch; 24 is the mesh's limit.
   for (int L : s.levels) TENSORMG_CHECK(L >= 1 && L <= 24, "--levels " << L << ": use 1..24 refinements");
   for (const auto& m : s.smoothers) (void)parse_smoother_kind(m);
+  (void)parse_smoothing_order(s.smoothing_order);
   const auto allowed = study_precisions(s.study);
   for (const auto& p : s.precisions) {
     std::string list;
@@ -235,6 +237,7 @@ Json study_iterations(const Settings& s, MPI_Comm comm, bool root) {
           }
           MultigridOptions mo;
           mo.smoother = parse_smoother_kind(smoother);
+          mo.order = parse_smoothing_order(s.smoothing_order);
           const Multigrid<double, Exec> mg(unit_brick(dim, L), k, comm, {}, mo);
           const auto& A = mg.fine_operator();
           auto x = A.make_vector(), b = A.make_vector();
@@ -366,6 +369,7 @@ Json vcycle_case(const Settings& s, MPI_Comm comm, bool root, int dim, int k) {
   const int L = largest_level(dim, k, s.dofs);
   MultigridOptions mo;
   mo.collect_times = true;
+  mo.order = parse_smoothing_order(s.smoothing_order);
   const Multigrid<Number, Exec> mg(unit_brick(dim, L), k, comm, {}, mo);
   const auto& A = mg.fine_operator();
   auto x = A.make_vector(), b = A.make_vector();
@@ -418,8 +422,11 @@ Json fmg_case(const Settings& s, MPI_Comm comm, bool root, int dim, int k, int L
   const auto layout = hierarchy->finest();
   std::unique_ptr<Multigrid<MGNumber, Exec>> mg;
   std::unique_ptr<MixedFullMultigrid<Exec>> mixed;
-  if (std::is_same_v<MGNumber, float> && hierarchy->n_levels() >= 2) mixed = std::make_unique<MixedFullMultigrid<Exec>>(hierarchy);
-  else mg = std::make_unique<Multigrid<MGNumber, Exec>>(hierarchy);
+  MultigridOptions mo;
+  mo.order = parse_smoothing_order(s.smoothing_order);
+  if (std::is_same_v<MGNumber, float> && hierarchy->n_levels() >= 2)
+    mixed = std::make_unique<MixedFullMultigrid<Exec>>(hierarchy, LaplaceOptions{}, mo);
+  else mg = std::make_unique<Multigrid<MGNumber, Exec>>(hierarchy, LaplaceOptions{}, mo);
   const LaplaceOperator<double, Exec> A(layout);
   const auto problem = make_poisson_problem(s.problem, dim);
   auto x = A.make_vector(), b = A.make_vector();
@@ -488,6 +495,9 @@ int main(int argc, char** argv) {
     app.add_option("--degrees", s.degrees, "polynomial degrees")->delimiter(',');
     app.add_option("--levels", s.levels, "refinements of the unit cell (iterations study)")->delimiter(',');
     app.add_option("--smoothers", s.smoothers, "vertex-patch, jacobi, chebyshev, gauss-seidel (iterations study)")->delimiter(',');
+    app.add_option("--smoothing-order", s.smoothing_order,
+                   "V-cycle smoothing order (iterations, vcycle, fmg): auto (forward in these multigrid iterations), "
+                   "symmetric or forward");
     app.add_option("--precisions", s.precisions, "double, float (smoother, vcycle); double, mixed (fmg); double (iterations)")->delimiter(',');
     app.add_option("--variants", s.variants, "smoother study: default (automatic kernel, fast diagonalization, per column) or all");
     app.add_option("--patches-per-team", s.patches_per_team, "smoother study: patches per team (0: automatic)")->delimiter(',');
@@ -525,6 +535,7 @@ int main(int argc, char** argv) {
       Json record = Json::object();
       record["kind"] = "tensormg-bench-multigrid";
       record["study"] = s.study;
+      record["smoothing_order"] = s.smoothing_order;
       record["provenance"] = provenance_record(env.command_line(), env.size());
       record["ceilings_record"] = s.ceilings;
       record["results"] = results;
