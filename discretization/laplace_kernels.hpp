@@ -386,20 +386,4 @@ void launch_cell_diagonal(const CellKernelArgs<Number, ExecSpace>& args) {
   Kokkos::parallel_for("tensormg::operator::laplace::diagonal", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(0, work), kernel);
 }
 
-/// The launchers of one degree for one dim, chosen from the sequence of n = k + 1 = 2, 3, ...
-/// (laplace_instantiate_{2,3}d.cpp instantiate it for their degrees).
-template <int dim, class Number, class ExecSpace, int... i>
-LaplaceKernelTable<Number, ExecSpace> lookup_laplace_kernels(int degree, std::integer_sequence<int, i...>) {
-  LaplaceKernelTable<Number, ExecSpace> table;
-  ((degree + 1 == i + 2 ? (void)(table = {&launch_cell_operator<dim, i + 2, Number, ExecSpace>,
-                                          &launch_cell_diagonal<dim, i + 2, Number, ExecSpace>,
-                                          default_cells_per_team<dim, i + 2, ExecSpace>(),
-                                          runs_on_host<ExecSpace>() ? 0 : CellOperatorKernel<dim, i + 2, Number, ExecSpace>::lines,
-                                          CellOperatorKernel<dim, i + 2, Number, ExecSpace>::max_team_size,
-                                          &CellOperatorKernel<dim, i + 2, Number, ExecSpace>::scratch_bytes})
-                        : (void)0),
-   ...);
-  return table;
-}
-
 }  // namespace tensormg

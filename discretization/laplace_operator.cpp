@@ -15,12 +15,6 @@ constexpr EnumName<ScatterMode> scatter_names[] = {{ScatterMode::atomic, "atomic
 std::string to_string(ScatterMode m) { return enum_name(scatter_names, m); }
 ScatterMode parse_scatter_mode(const std::string& text) { return parse_enum(scatter_names, text, "scatter mode"); }
 
-namespace {
-template <class Number, class ExecSpace>
-LaplaceKernelTable<Number, ExecSpace> kernels_for(int dim, int degree) {
-  return dim == 2 ? laplace_kernels_2d<Number, ExecSpace>(degree) : laplace_kernels_3d<Number, ExecSpace>(degree);
-}
-}  // namespace
 
 template <class ExecSpace>
 Kokkos::View<local_index*, typename ExecSpace::memory_space> owned_boundary_nodes(const NodeBox& box) {
@@ -52,7 +46,7 @@ LaplaceOperator<Number, ExecSpace>::LaplaceOperator(std::shared_ptr<const Contin
                                                     LaplaceOptions options)
     : layout_(std::move(layout)), options_(options) {
   const int dim = layout_->dim(), k = layout_->degree();
-  kernels_ = kernels_for<Number, ExecSpace>(dim, k);
+  kernels_ = laplace_kernels<Number, ExecSpace>(dim, k);
   const auto& table = kernels_;
   // Every rank checks the same options: a refusal is collective (one message, exit code 2).
   collectively(layout_->mesh().comm(), [&] {

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <utility>  // std::integer_sequence
 
+#include "core/error.hpp"
 #include "core/team_scratch.hpp"
 #include "smoothers/vertex_patch_kernels.hpp"
 
@@ -98,22 +99,29 @@ void launch_vertex_patch(const PatchKernelArgs<Number, ExecSpace>& args) {
   detail::launch_patch_kernel<Generic>(args, patches, scratch_level, bytes);
 }
 
+/// The launch facts of one (dim, k). Declared here, defined in vertex_patch_instantiate.hpp and
+/// instantiated in the translation units smoothers/CMakeLists.txt generates, a few degrees each,
+/// so that no unit is slow to compile and the build spreads over the cores.
+template <int dim, int k, class Number, class ExecSpace>
+PatchKernelTable<Number, ExecSpace> patch_kernels_of();
+
+namespace detail {
 template <int dim, class Number, class ExecSpace, int... i>
-PatchKernelTable<Number, ExecSpace> lookup_patch_kernels(int degree, std::integer_sequence<int, i...>) {
+PatchKernelTable<Number, ExecSpace> patch_kernels_among(int degree, std::integer_sequence<int, i...>) {
   PatchKernelTable<Number, ExecSpace> table;
-  ((degree == i + 1 ? (void)(table = {&launch_vertex_patch<dim, i + 1, Number, ExecSpace>,
-                                      &detail::patch_scratch_level<VertexPatchKernel<dim, i + 1, Number, ExecSpace>>,
-                                      &VertexPatchKernel<dim, i + 1, Number, ExecSpace>::threads_per_patch,
-                                      &VertexPatchKernel<dim, i + 1, Number, ExecSpace>::interior_threads_per_patch})
-                    : (void)0),
-   ...);
+  ((degree == i + 1 ? (void)(table = patch_kernels_of<dim, i + 1, Number, ExecSpace>()) : (void)0), ...);
   return table;
 }
+}  // namespace detail
 
-/// Defined in vertex_patch_instantiate_{2,3}d.cpp; throw InputError for unsupported degrees.
+/// The table of (dim, degree); throws InputError for unsupported degrees (1..10 in 2D, 1..8 in 3D).
 template <class Number, class ExecSpace>
-PatchKernelTable<Number, ExecSpace> patch_kernels_2d(int degree);
-template <class Number, class ExecSpace>
-PatchKernelTable<Number, ExecSpace> patch_kernels_3d(int degree);
+PatchKernelTable<Number, ExecSpace> patch_kernels(int dim, int degree) {
+  const int max_degree = dim == 2 ? 10 : 8;
+  TENSORMG_CHECK((dim == 2 || dim == 3) && degree >= 1 && degree <= max_degree,
+                 "degree " << degree << " is not supported in " << dim << "D; use 1.." << max_degree);
+  return dim == 2 ? detail::patch_kernels_among<2, Number, ExecSpace>(degree, std::make_integer_sequence<int, 10>{})
+                  : detail::patch_kernels_among<3, Number, ExecSpace>(degree, std::make_integer_sequence<int, 8>{});
+}
 
 }  // namespace tensormg

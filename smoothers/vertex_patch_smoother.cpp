@@ -20,7 +20,7 @@ VertexPatchSmoother<Number, ExecSpace>::VertexPatchSmoother(std::shared_ptr<cons
                             "the vertex-patch smoother runs on one MPI rank in this version (given "
                                 << ranks << " ranks); multi-rank smoothing is not implemented yet");
   const int dim = layout.dim(), k = layout.degree();
-  kernels_ = dim == 2 ? patch_kernels_2d<Number, ExecSpace>(k) : patch_kernels_3d<Number, ExecSpace>(k);
+  kernels_ = patch_kernels<Number, ExecSpace>(dim, k);
 
   const auto& opts = op_->options();
   for (int d = 0; d < 3; ++d) matrices_1d_[d] = patch_matrices_1d(k, d < dim ? mesh.h()[d] : 1.0);

@@ -1,0 +1,27 @@
+#pragma once
+/// @file
+/// The definition of laplace_kernels_of (laplace_kernel_table.hpp) and the macro that
+/// instantiates it for one (dim, k) and every (number type, execution space); included only by
+/// the translation units discretization/CMakeLists.txt generates (cmake/TensormgInstantiate.cmake).
+
+#include "discretization/laplace_kernels.hpp"
+
+namespace tensormg {
+
+template <int dim, int k, class Number, class ExecSpace>
+LaplaceKernelTable<Number, ExecSpace> laplace_kernels_of() {
+  using Kernel = CellOperatorKernel<dim, k + 1, Number, ExecSpace>;
+  return {&launch_cell_operator<dim, k + 1, Number, ExecSpace>,
+          &launch_cell_diagonal<dim, k + 1, Number, ExecSpace>,
+          default_cells_per_team<dim, k + 1, ExecSpace>(),
+          runs_on_host<ExecSpace>() ? 0 : Kernel::lines,
+          Kernel::max_team_size,
+          &Kernel::scratch_bytes};
+}
+
+}  // namespace tensormg
+
+/// For TENSORMG_FOR_EACH_NUMBER_AND_SPACE, with TENSORMG_DIM and TENSORMG_DEGREE defined by the
+/// generated unit.
+#define TENSORMG_INSTANTIATE_LAPLACE_KERNELS(Number, Exec) \
+  template LaplaceKernelTable<Number, Exec> laplace_kernels_of<TENSORMG_DIM, TENSORMG_DEGREE, Number, Exec>();
