@@ -32,10 +32,10 @@ namespace tensormg {
 /// steps. Colors are numbered by patch parity; the last one holds the patches around the vertices
 /// of the next coarser mesh.
 ///
-/// Measured (f ≡ 1, 1e-9, perf/README.md): with both steps in the same order, full multigrid takes
-/// 5 cycles at 2D Q1 where the symmetric cycle takes 8–11 (the paper's Table 1: 9–7), 2 instead
-/// of 3–4 at Q2; CG with the symmetric cycle below needs as many or fewer iterations than with
-/// post-smoothing in the reverse order of pre-smoothing starting from the first color.
+/// Measured (f ≡ 1, 1e-9; perf/README.md, "Iteration counts"): with both steps in the same order,
+/// full multigrid takes 5 cycles at 2D Q1 where the symmetric cycle below takes 7–8 (the paper's
+/// Table 1: 9–7) and the symmetric cycle of the other direction (coarse-vertex patches last
+/// before the restriction, first after the prolongation) 10–11; 2 instead of 3–4 at Q2.
 enum class SmoothingOrder {
   automatic,  ///< symmetric in vmult (a preconditioner, CG needs it), forward in multigrid iterations (FMG, V-cycles)
   symmetric,  ///< pre-smoothing last color to first, post-smoothing first to last: V-cycle = its transpose
