@@ -24,7 +24,7 @@ namespace {
 /// One team per parent cell: three (2D: two) 1D contractions between the parent's (k+1)^d nodes
 /// and the children's (2k+1)^d nodes in scratch memory; one thread per output point.
 template <class Number, class ExecSpace>
-struct TransferKernel {
+struct TransferByParentCell {
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   using Member = typename Policy::member_type;
   Kokkos::View<const Number*, typename ExecSpace::memory_space> in;
@@ -127,12 +127,69 @@ struct TransferKernel {
   }
 };
 
+/// Q1 by node: the 1D interpolation from the coarse nodes to the fine ones is 1 at even fine
+/// nodes (coarse node i/2) and 1/2, 1/2 at odd ones (coarse nodes (i−1)/2, (i+1)/2); prolongation
+/// takes the tensor product of these (≤ 2^d terms per fine node), restriction, its transpose, sums
+/// the fine nodes 2j−1, 2j, 2j+1 with weights 1/2, 1, 1/2 per direction (≤ 3^d terms per coarse
+/// node). Each thread writes its own output: no scratch, no barriers, no atomics.
+template <class Number, class ExecSpace>
+struct TransferByNodeQ1 {
+  Kokkos::View<const Number*, typename ExecSpace::memory_space> in;
+  Kokkos::View<Number*, typename ExecSpace::memory_space> out;
+  NodeBox coarse, fine;
+  int mode = 0;  // 0 assign, 1 add, 2 transpose
+
+  KOKKOS_INLINE_FUNCTION void operator()(local_index node) const {
+    const NodeBox& o = mode == 2 ? coarse : fine;  // the box of the outputs
+    const local_index i[3] = {node % o.n[0], (node / o.n[0]) % o.n[1], node / (o.n[0] * o.n[1])};
+    // Per direction: the input nodes and their weights.
+    local_index at[3][3];
+    Number w[3][3];
+    int count[3];
+    for (int d = 0; d < 3; ++d) {
+      count[d] = 0;
+      if (d >= fine.dim) {
+        at[d][0] = 0;
+        w[d][0] = 1;
+        count[d] = 1;
+      } else if (mode == 2) {  // fine neighbours 2j−1, 2j, 2j+1 of coarse node j
+        for (int s = -1; s <= 1; ++s) {
+          const local_index f = 2 * i[d] + s;
+          if (f < 0 || f >= fine.n[d]) continue;
+          at[d][count[d]] = f;
+          w[d][count[d]++] = s == 0 ? Number(1) : Number(0.5);
+        }
+      } else if (i[d] % 2 == 0) {
+        at[d][0] = i[d] / 2;
+        w[d][0] = 1;
+        count[d] = 1;
+      } else {
+        at[d][0] = (i[d] - 1) / 2;
+        at[d][1] = (i[d] + 1) / 2;
+        w[d][0] = w[d][1] = Number(0.5);
+        count[d] = 2;
+      }
+    }
+    const NodeBox& src = mode == 2 ? fine : coarse;
+    Number v = 0;
+    for (int c = 0; c < count[2]; ++c)
+      for (int b = 0; b < count[1]; ++b) {
+        Number row = 0;
+        for (int a = 0; a < count[0]; ++a) row += w[0][a] * in(src.index(at[0][a], at[1][b], at[2][c]));
+        v += w[2][c] * w[1][b] * row;
+      }
+    const local_index idx = o.index(i[0], i[1], i[2]);
+    if (mode == 1) out(idx) += v;
+    else out(idx) = v;
+  }
+};
+
 }  // namespace
 
 template <class Number, class ExecSpace>
 Transfer<Number, ExecSpace>::Transfer(std::shared_ptr<const ContinuousDofLayout<ExecSpace>> coarse,
-                                      std::shared_ptr<const ContinuousDofLayout<ExecSpace>> fine)
-    : coarse_(std::move(coarse)), fine_(std::move(fine)) {
+                                      std::shared_ptr<const ContinuousDofLayout<ExecSpace>> fine, TransferKernel kernel)
+    : coarse_(std::move(coarse)), fine_(std::move(fine)), kernel_(kernel) {
   TENSORMG_CHECK(coarse_->degree() == fine_->degree() && coarse_->dim() == fine_->dim(),
                  "transfer needs levels of equal degree and dimension");
   for (int d = 0; d < coarse_->dim(); ++d)
@@ -142,6 +199,10 @@ Transfer<Number, ExecSpace>::Transfer(std::shared_ptr<const ContinuousDofLayout<
   MPI_Comm_size(coarse_->mesh().comm(), &ranks);
   TENSORMG_CHECK_COLLECTIVE(coarse_->mesh().comm(), ranks == 1,
                             "multigrid transfer runs on one MPI rank in this version (given " << ranks << ")");
+  TENSORMG_CHECK(kernel_ != TransferKernel::by_node || coarse_->degree() == 1,
+                 "the by-node transfer is for Q1 only (degree " << coarse_->degree() << ")");
+  if (kernel_ == TransferKernel::automatic)
+    kernel_ = coarse_->degree() == 1 ? TransferKernel::by_node : TransferKernel::by_parent_cell;
   const auto p = interpolation_matrix_1d(coarse_->degree());
   std::vector<Number> pn(p.begin(), p.end());
   matrix_ = decltype(matrix_)("tensormg::transfer::matrix", pn.size());
@@ -149,8 +210,22 @@ Transfer<Number, ExecSpace>::Transfer(std::shared_ptr<const ContinuousDofLayout<
 }
 
 template <class Number, class ExecSpace>
+void Transfer<Number, ExecSpace>::apply_by_node(Mode mode, vector_type& out, const vector_type& in) const {
+  TransferByNodeQ1<Number, ExecSpace> kernel;
+  kernel.in = in.view();
+  kernel.out = out.view();
+  kernel.coarse = coarse_->box();
+  kernel.fine = fine_->box();
+  kernel.mode = mode == Mode::assign ? 0 : mode == Mode::add ? 1 : 2;
+  const NodeBox& o = mode == Mode::transpose ? kernel.coarse : kernel.fine;
+  Kokkos::parallel_for(mode == Mode::transpose ? "tensormg::transfer::restrict_q1" : "tensormg::transfer::prolongate_q1",
+                       Kokkos::RangePolicy<ExecSpace>(0, o.n[0] * o.n[1] * o.n[2]), kernel);
+}
+
+template <class Number, class ExecSpace>
 void Transfer<Number, ExecSpace>::apply(Mode mode, vector_type& out, const vector_type& in) const {
-  using Kernel = TransferKernel<Number, ExecSpace>;
+  if (kernel_ == TransferKernel::by_node) return apply_by_node(mode, out, in);
+  using Kernel = TransferByParentCell<Number, ExecSpace>;
   Kernel kernel;
   kernel.in = in.view();
   kernel.out = out.view();

@@ -20,13 +20,24 @@ namespace tensormg {
 /// two halves: P[f * (k+1) + c] = φ_c(x_f), x_f in [0, 1].
 std::vector<double> interpolation_matrix_1d(int degree);
 
+/// How the transfer is evaluated.
+enum class TransferKernel {
+  automatic,        ///< by_node for k = 1, by_parent_cell otherwise
+  by_parent_cell,   ///< one team per group of parent cells, sum factorization in scratch (any k)
+  by_node           ///< k = 1 only: one thread per output node, ≤ 2^d (prolongation) or 3^d
+                    ///< (restriction) weights of 1 and 1/2, no scratch, no atomics
+};
+
 template <class Number, class ExecSpace = DefaultExec>
 class Transfer {
  public:
   using vector_type = DistributedVector<Number, ExecSpace>;
   /// fine must be coarse refined once (same brick, twice the cells per direction). One MPI rank.
+  /// by_node needs k = 1 (InputError otherwise).
   Transfer(std::shared_ptr<const ContinuousDofLayout<ExecSpace>> coarse,
-           std::shared_ptr<const ContinuousDofLayout<ExecSpace>> fine);
+           std::shared_ptr<const ContinuousDofLayout<ExecSpace>> fine,
+           TransferKernel kernel = TransferKernel::automatic);
+  TransferKernel kernel() const { return kernel_; }
   /// fine = P coarse.
   void prolongate(vector_type& fine, const vector_type& coarse) const;
   /// fine += P coarse.
@@ -37,7 +48,9 @@ class Transfer {
  private:
   enum class Mode { assign, add, transpose };
   void apply(Mode mode, vector_type& out, const vector_type& in) const;
+  void apply_by_node(Mode mode, vector_type& out, const vector_type& in) const;
   std::shared_ptr<const ContinuousDofLayout<ExecSpace>> coarse_, fine_;
+  TransferKernel kernel_ = TransferKernel::automatic;
   Kokkos::View<Number*, typename ExecSpace::memory_space> matrix_;
 };
 

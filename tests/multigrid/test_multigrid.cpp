@@ -56,6 +56,38 @@ TYPED_TEST(MultigridTest, RestrictionIsTransposeOfProlongation) {
     }
 }
 
+/// The Q1 by-node transfer (the default at k = 1) equals the by-parent-cell sum factorization in
+/// all three modes, on odd and even cell counts; other degrees refuse it.
+TYPED_TEST(MultigridTest, Q1TransferByNodeEqualsByParentCell) {
+  if (world_size() > 1) GTEST_SKIP() << "single rank";
+  for (int dim = 2; dim <= 3; ++dim) {
+    const auto coarse = make_layout<TypeParam>(make_mesh(dim, {3, 2, 5}, 0, {1.0, 0.5, 2.0}), 1);
+    const auto fine = make_layout<TypeParam>(make_mesh(dim, {3, 2, 5}, 1, {1.0, 0.5, 2.0}), 1);
+    const Transfer<double, TypeParam> node(coarse, fine), cell(coarse, fine, TransferKernel::by_parent_cell);
+    ASSERT_EQ(node.kernel(), TransferKernel::by_node);
+    DistributedVector<double, TypeParam> u(coarse->partitioner()), v(fine->partitioner());
+    fill_random(*coarse, u, 7);
+    fill_random(*fine, v, 8);
+    DistributedVector<double, TypeParam> a(fine->partitioner()), b(fine->partitioner());
+    node.prolongate(a, u);
+    cell.prolongate(b, u);
+    EXPECT_LE(relative_max_difference(a, b), 1e-15) << "prolongate dim=" << dim;
+    a.copy_from(v);
+    b.copy_from(v);
+    node.prolongate_add(a, u);
+    cell.prolongate_add(b, u);
+    EXPECT_LE(relative_max_difference(a, b), 1e-15) << "prolongate_add dim=" << dim;
+    DistributedVector<double, TypeParam> ra(coarse->partitioner()), rb(coarse->partitioner());
+    ra.fill(5.0);  // restriction overwrites
+    node.restrict_to(ra, v);
+    cell.restrict_to(rb, v);
+    EXPECT_LE(relative_max_difference(ra, rb), 1e-14) << "restrict dim=" << dim;
+    const auto q2c = make_layout<TypeParam>(make_mesh(dim, {3, 2, 5}, 0), 2);
+    const auto q2f = make_layout<TypeParam>(make_mesh(dim, {3, 2, 5}, 1), 2);
+    EXPECT_THROW((Transfer<double, TypeParam>(q2c, q2f, TransferKernel::by_node)), InputError);
+  }
+}
+
 TYPED_TEST(MultigridTest, ProlongationReproducesCoarsePolynomials) {
   if (world_size() > 1) GTEST_SKIP() << "single rank";
   for (int dim = 2; dim <= 3; ++dim)
