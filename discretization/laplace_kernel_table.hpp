@@ -6,9 +6,8 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstddef>
-#include <utility>  // std::integer_sequence
 
-#include "core/error.hpp"
+#include "core/kernel_table.hpp"
 #include "discretization/continuous_dof_layout.hpp"
 
 namespace tensormg {
@@ -49,23 +48,12 @@ struct LaplaceKernelTable {
 template <int dim, int k, class Number, class ExecSpace>
 LaplaceKernelTable<Number, ExecSpace> laplace_kernels_of();
 
-namespace detail {
-template <int dim, class Number, class ExecSpace, int... i>
-LaplaceKernelTable<Number, ExecSpace> laplace_kernels_among(int degree, std::integer_sequence<int, i...>) {
-  LaplaceKernelTable<Number, ExecSpace> table;
-  ((degree == i + 1 ? (void)(table = laplace_kernels_of<dim, i + 1, Number, ExecSpace>()) : (void)0), ...);
-  return table;
-}
-}  // namespace detail
-
-/// The kernels of (dim, degree); throws InputError for unsupported degrees (1..10 in 2D, 1..8 in 3D).
+/// The kernels of (dim, degree); throws InputError for unsupported degrees (core/kernel_table.hpp).
 template <class Number, class ExecSpace>
 LaplaceKernelTable<Number, ExecSpace> laplace_kernels(int dim, int degree) {
-  const int max_degree = dim == 2 ? 10 : 8;
-  TENSORMG_CHECK((dim == 2 || dim == 3) && degree >= 1 && degree <= max_degree,
-                 "degree " << degree << " is not supported in " << dim << "D; use 1.." << max_degree);
-  return dim == 2 ? detail::laplace_kernels_among<2, Number, ExecSpace>(degree, std::make_integer_sequence<int, 10>{})
-                  : detail::laplace_kernels_among<3, Number, ExecSpace>(degree, std::make_integer_sequence<int, 8>{});
+  return kernel_table<LaplaceKernelTable<Number, ExecSpace>>(dim, degree, [](auto d, auto k) {
+    return laplace_kernels_of<decltype(d)::value, decltype(k)::value, Number, ExecSpace>();
+  });
 }
 
 }  // namespace tensormg

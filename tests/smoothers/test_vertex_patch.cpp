@@ -257,6 +257,28 @@ double relative_residual_after_step(const ContinuousDofLayout<ExecSpace>& layout
   return r.l2_norm() / b.l2_norm();
 }
 
+/// One step of the default variant equals one of the global-residual variant (whose residual is
+/// the operator's vmult), in both sweep orders, from x0 and b random (seeds `seed`, `seed` + 1).
+template <class ExecSpace>
+void expect_default_step_equals_global(std::shared_ptr<const CartesianMesh> mesh, int k, int seed,
+                                       const std::string& label) {
+  const auto layout = make_layout<ExecSpace>(mesh, k);
+  const auto op = std::make_shared<LaplaceOperator<double, ExecSpace>>(layout);
+  auto x0 = op->make_vector(), b = op->make_vector(), x = op->make_vector(), y = op->make_vector();
+  fill_random(*layout, x0, seed);
+  fill_random(*layout, b, seed + 1);
+  const VertexPatchSmoother<double, ExecSpace> tuned(op);
+  const VertexPatchSmoother<double, ExecSpace> global(
+      op, {PatchKernel::global, LocalSolver::fast_diagonalization, ThreadStructure::per_column, 1});
+  for (const auto order : {SweepOrder::forward, SweepOrder::reverse}) {
+    x.copy_from(x0);
+    y.copy_from(x0);
+    tuned.smooth(x, b, order);
+    global.smooth(y, b, order);
+    EXPECT_LE(relative_max_difference(x, y), 1e-12) << label << tuned.description() << " vs " << global.description();
+  }
+}
+
 /// Every (dim, k) the smoother supports, with the variant each picks by default on this backend
 /// (the tuned one: fused, per-column, team shapes of the tuning rules): on one patch the step is
 /// the exact solve; on several patches (odd and even counts, anisotropic cells) it equals the
@@ -272,22 +294,8 @@ TYPED_TEST(VertexPatchTest, EveryDegreeDefaultStepIsExactOnOnePatchAndMatchesGlo
         EXPECT_LE(relative_residual_after_step(*layout, *op, smoother, 77), 1e-12)
             << "dim=" << dim << " k=" << k << " " << smoother.description();
       }
-      const auto layout = make_layout<TypeParam>(make_mesh(dim, {3, 4, 3}, 0, {1.0, 0.6, 1.4}), k);
-      const auto op = std::make_shared<LaplaceOperator<double, TypeParam>>(layout);
-      auto x0 = op->make_vector(), b = op->make_vector(), x = op->make_vector(), y = op->make_vector();
-      fill_random(*layout, x0, 5 + k);
-      fill_random(*layout, b, 6 + k);
-      const VertexPatchSmoother<double, TypeParam> tuned(op);
-      const VertexPatchSmoother<double, TypeParam> global(
-          op, {PatchKernel::global, LocalSolver::fast_diagonalization, ThreadStructure::per_column, 1});
-      for (const auto order : {SweepOrder::forward, SweepOrder::reverse}) {
-        x.copy_from(x0);
-        y.copy_from(x0);
-        tuned.smooth(x, b, order);
-        global.smooth(y, b, order);
-        EXPECT_LE(relative_max_difference(x, y), 1e-12)
-            << "dim=" << dim << " k=" << k << " " << tuned.description() << " vs " << global.description();
-      }
+      expect_default_step_equals_global<TypeParam>(make_mesh(dim, {3, 4, 3}, 0, {1.0, 0.6, 1.4}), k, 5 + k,
+                                                   "dim=" + std::to_string(dim) + " k=" + std::to_string(k) + " ");
     }
 }
 
@@ -303,21 +311,7 @@ TYPED_TEST(VertexPatchTest, Q7FusedFromSharedMemoryIsExact) {
     EXPECT_EQ(smoother.options().kernel, PatchKernel::fused) << smoother.description();
     EXPECT_LE(relative_residual_after_step(*layout, *op, smoother, 78), 1e-12) << smoother.description();
   }
-  const auto layout = make_layout<TypeParam>(make_mesh(3, {3, 3, 2}, 0, {1.0, 0.6, 1.4}), k);
-  const auto op = std::make_shared<LaplaceOperator<double, TypeParam>>(layout);
-  auto x0 = op->make_vector(), b = op->make_vector(), x = op->make_vector(), y = op->make_vector();
-  fill_random(*layout, x0, 5);
-  fill_random(*layout, b, 6);
-  const VertexPatchSmoother<double, TypeParam> fused(op);
-  const VertexPatchSmoother<double, TypeParam> global(
-      op, {PatchKernel::global, LocalSolver::fast_diagonalization, ThreadStructure::per_column, 1});
-  for (const auto order : {SweepOrder::forward, SweepOrder::reverse}) {
-    x.copy_from(x0);
-    y.copy_from(x0);
-    fused.smooth(x, b, order);
-    global.smooth(y, b, order);
-    EXPECT_LE(relative_max_difference(x, y), 1e-12) << fused.description() << " vs " << global.description();
-  }
+  expect_default_step_equals_global<TypeParam>(make_mesh(3, {3, 3, 2}, 0, {1.0, 0.6, 1.4}), k, 5, "");
 }
 
 TYPED_TEST(VertexPatchTest, FloatStepIsCloseToDouble) {
