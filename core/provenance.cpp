@@ -7,7 +7,6 @@
 #include <fstream>
 #include <thread>
 
-#include "backends/cuda_mma/cuda_mma.hpp"
 #include "tensormg/provenance_generated.hpp"
 
 namespace tensormg {
@@ -39,12 +38,8 @@ std::string cpu_model() {
 }
 }  // namespace
 
-std::string device_name() {
-  if constexpr (cuda_mma::enabled) {
-    return cuda_mma::device_properties().name;
-  } else {
-    return cpu_model() + " (" + std::to_string(std::thread::hardware_concurrency()) + " hardware threads)";
-  }
+std::string cpu_description() {
+  return cpu_model() + " (" + std::to_string(std::thread::hardware_concurrency()) + " hardware threads)";
 }
 
 std::string utc_now() {
@@ -62,7 +57,7 @@ std::string host_name() {
   return buf;
 }
 
-Json provenance_record(const std::vector<std::string>& command_line, int ranks) {
+Json provenance_record(const std::vector<std::string>& command_line, int ranks, const std::string& device) {
   Json p = Json::object();
   p["tensormg_version"] = TENSORMG_VERSION_STRING;
   p["git_hash"] = git_hash();
@@ -70,7 +65,7 @@ Json provenance_record(const std::vector<std::string>& command_line, int ranks) 
   p["compiler"] = TENSORMG_CXX_COMPILER;
   p["kokkos"] = kokkos_configuration();
   p["backend"] = backend_name();
-  p["device"] = device_name();
+  p["device"] = device;
   p["host"] = host_name();
   p["date_utc"] = utc_now();
   p["mpi_ranks"] = ranks;

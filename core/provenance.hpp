@@ -15,15 +15,16 @@ std::string git_hash();
 std::string kokkos_configuration();
 /// Name of the default execution space ("Cuda", "OpenMP", "Serial").
 std::string backend_name();
-/// The device the default execution space runs on: GPU name from the CUDA backend, otherwise the
-/// CPU model with its core count.
-std::string device_name();
+/// The CPU model (from /proc/cpuinfo) with the hardware thread count. The device of the default
+/// execution space, whatever the backend, is backends/device.hpp's device_name().
+std::string cpu_description();
 /// UTC time as ISO 8601.
 std::string utc_now();
 /// Host name of this process.
 std::string host_name();
 
-/// A JSON object with all of the above plus the rank count and the command line.
-Json provenance_record(const std::vector<std::string>& command_line, int ranks);
+/// A JSON object with all of the above plus the rank count, the command line and the device
+/// (backends/device.hpp's device_name()).
+Json provenance_record(const std::vector<std::string>& command_line, int ranks, const std::string& device);
 
 }  // namespace tensormg

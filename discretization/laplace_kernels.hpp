@@ -11,19 +11,11 @@
 
 #include <utility>
 
+#include "backends/device_traits.hpp"
 #include "core/fast_divisor.hpp"
+#include "core/tensor_contraction.hpp"
 #include "discretization/laplace_kernel_table.hpp"
-
-/// Unrolling of the loops over a line's n outputs. Full unrolling keeps every 1D matrix entry a
-/// constant-bank operand, but with n > 5 it keeps too many operands live: at k = 6 in 3D nvcc
-/// spilled (ncu on the H100: 26.8M local-memory spill requests, DRAM 64% busy, 9.7 GDoF/s), so
-/// there only the inner loop is unrolled. Host compilers ignore it.
-#define TENSORMG_PRAGMA(x) _Pragma(#x)
-#if defined(__CUDA_ARCH__)
-#define TENSORMG_UNROLL_OUTPUTS TENSORMG_PRAGMA(unroll(n <= 5 ? n : 1))
-#else
-#define TENSORMG_UNROLL_OUTPUTS
-#endif
+#include "discretization/laplace_tuning.hpp"
 
 namespace tensormg {
 
@@ -85,12 +77,14 @@ struct Matrices1D {
 /// face once (merges_left), which saves 1/(k+1) of the atomic adds.
 template <int dim, int n, class Number, class ExecSpace>
 struct CellOperatorKernel {
-  /// At most 256 threads per team, and a register cap: without it nvcc used 102 registers at
-  /// k = 4 and 185 at k = 6 on sm_90 (25% and 8% occupancy; 9.6 GDoF/s at k = 6 in 3D on the
-  /// H100). 4 teams per SM (64 registers) for n <= 5, 3 (85 registers) above, where the output
-  /// loops are not unrolled (TENSORMG_UNROLL_OUTPUTS).
-  static constexpr int max_team_size = 256;
-  using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<max_team_size, (n <= 5 ? 4 : 3)>>;
+  /// Launch bounds, unrolling and face merging from the tuning table (laplace_tuning.hpp): without
+  /// a register cap nvcc used 102 registers at k = 4 and 185 at k = 6 on sm_90 (25% and 8%
+  /// occupancy; 9.6 GDoF/s at k = 6 in 3D on the H100).
+  static constexpr LaplaceTuning tuning = laplace_tuning(dim, n - 1, tuning_target<ExecSpace>());
+  static_assert(tuning.dim == dim, "no tuning row for this (dim, k)");
+  static constexpr int max_team_size = tuning.max_team_size;
+  static constexpr int unroll = tuning.unroll_outputs;
+  using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<tuning.max_team_size, tuning.min_teams_per_sm>>;
   using Member = typename Policy::member_type;
   using ScratchView = Kokkos::View<Number*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
   static constexpr int k = n - 1;
@@ -172,27 +166,25 @@ struct CellOperatorKernel {
       if (first + c >= n_cells) continue;
       const CellInfo& ci = info_of(first + c, cached, info);
       const int j = line % n, l = dim == 3 ? line / n : 0;
-      Number r[n];
+      Number r[1][n];
       if (ci.fast) {
-        const Number* p = args.src.data() + node_index(ci, 0, j, l, false);
-        for (int i = 0; i < n; ++i) r[i] = p[i];
+        contraction::load_column(args.src.data() + node_index(ci, 0, j, l, false), 1, r[0]);
       } else {
         for (int i = 0; i < n; ++i) {
           const local_index idx = node_index(ci, i, j, l, args.zero_boundary_input);
-          r[i] = idx >= 0 ? args.src(idx) : Number(0);
+          r[0][i] = idx >= 0 ? args.src(idx) : Number(0);
         }
       }
       const int base = c * cell_stride + line * n;
-      TENSORMG_UNROLL_OUTPUTS
-      for (int i = 0; i < n; ++i) {
-        Number sm = 0, sa = 0;
-        for (int q = 0; q < n; ++q) {
-          sm += m.entry[0][0][i][q] * r[q];
-          sa += m.entry[0][1][i][q] * r[q];
-        }
-        t0[base + i] = sm;
-        t1[base + i] = sa;
-      }
+      contraction::contract<n, n, 1, 2, unroll, Number>(
+          [&](int i, int q, Number(&s)[2][1]) {
+            contraction::madd(s[0], m.entry[0][0][i][q], r, q);
+            contraction::madd(s[1], m.entry[0][1][i][q], r, q);
+          },
+          [&](int i, Number(&s)[2][1]) {
+            t0[base + i] = s[0][0];
+            t1[base + i] = s[1][0];
+          });
     }
     team.team_barrier();
 
@@ -204,13 +196,13 @@ struct CellOperatorKernel {
         const CellInfo& ci = info_of(first + c, cached, info);
         if (i == k && merges_right(c, first, ci)) continue;
         const int base = c * cell_stride + i;
-        Number r0[n], r1[n];
-        load_line(t0 + base, n, r0);
-        load_line(t1 + base, n, r1);
+        Number r0[1][n], r1[1][n];
+        contraction::load_column(t0 + base, n, r0[0]);
+        contraction::load_column(t1 + base, n, r1[0]);
         if (i == 0 && merges_left(c, ci)) add_line(t0, t1, base - cell_stride + k, n, r0, r1);
         for (int j = 0; j < n; ++j) {
-          r1[j] = args.laplace * r1[j] + args.mass * r0[j];
-          r0[j] *= args.laplace;
+          r1[0][j] = args.laplace * r1[0][j] + args.mass * r0[0][j];
+          r0[0][j] *= args.laplace;
         }
         scatter_line(ci, i, 0, r0, r1);
       }
@@ -220,21 +212,20 @@ struct CellOperatorKernel {
         const int c = cell_of(w), line = line_of(w);
         if (first + c >= n_cells) continue;
         const int base = c * cell_stride + line % n + (line / n) * n * n;
-        Number r0[n], r1[n];
-        load_line(t0 + base, n, r0);
-        load_line(t1 + base, n, r1);
-        TENSORMG_UNROLL_OUTPUTS
-        for (int jo = 0; jo < n; ++jo) {
-          Number s1 = 0, s2 = 0, s3 = 0;  // s2, s3: two independent FMA chains
-          for (int j = 0; j < n; ++j) {
-            s1 += m.entry[1][0][jo][j] * r0[j];
-            s2 += m.entry[1][1][jo][j] * r0[j];
-            s3 += m.entry[1][0][jo][j] * r1[j];
-          }
-          s2 += s3;
-          t0[base + jo * n] = s1;
-          t1[base + jo * n] = s2;
-        }
+        Number r0[1][n], r1[1][n];
+        contraction::load_column(t0 + base, n, r0[0]);
+        contraction::load_column(t1 + base, n, r1[0]);
+        // s[1], s[2]: two independent FMA chains for t1.
+        contraction::contract<n, n, 1, 3, unroll, Number>(
+            [&](int jo, int j, Number(&s)[3][1]) {
+              contraction::madd(s[0], m.entry[1][0][jo][j], r0, j);
+              contraction::madd(s[1], m.entry[1][1][jo][j], r0, j);
+              contraction::madd(s[2], m.entry[1][0][jo][j], r1, j);
+            },
+            [&](int jo, Number(&s)[3][1]) {
+              t0[base + jo * n] = s[0][0];
+              t1[base + jo * n] = s[1][0] + s[2][0];
+            });
       }
       team.team_barrier();
       // z (last): v = a A_z t0 + M_z (a t1 + b t0), added to the global vector.
@@ -245,13 +236,13 @@ struct CellOperatorKernel {
         const int p = line % n;
         if (p == k && merges_right(c, first, ci)) continue;
         const int base = c * cell_stride + line;
-        Number r0[n], r1[n];
-        load_line(t0 + base, n * n, r0);
-        load_line(t1 + base, n * n, r1);
+        Number r0[1][n], r1[1][n];
+        contraction::load_column(t0 + base, n * n, r0[0]);
+        contraction::load_column(t1 + base, n * n, r1[0]);
         if (p == 0 && merges_left(c, ci)) add_line(t0, t1, base - cell_stride + k, n * n, r0, r1);
         for (int j = 0; j < n; ++j) {
-          r1[j] = args.laplace * r1[j] + args.mass * r0[j];
-          r0[j] *= args.laplace;
+          r1[0][j] = args.laplace * r1[0][j] + args.mass * r0[0][j];
+          r0[0][j] *= args.laplace;
         }
         scatter_line(ci, p, line / n, r0, r1);
       }
@@ -262,9 +253,9 @@ struct CellOperatorKernel {
   /// their last-direction lines at x = k (of c − 1) and x = 0 (of c) add to the same nodes, so
   /// the x = 0 line of c takes the sum of both (the last contraction is linear) and the x = k
   /// line of c − 1 adds nothing: one atomic add per shared node instead of two.
-  /// Only up to k = 4: there it gave +20/+22/+12% at k = 2/3/4 on the H100; with the 3–4 cells
-  /// per team of k >= 5 the lines of one warp mix x positions, and the merging lanes diverge.
-  static constexpr bool merge_faces = n <= 5;
+  /// Where the tuning row says (k <= 4: +20/+22/+12% at k = 2/3/4 on the H100; with the 3–4 cells
+  /// per team of k >= 5 the lines of one warp mix x positions, and the merging lanes diverge).
+  static constexpr bool merge_faces = tuning.merge_faces;
   KOKKOS_INLINE_FUNCTION bool merges_left(int c, const CellInfo& ci) const {
     return merge_faces && args.color < 0 && c > 0 && ci.cc[0] > 0;
   }
@@ -273,39 +264,34 @@ struct CellOperatorKernel {
            ci.cc[0] + 1 < cells.extent[0];
   }
   /// r0 += t0[start + j·stride], r1 += t1[start + j·stride].
-  KOKKOS_INLINE_FUNCTION static void add_line(const Number* t0, const Number* t1, int start, int stride, Number (&r0)[n],
-                                              Number (&r1)[n]) {
+  KOKKOS_INLINE_FUNCTION static void add_line(const Number* t0, const Number* t1, int start, int stride, Number (&r0)[1][n],
+                                              Number (&r1)[1][n]) {
     for (int j = 0; j < n; ++j) {
-      r0[j] += t0[start + j * stride];
-      r1[j] += t1[start + j * stride];
+      r0[0][j] += t0[start + j * stride];
+      r1[0][j] += t1[start + j * stride];
     }
-  }
-
-  /// Loads the n values of a line that starts at p and advances by stride.
-  KOKKOS_INLINE_FUNCTION static void load_line(const Number* p, int stride, Number (&r)[n]) {
-    for (int j = 0; j < n; ++j) r[j] = p[j * stride];
   }
 
   /// Adds v[o] = Σ_j A[o][j] r0[j] + Σ_j M[o][j] r1[j] (A, M of the last direction; r0 already
   /// scaled by a) to the n
   /// nodes of a line along the last direction whose other coordinates in the cell are (p, q).
-  KOKKOS_INLINE_FUNCTION void scatter_line(const CellInfo& info, int p, int q, const Number (&r0)[n],
-                                           const Number (&r1)[n]) const {
+  KOKKOS_INLINE_FUNCTION void scatter_line(const CellInfo& info, int p, int q, const Number (&r0)[1][n],
+                                           const Number (&r1)[1][n]) const {
     constexpr int last = dim - 1;
-    TENSORMG_UNROLL_OUTPUTS
-    for (int o = 0; o < n; ++o) {
-      Number v = 0, vm = 0;  // two independent FMA chains
-      for (int j = 0; j < n; ++j) {
-        v += m.entry[last][1][o][j] * r0[j];
-        vm += m.entry[last][0][o][j] * r1[j];
-      }
-      v += vm;
-      const local_index idx = dim == 2 ? node_index(info, p, o, 0, args.skip_boundary_output)
-                                       : node_index(info, p, q, o, args.skip_boundary_output);
-      if (idx < 0) continue;
-      if (args.atomic) Kokkos::atomic_add(&args.dst(idx), v);
-      else args.dst(idx) += v;
-    }
+    // Two independent FMA chains, summed at the store.
+    contraction::contract<n, n, 1, 2, unroll, Number>(
+        [&](int o, int j, Number(&s)[2][1]) {
+          contraction::madd(s[0], m.entry[last][1][o][j], r0, j);
+          contraction::madd(s[1], m.entry[last][0][o][j], r1, j);
+        },
+        [&](int o, Number(&s)[2][1]) {
+          const Number v = s[0][0] + s[1][0];
+          const local_index idx = dim == 2 ? node_index(info, p, o, 0, args.skip_boundary_output)
+                                           : node_index(info, p, q, o, args.skip_boundary_output);
+          if (idx < 0) return;
+          if (args.atomic) Kokkos::atomic_add(&args.dst(idx), v);
+          else args.dst(idx) += v;
+        });
   }
 };
 
@@ -348,19 +334,15 @@ struct CellDiagonalKernel {
 
 namespace tensormg {
 
-/// True for execution spaces that run on the host (team size 1, one cell per team there).
-template <class ExecSpace>
-constexpr bool runs_on_host() {
-  return Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
-}
-
 /// Cells per team when the user does not choose: one on the host; on a GPU enough cells that a
-/// team has about 128 threads (one per line). tensormg-bench-operator --cells-per-team sweeps it.
+/// team has about the tuning row's team_threads (one per line). tensormg-bench-operator
+/// --cells-per-team sweeps it.
 template <int dim, int n, class ExecSpace>
 int default_cells_per_team() {
   if constexpr (runs_on_host<ExecSpace>()) return 1;
   constexpr int lines = dim == 2 ? n : n * n;
-  return (128 + lines / 2) / lines > 0 ? (128 + lines / 2) / lines : 1;
+  constexpr int target = CellOperatorKernel<dim, n, double, ExecSpace>::tuning.team_threads;
+  return (target + lines / 2) / lines > 0 ? (target + lines / 2) / lines : 1;
 }
 
 template <int dim, int n, class Number, class ExecSpace>

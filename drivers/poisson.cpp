@@ -10,6 +10,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "backends/device.hpp"
 #include "core/environment.hpp"
 #include "core/error.hpp"
 #include "core/json.hpp"
@@ -372,7 +373,7 @@ int run(const Options& o, Environment& env) {
     m["estimate_margin_bytes"] = small_data_margin_bytes;
     m["measured_peak_bytes"] = measured_bytes;
   }
-  record["provenance"] = provenance_record(env.command_line(), env.size());
+  record["provenance"] = provenance_record(env.command_line(), env.size(), device_name());
 
   if (env.rank() == 0) {
     std::printf("tensormg-poisson: %dD Q%d, problem '%s', %s precision, %s + %s on %s\n", o.dim, o.degree,

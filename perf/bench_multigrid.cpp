@@ -14,6 +14,7 @@
 #include <map>
 #include <sstream>
 
+#include "backends/device.hpp"
 #include "core/environment.hpp"
 #include "core/error.hpp"
 #include "core/hdf5_file.hpp"
@@ -536,7 +537,7 @@ int main(int argc, char** argv) {
       record["kind"] = "tensormg-bench-multigrid";
       record["study"] = s.study;
       record["smoothing_order"] = s.smoothing_order;
-      record["provenance"] = provenance_record(env.command_line(), env.size());
+      record["provenance"] = provenance_record(env.command_line(), env.size(), device_name());
       record["ceilings_record"] = s.ceilings;
       record["results"] = results;
       write_text_file_atomically(output, record.dump(2) + "\n");

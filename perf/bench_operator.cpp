@@ -8,6 +8,7 @@
 #include <limits>
 #include <sstream>
 
+#include "backends/device.hpp"
 #include "core/environment.hpp"
 #include "core/error.hpp"
 #include "core/hdf5_file.hpp"
@@ -255,7 +256,7 @@ int main(int argc, char** argv) {
       if (env.rank() != 0) return;
       Json record = Json::object();
       record["kind"] = "tensormg-bench-operator";
-      record["provenance"] = provenance_record(env.command_line(), env.size());
+      record["provenance"] = provenance_record(env.command_line(), env.size(), device_name());
       record["ceilings_record"] = ceilings_path;
       record["flop_model"] = "sum factorization: 2D 4, 3D 7 one-dimensional contractions of 2n flops per cell entry, "
                              "plus 3 flops per cell entry for the coefficient combination; gather/scatter not counted";

@@ -9,6 +9,7 @@
 #include <iostream>
 #include <type_traits>
 
+#include "backends/device.hpp"
 #include "backends/cuda_mma/cuda_mma.hpp"
 #include "core/environment.hpp"
 #include "core/error.hpp"
@@ -146,7 +147,7 @@ int main(int argc, char** argv) {
 
     Json record = Json::object();
     record["kind"] = "tensormg-ceilings";
-    record["provenance"] = provenance_record(env.command_line(), env.size());
+    record["provenance"] = provenance_record(env.command_line(), env.size(), device_name());
     Json& dev = record["device"];
     dev["backend"] = backend_name();
     dev["name"] = device_name();

@@ -1,6 +1,6 @@
 #pragma once
 /// @file
-/// What the vertex-patch kernels (vertex_patch_kernels.hpp) are given: the stage, the arguments
+/// What the vertex-patch kernels (vertex_patch_columns.hpp, vertex_patch_points.hpp) are given: the stage, the arguments
 /// of a launch, the patches of one color, and the reference 1D matrices held in the functor.
 
 #include <Kokkos_Core.hpp>

@@ -2,7 +2,7 @@
 /// @file
 /// The definition of patch_kernels_of (vertex_patch_launch.hpp) and the macro that instantiates
 /// it for one (dim, k) and every (number type, execution space); included only by the
-/// translation units smoothers/CMakeLists.txt generates from vertex_patch_instantiate.cpp.in.
+/// translation units smoothers/CMakeLists.txt generates (cmake/TensormgInstantiate.cmake).
 
 #include "smoothers/vertex_patch_launch.hpp"
 
@@ -10,9 +10,15 @@ namespace tensormg {
 
 template <int dim, int k, class Number, class ExecSpace>
 PatchKernelTable<Number, ExecSpace> patch_kernels_of() {
-  using Kernel = VertexPatchKernel<dim, k, Number, ExecSpace>;
-  return {&launch_vertex_patch<dim, k, Number, ExecSpace>, &detail::patch_scratch_level<Kernel>,
-          &Kernel::threads_per_patch, &Kernel::interior_threads_per_patch};
+  using Columns = VertexPatchColumnKernel<dim, k, Number, ExecSpace>;
+  using Points = VertexPatchPointKernel<dim, k, Number, ExecSpace>;
+  return {&launch_vertex_patch<dim, k, Number, ExecSpace>,
+          [](PatchStage stage, bool per_column, int ppt, int threads) {
+            return per_column ? detail::patch_scratch_level<Columns>(stage, ppt, threads)
+                              : detail::patch_scratch_level<Points>(stage, ppt, threads);
+          },
+          [](bool per_column) { return per_column ? Columns::threads_per_patch() : Points::threads_per_patch(); },
+          &Columns::interior_threads_per_patch, Columns::tuning};
 }
 
 }  // namespace tensormg

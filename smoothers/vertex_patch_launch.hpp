@@ -1,16 +1,17 @@
 #pragma once
 /// @file
-/// Launch of the vertex-patch kernels (vertex_patch_kernels.hpp): team size and scratch level per
-/// launch, the shared-scratch or generic kernel, and the table of launchers per degree that the
-/// host glue (vertex_patch_smoother.cpp) looks up.
+/// Launch of the vertex-patch kernels (vertex_patch_columns.hpp, vertex_patch_points.hpp): the
+/// kernel of the thread structure, team size and scratch level per launch, the fast-scratch or
+/// generic instantiation, and the table of launchers per degree that the host glue
+/// (vertex_patch_smoother.cpp) looks up.
 
 #include <Kokkos_Core.hpp>
 
 #include <cstddef>
 
 #include "core/kernel_table.hpp"
-#include "core/team_scratch.hpp"
-#include "smoothers/vertex_patch_kernels.hpp"
+#include "smoothers/vertex_patch_columns.hpp"
+#include "smoothers/vertex_patch_points.hpp"
 
 namespace tensormg {
 
@@ -21,53 +22,42 @@ struct PatchKernelTable {
   int (*scratch_level)(PatchStage, bool per_column, int patches_per_team, int threads_per_patch) = nullptr;
   int (*threads_per_patch)(bool per_column) = nullptr;
   int (*interior_threads_per_patch)() = nullptr;
+  PatchTuning tuning{};  ///< the row of (dim, k) for ExecSpace (vertex_patch_tuning.hpp)
 };
-
-template <class ExecSpace>
-constexpr bool patch_kernels_run_on_host() {
-  return Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
-}
 
 namespace detail {
 /// Threads of a device team: patches per team × threads per patch in whole warps, at most the
 /// kernel's launch bound.
 template <class Kernel>
-int patch_team_size(int patches_per_team, int threads_per_patch, bool per_column) {
-  int threads = patches_per_team * (threads_per_patch > 0 ? threads_per_patch : Kernel::threads_per_patch(per_column));
-  threads = threads > 32 ? (threads + 31) / 32 * 32 : threads;
+int patch_team_size(int patches_per_team, int threads_per_patch) {
+  constexpr int warp = Kernel::Traits::warp_size;
+  int threads = patches_per_team * (threads_per_patch > 0 ? threads_per_patch : Kernel::threads_per_patch());
+  threads = threads > warp ? (threads + warp - 1) / warp * warp : threads;
   return threads < Kernel::max_team_size ? threads : Kernel::max_team_size;
 }
 
 /// Scratch level of a launch: 0 (shared memory on the GPU) where the team's scratch fits the fast
-/// team scratch (core/team_scratch.hpp), otherwise 1 (global memory).
+/// team scratch (DeviceTraits::fast_scratch_bytes), otherwise 1 (global memory).
 template <class Kernel>
-int patch_scratch_level(PatchStage stage, bool per_column, int patches_per_team, int threads_per_patch) {
-  using ExecSpace = typename Kernel::execution_space;
-  const std::size_t bytes = Kernel::scratch_bytes(stage, per_column, patches_per_team);
-  const int team_size = patch_team_size<Kernel>(patches_per_team, threads_per_patch, per_column);
-  return bytes <= fast_team_scratch_bytes<ExecSpace>(team_size) ? 0 : 1;
+int patch_scratch_level(PatchStage stage, int patches_per_team, int threads_per_patch) {
+  const std::size_t bytes = Kernel::scratch_bytes(stage, patches_per_team);
+  const int team_size = patch_team_size<Kernel>(patches_per_team, threads_per_patch);
+  return bytes <= Kernel::Traits::fast_scratch_bytes(team_size) ? 0 : 1;
 }
 
 template <class Kernel, class Number, class ExecSpace>
-void launch_patch_kernel(const PatchKernelArgs<Number, ExecSpace>& args, const PatchRange& patches, int scratch_level,
-                         std::size_t bytes) {
-  Kernel kernel{args, patches, scratch_level, {}};
-  {
-    constexpr int n = Kernel::n, ni = Kernel::ni;
-    const Number* h = args.host_reference;
-    for (int i = 0; i < n; ++i)
-      for (int j = 0; j < n; ++j) {
-        kernel.cm.M[i][j] = h[i * n + j];
-        kernel.cm.A[i][j] = h[n * n + i * n + j];
-      }
-    for (int i = 0; i < ni; ++i)
-      for (int j = 0; j < ni; ++j) kernel.cm.S[i][j] = h[2 * n * n + i * ni + j];
-  }
+void launch_patch_kernel(const PatchKernelArgs<Number, ExecSpace>& args, const PatchRange& patches, int scratch_level) {
+  Kernel kernel;
+  kernel.args = args;
+  kernel.patches = patches;
+  kernel.scratch_level = scratch_level;
+  set_patch_constants(kernel, args.host_reference);
   const int ppt = args.patches_per_team;
+  const std::size_t bytes = Kernel::scratch_bytes(args.stage, ppt);
   const int league = (patches.size() + ppt - 1) / ppt;
   int team_size = 1;
-  if constexpr (!patch_kernels_run_on_host<ExecSpace>()) {
-    team_size = patch_team_size<Kernel>(ppt, args.threads_per_patch, args.per_column);
+  if constexpr (!runs_on_host<ExecSpace>()) {
+    team_size = patch_team_size<Kernel>(ppt, args.threads_per_patch);
     typename Kernel::Policy probe(league, 1);
     probe.set_scratch_size(scratch_level, Kokkos::PerTeam(bytes));
     const int max_size = probe.team_size_max(kernel, Kokkos::ParallelForTag());
@@ -80,22 +70,28 @@ void launch_patch_kernel(const PatchKernelArgs<Number, ExecSpace>& args, const P
                                                           : "tensormg::smoother::vertex_patch::solve";
   Kokkos::parallel_for(name, policy, kernel);
 }
+
+/// The kernel of one thread structure: generic scratch, or (device, level 0) fast scratch.
+template <template <int, int, class, class, bool> class Kernel, int dim, int k, class Number, class ExecSpace>
+void launch_patch_structure(const PatchKernelArgs<Number, ExecSpace>& args, const PatchRange& patches) {
+  using Generic = Kernel<dim, k, Number, ExecSpace, false>;
+  const int scratch_level = patch_scratch_level<Generic>(args.stage, args.patches_per_team, args.threads_per_patch);
+  if constexpr (!runs_on_host<ExecSpace>()) {
+    if (scratch_level == 0) {
+      launch_patch_kernel<Kernel<dim, k, Number, ExecSpace, true>>(args, patches, 0);
+      return;
+    }
+  }
+  launch_patch_kernel<Generic>(args, patches, scratch_level);
+}
 }  // namespace detail
 
 template <int dim, int k, class Number, class ExecSpace>
 void launch_vertex_patch(const PatchKernelArgs<Number, ExecSpace>& args) {
-  using Generic = VertexPatchKernel<dim, k, Number, ExecSpace>;
   const detail::PatchRange patches = detail::patch_range(args.box, args.color);
   if (patches.size() == 0) return;
-  const std::size_t bytes = Generic::scratch_bytes(args.stage, args.per_column, args.patches_per_team);
-  const int scratch_level = detail::patch_scratch_level<Generic>(args.stage, args.per_column, args.patches_per_team, args.threads_per_patch);
-  if constexpr (!patch_kernels_run_on_host<ExecSpace>()) {
-    if (scratch_level == 0) {
-      detail::launch_patch_kernel<VertexPatchKernel<dim, k, Number, ExecSpace, true>>(args, patches, 0, bytes);
-      return;
-    }
-  }
-  detail::launch_patch_kernel<Generic>(args, patches, scratch_level, bytes);
+  if (args.per_column) detail::launch_patch_structure<VertexPatchColumnKernel, dim, k>(args, patches);
+  else detail::launch_patch_structure<VertexPatchPointKernel, dim, k>(args, patches);
 }
 
 /// The launch facts of one (dim, k). Declared here, defined in vertex_patch_instantiate.hpp and

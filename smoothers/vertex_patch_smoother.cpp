@@ -76,35 +76,31 @@ VertexPatchSmoother<Number, ExecSpace>::VertexPatchSmoother(std::shared_ptr<cons
     TENSORMG_CHECK(options_.threads_per_patch >= 0 && options_.threads_per_patch <= 1024,
                    "threads per patch must be in 0..1024 (0 = automatic), given " << options_.threads_per_patch);
   });
-  const bool on_device = !patch_kernels_run_on_host<ExecSpace>();
+  const bool on_device = !runs_on_host<ExecSpace>();
   const bool per_column = options_.structure == ThreadStructure::per_column;
-  // 3D per column on the device (perf/results/h100-2026-11-22-smoother/v8-v10, v19): a thread per
-  // interior column from k = 2 on, per two at k = 6, 7 (the kernels' columns per thread; the
-  // solve's steps keep every thread busy; the residual's wider steps loop).
-  const bool wide_teams = on_device && per_column && dim == 3;
+  const PatchTuning& row = kernels_.tuning;  // smoothers/vertex_patch_tuning.hpp
+  // Per column on the device, where the row says so (3D from k = 2 on): a thread per C interior
+  // columns; the solve's steps keep every thread busy, the residual's wider steps loop.
   if (options_.threads_per_patch == 0) {
     options_.threads_per_patch = kernels_.threads_per_patch(per_column);
-    if (wide_teams && k >= 2) options_.threads_per_patch = kernels_.interior_threads_per_patch();
+    if (on_device && per_column && row.interior_threads) options_.threads_per_patch = kernels_.interior_threads_per_patch();
   }
   const int threads = options_.threads_per_patch;
   // Defaults chosen by measurement (H100, perf/results/h100-2026-11-21-multigrid, perf/README.md):
   // the fused kernel unless its scratch does not fit the fast (level 0, shared memory) team
   // scratch, where the global residual + solve kernel (whose scratch fits) was faster (3D double
-  // k >= 8; k = 7 fits the 48 KB of shared memory a block has, core/team_scratch.hpp); on the host
-  // fused.
+  // k >= 8; k = 7 fits the 48 KB of shared memory a block has, DeviceTraits::fast_scratch_bytes);
+  // on the host fused.
   const auto fits_fast = [&](PatchStage stage, int ppt) { return kernels_.scratch_level(stage, per_column, ppt, threads) == 0; };
   if (options_.kernel == PatchKernel::automatic)
     options_.kernel = on_device && !fits_fast(PatchStage::residual, 1) ? PatchKernel::global : PatchKernel::fused;
   const PatchStage biggest = options_.kernel == PatchKernel::global ? PatchStage::solve : PatchStage::residual;
-  // Patches per team: as many as keep a team near 128 threads (2D from k = 3 on: 64, measured
-  // faster; 3D per column: 128 at k = 2, 160 at k = 3, 196 at k = 4 (4 patches: 4.29 GDoF/s
-  // against 4.23 with 5, h100-2026-11-22-smoother/v11), 256 above) within the fast scratch; one
-  // on the host.
+  // Patches per team: as many as keep a team near the row's team_threads within the fast
+  // scratch; one on the host.
   if (options_.patches_per_team == 0) {
     int ppt = 1;
     if (on_device) {
-      const int target = wide_teams ? (k == 2 ? 128 : k == 3 ? 160 : k == 4 ? 196 : 256) : (dim == 2 && k >= 3 ? 64 : 128);
-      ppt = std::clamp(target / threads, 1, 64);
+      ppt = std::clamp((per_column ? row.team_threads : row.point_team_threads) / threads, 1, 64);
       while (ppt > 1 && !fits_fast(biggest, ppt)) --ppt;
     }
     options_.patches_per_team = ppt;

@@ -39,10 +39,11 @@ struct MmaRate {
 };
 
 #if defined(KOKKOS_ENABLE_CUDA)
+#define TENSORMG_CUDA_MMA_ENABLED 1
 inline constexpr bool enabled = true;
 DeviceProperties device_properties();
 /// Shared memory a block may have without the opt-in, for the device of the default execution
-/// space (queried once; core/team_scratch.hpp).
+/// space (queried once; device_traits_cuda.hpp).
 std::size_t shared_memory_per_block();
 /// Free memory of the device of the default execution space (cudaMemGetInfo).
 std::size_t free_memory_bytes();
@@ -52,6 +53,7 @@ int usable_device_count(std::string& why);
 /// Runs the FP64 m8n8k4, FP64 m16n8k16 (sm_90) and FP16 m16n8k16 (FP32 accumulate) loops.
 std::vector<MmaRate> measure_mma_rates();
 #else
+#define TENSORMG_CUDA_MMA_ENABLED 0
 inline constexpr bool enabled = false;
 [[noreturn]] inline DeviceProperties device_properties() {
   throw std::logic_error("tensormg was built without the CUDA backend: no CUDA device properties");

@@ -1,7 +1,7 @@
 // The execution spaces themselves: a reduction, a team kernel with scratch, and MPI start-up.
 #include <mpi.h>
 
-#include "core/team_scratch.hpp"
+#include "backends/device_traits.hpp"
 #include "tests/test_spaces.hpp"
 
 namespace {
@@ -52,15 +52,15 @@ TYPED_TEST(Backend, TeamScratchHoldsPerTeamData) {
   for (int l = 0; l < league; ++l) EXPECT_DOUBLE_EQ(host(l), l * 1000.0 * width + width * (width - 1) / 2.0);
 }
 
-/// The whole level-0 scratch that core/team_scratch.hpp promises a team can be launched and used
+/// The whole level-0 scratch that DeviceTraits::fast_scratch_bytes promises a team can be launched and used
 /// (on CUDA: 48 KB per block less Kokkos' reduction buffer, more than scratch_size_max(0)).
 TYPED_TEST(Backend, FastTeamScratchLimitIsUsable) {
   const bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename TypeParam::memory_space>::accessible;
   for (int team : {64, 192, 256}) {
     const int team_size = host ? 1 : team;
-    const std::size_t bytes = tensormg::fast_team_scratch_bytes<TypeParam>(team_size);
+    const std::size_t bytes = tensormg::DeviceTraits<TypeParam>::fast_scratch_bytes(team_size);
     EXPECT_GE(bytes, std::size_t(Kokkos::TeamPolicy<TypeParam>::scratch_size_max(0)));
-    // The fused 3D Q7 smoother needs 46.8e3 bytes in a team of 192 (smoothers/vertex_patch_launch.hpp).
+    // The fused 3D Q7 smoother needs 46.8e3 bytes in a team of 192 (smoothers/vertex_patch_columns.hpp).
     if (!host && team <= 192) EXPECT_GE(bytes, std::size_t(46900)) << "team " << team;
     using Scratch = Kokkos::View<double*, typename TypeParam::scratch_memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
     int width = static_cast<int>(bytes / sizeof(double));

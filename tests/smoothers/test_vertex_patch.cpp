@@ -300,7 +300,7 @@ TYPED_TEST(VertexPatchTest, EveryDegreeDefaultStepIsExactOnOnePatchAndMatchesGlo
 }
 
 /// 3D Q7: on the GPU the default is the fused kernel in 46.8 KB of shared memory, beyond Kokkos'
-/// 40 KB scratch_size_max(0) (core/team_scratch.hpp). It is an exact solve on one patch and equals
+/// 40 KB scratch_size_max(0) (DeviceTraits::fast_scratch_bytes). It is an exact solve on one patch and equals
 /// the global-residual variant (whose residual is the operator's vmult) on several.
 TYPED_TEST(VertexPatchTest, Q7FusedFromSharedMemoryIsExact) {
   const int k = 7;

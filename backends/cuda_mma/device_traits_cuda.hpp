@@ -1,0 +1,84 @@
+#pragma once
+/// @file
+/// DeviceTraits (core/device_traits.hpp) for Kokkos::Cuda: 32-thread warps, `__syncwarp`, level-0
+/// scratch addressed as shared memory, L2 prefetch, and the real per-block shared-memory limit.
+/// Included through backends/device_traits.hpp, only when the CUDA backend is compiled
+/// (backends/cuda_mma/cuda_mma.hpp).
+
+#include <Kokkos_Core.hpp>
+
+#include <cstddef>
+
+#include "backends/cuda_mma/cuda_mma.hpp"
+#include "core/device_traits.hpp"
+
+namespace tensormg {
+
+namespace cuda_mma {
+/// Bytes kept back for a Kokkos kernel's static shared memory (below).
+inline constexpr std::size_t static_shared_reserve = 512;
+}  // namespace cuda_mma
+
+template <>
+struct DeviceTraits<Kokkos::Cuda> {
+  static constexpr int warp_size = 32;
+  static constexpr bool has_warps = true;
+
+  /// __syncwarp over the warp's lanes that belong to the team (a team's last warp may be partial).
+  template <class Member>
+  KOKKOS_FORCEINLINE_FUNCTION static void sync_warp(const Member& team) {
+#if defined(__CUDA_ARCH__)
+    const int lanes = team.team_size() - warp_size * (team.team_rank() / warp_size);
+    __syncwarp(lanes >= warp_size ? 0xffffffffu : (1u << lanes) - 1u);
+#else
+    team.team_barrier();
+#endif
+  }
+
+  /// Kokkos hands out scratch as a generic pointer. When the compiler cannot trace it back to the
+  /// dynamic shared memory window, every access is a generic LD/ST, which on Hopper waits on the
+  /// long scoreboard like a global load (ncu on the vertex-patch smoother: no LDS at all, long
+  /// scoreboard 4.3 of 15.6 cycles per issued instruction). Rebuilding the pointer as the shared
+  /// window plus the pointer's shared-space offset lets address-space inference emit LDS/STS.
+  /// Only valid for pointers into level-0 scratch (Kokkos 3.4 places it in dynamic shared memory).
+  template <class T>
+  KOKKOS_FORCEINLINE_FUNCTION static T* fast_scratch(T* p) {
+#if defined(__CUDA_ARCH__)
+    extern __shared__ double2 tensormg_shared_window[];
+    const auto offset = __cvta_generic_to_shared(p) - __cvta_generic_to_shared(tensormg_shared_window);
+    return reinterpret_cast<T*>(reinterpret_cast<char*>(tensormg_shared_window) + offset);
+#else
+    return p;
+#endif
+  }
+
+  /// PTX `prefetch.global.L2`: no register, no completion to wait for. A kernel that reads a value
+  /// long after it knows its address starts the DRAM transfer early and later hits in L2.
+  KOKKOS_FORCEINLINE_FUNCTION static void prefetch(const void* p) {
+#if defined(__CUDA_ARCH__)
+    asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
+#else
+    (void)p;
+#endif
+  }
+
+  /// Kokkos 3.4 advertises `TeamPolicy::scratch_size_max(0)` = 40 KB on CUDA, a fixed constant
+  /// that leaves room for its team reductions. What its CUDA launch actually checks
+  /// (Kokkos_Cuda_Parallel.hpp, ParallelFor<TeamPolicy>) is
+  ///   sizeof(double) · (team_size + 2)   (the reduction buffer in front of the scratch)
+  /// + the team's level-0 scratch
+  /// ≤ the block's shared memory          (48 KB without the opt-in, which Kokkos 3.4 never makes).
+  /// That check leaves out the kernel's static shared memory (16 bytes in the Kokkos team kernels
+  /// here, ptxas -v), yet the launch fails when dynamic + static exceed the block's 48 KB, and
+  /// Kokkos 3.4 does not report that failure outside debug builds: the kernel silently does not
+  /// run (tests/core/test_backend.cpp, FastTeamScratchLimitIsUsable, caught it on the H100). So
+  /// static_shared_reserve bytes are kept back for it. For a team of 192 threads that leaves
+  /// 46.0 KB, enough for the fused 3D Q7 smoother's 46.8e3 bytes.
+  static std::size_t fast_scratch_bytes(int team_size) {
+    const std::size_t per_block = cuda_mma::shared_memory_per_block();
+    const std::size_t reserved = sizeof(double) * (std::size_t(team_size) + 2) + cuda_mma::static_shared_reserve;
+    return per_block > reserved ? per_block - reserved : 0;
+  }
+};
+
+}  // namespace tensormg

@@ -1,0 +1,74 @@
+#pragma once
+/// @file
+/// What a kernel may ask of the hardware it runs on, as a trait on the execution space: the
+/// portable default here, a specialisation per backend in backends/ (backends/device_traits.hpp
+/// gathers them; backends/cuda_mma/device_traits_cuda.hpp is the CUDA one). Kernels call
+/// `DeviceTraits<ExecSpace>::…` and never ask which backend is compiled; core/ includes no backend.
+///
+/// The portable default describes a team whose threads do not run in lockstep (host backends: a
+/// team of one thread): its "warp" is one thread, a warp barrier is a team barrier, scratch is
+/// ordinary memory and there is no cache hint.
+
+#include <Kokkos_Core.hpp>
+
+#include <cstddef>
+
+/// `#pragma unroll(n)` for the device compilers (nvcc, hipcc), which honour it; host compilers do
+/// not know the pragma, and their own unrolling is left alone.
+#define TENSORMG_PRAGMA(x) _Pragma(#x)
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#define TENSORMG_UNROLL(n) TENSORMG_PRAGMA(unroll(n))
+#define TENSORMG_UNROLL_ALL TENSORMG_PRAGMA(unroll)
+#else
+#define TENSORMG_UNROLL(n)
+#define TENSORMG_UNROLL_ALL
+#endif
+
+namespace tensormg {
+
+/// True for execution spaces whose memory the host can read (team size 1, one cell per team).
+template <class ExecSpace>
+constexpr bool runs_on_host() {
+  return Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
+}
+
+/// The key of the tuning tables (smoothers/vertex_patch_tuning.hpp, discretization/laplace_tuning.hpp):
+/// rows are measured on the GPU (`device`: the H100) or on this project's CPU machine (`host`).
+enum class TuningTarget { host, device };
+
+template <class ExecSpace>
+constexpr TuningTarget tuning_target() {
+  return runs_on_host<ExecSpace>() ? TuningTarget::host : TuningTarget::device;
+}
+
+template <class ExecSpace, class Enable = void>
+struct DeviceTraits {
+  /// Threads that run in lockstep and can meet at a warp barrier.
+  static constexpr int warp_size = 1;
+  /// Whether kernels may plan for warps (lane groups, warp barriers instead of team barriers).
+  static constexpr bool has_warps = false;
+
+  /// Synchronizes the warp of the calling thread; here the whole team. Every thread of the team
+  /// calls it the same number of times.
+  template <class Member>
+  KOKKOS_FORCEINLINE_FUNCTION static void sync_warp(const Member& team) {
+    team.team_barrier();
+  }
+
+  /// A pointer into level-0 team scratch that the compiler may treat as fast (shared) memory.
+  template <class T>
+  KOKKOS_FORCEINLINE_FUNCTION static T* fast_scratch(T* p) {
+    return p;
+  }
+
+  /// A hint to bring the cache line of p into the last-level cache ahead of its use.
+  KOKKOS_FORCEINLINE_FUNCTION static void prefetch(const void*) {}
+
+  /// Level-0 scratch bytes a team of team_size threads can be launched with.
+  static std::size_t fast_scratch_bytes(int team_size) {
+    (void)team_size;
+    return Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0);
+  }
+};
+
+}  // namespace tensormg

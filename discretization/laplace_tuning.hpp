@@ -1,0 +1,70 @@
+#pragma once
+/// @file
+/// The tuning table of the continuous Q_k cell kernel (laplace_kernels.hpp): one row per (dim, k,
+/// target) with the reason and the record (under perf/results/) that decided it. The kernel and
+/// the host glue read the same row; tests/discretization/test_laplace_tuning.cpp checks the
+/// invariants of every row.
+
+#include "core/device_traits.hpp"
+
+namespace tensormg {
+
+struct LaplaceTuning {
+  int dim = 0, k = 0;
+  /// Launch bounds: at most max_team_size threads, min_teams_per_sm teams per SM.
+  int max_team_size = 256;
+  int min_teams_per_sm = 4;
+  /// Unrolling of the loops over a line's k + 1 outputs (1: not unrolled).
+  int unroll_outputs = 1;
+  /// x-neighbour cells of a team add their shared face once (one atomic add per shared node).
+  bool merge_faces = false;
+  /// Threads a team aims at when cells per team is automatic (one thread per line).
+  int team_threads = 128;
+  const char* reason = "";
+  const char* record = "";
+};
+
+namespace detail {
+/// The device rows (H100). Full unrolling keeps every 1D matrix entry a constant-bank operand,
+/// but with k + 1 > 5 it keeps too many operands live (3D k = 6: 26.8M local-memory spill
+/// requests, 9.7 GDoF/s), so there only the inner loop is unrolled and 3 teams (85 registers)
+/// run per SM; face merging +20/+22/+12% at k = 2/3/4, −11% at k = 6 (warps mix x positions).
+inline constexpr LaplaceTuning laplace_device_rows[] = {
+    {2, 1, 256, 4, 2, true, 128, "4 teams of 256 (64 registers), outputs unrolled, faces merged", "h100-2026-11-22-kernels/v4-final"},
+    {2, 2, 256, 4, 3, true, 128, "4 teams of 256 (64 registers), outputs unrolled, faces merged", "h100-2026-11-22-kernels/v4-final"},
+    {2, 3, 256, 4, 4, true, 128, "4 teams of 256 (64 registers), outputs unrolled, faces merged", "h100-2026-11-22-kernels/v4-final"},
+    {2, 4, 256, 4, 5, true, 128, "4 teams of 256 (64 registers), outputs unrolled, faces merged", "h100-2026-11-22-kernels/v4-final"},
+    {2, 5, 256, 3, 1, false, 128, "k + 1 > 5: outputs not unrolled, 85 registers, no face merging", "h100-2026-11-22-kernels/v4-final"},
+    {2, 6, 256, 3, 1, false, 128, "k + 1 > 5: outputs not unrolled, 85 registers, no face merging", "h100-2026-11-22-kernels/v4-final"},
+    {2, 7, 256, 3, 1, false, 128, "k + 1 > 5: outputs not unrolled, 85 registers, no face merging", "h100-2026-11-22-kernels/v4-final"},
+    {2, 8, 256, 3, 1, false, 128, "k + 1 > 5: outputs not unrolled, 85 registers, no face merging", "h100-2026-11-22-kernels/v4-final"},
+    {2, 9, 256, 3, 1, false, 128, "k + 1 > 5: outputs not unrolled, 85 registers, no face merging", "h100-2026-11-22-kernels/v4-final"},
+    {2, 10, 256, 3, 1, false, 128, "k + 1 > 5: outputs not unrolled, 85 registers, no face merging", "h100-2026-11-22-kernels/v4-final"},
+    {3, 1, 256, 4, 2, true, 128, "4 teams of 256 (64 registers), outputs unrolled, faces merged", "h100-2026-11-22-kernels/v4-final"},
+    {3, 2, 256, 4, 3, true, 128, "4 teams of 256 (64 registers), outputs unrolled, faces merged (+20%)", "h100-2026-11-22-kernels/v3-merged-faces"},
+    {3, 3, 256, 4, 4, true, 128, "4 teams of 256 (64 registers), outputs unrolled, faces merged (+22%)", "h100-2026-11-22-kernels/v3-merged-faces"},
+    {3, 4, 256, 4, 5, true, 128, "4 teams of 256 (64 registers), outputs unrolled, faces merged (+12%)", "h100-2026-11-22-kernels/v3-merged-faces"},
+    {3, 5, 256, 3, 1, false, 128, "k + 1 > 5: outputs not unrolled, 85 registers (spills gone)", "h100-2026-11-22-kernels/v4-final"},
+    {3, 6, 256, 3, 1, false, 128, "k + 1 > 5: outputs not unrolled, 85 registers (9.7 -> 23.2 GDoF/s)", "h100-2026-11-22-kernels/v4-final"},
+    {3, 7, 256, 3, 1, false, 128, "k + 1 > 5: outputs not unrolled, 85 registers, no face merging", "h100-2026-11-22-kernels/v4-final"},
+    {3, 8, 256, 3, 1, false, 128, "k + 1 > 5: outputs not unrolled, 85 registers, no face merging", "h100-2026-11-22-kernels/v4-final"},
+};
+}  // namespace detail
+
+/// The row of (dim, k) for the target. Host rows: one cell per team of one thread by default, so
+/// launch bounds and team targets do not apply (face merging still runs where a user asks for
+/// several cells per team, and the tests do).
+constexpr LaplaceTuning laplace_tuning(int dim, int k, TuningTarget target) {
+  for (const LaplaceTuning& row : detail::laplace_device_rows)
+    if (row.dim == dim && row.k == k) {
+      if (target == TuningTarget::device) return row;
+      LaplaceTuning host = row;
+      host.team_threads = 1;
+      host.reason = "host: one cell per team of one thread by default";
+      host.record = "cpu-2026-11-22-kernels";
+      return host;
+    }
+  return LaplaceTuning{};
+}
+
+}  // namespace tensormg

@@ -1,0 +1,97 @@
+#pragma once
+/// @file
+/// The tuning table of the vertex-patch kernels (vertex_patch_columns.hpp, vertex_patch_points.hpp):
+/// one row per (dim, k, target), each with the reason and the record (under perf/results/) that
+/// decided it. The kernels take their compile-time choices from the row, the host glue
+/// (vertex_patch_smoother.cpp) its team shape; tests/smoothers/test_vertex_patch_tuning.cpp checks
+/// every row's invariants, and the smoother tests run every (dim, k) of the table against the
+/// sequential reference.
+
+#include "core/device_traits.hpp"
+
+namespace tensormg {
+
+struct PatchTuning {
+  int dim = 0, k = 0;
+  /// Columns per thread of the per-column steps (register blocking): each matrix entry (a uniform
+  /// constant-bank load on sm_90) feeds C FMAs, and C output chains are independent.
+  int columns_per_thread = 1;
+  /// Columns per thread of the residual's x step, the widest (n² columns).
+  int x_columns = 1;
+  /// 3D: the y step in whole rounds of one block per thread and a warp-level pass over the lines
+  /// left (needs warps of at least 2k − 1 lanes), instead of blocks in two rounds.
+  bool y_rounds = false;
+  /// Launch bounds: at most max_team_size threads per team, min_teams_per_sm teams per SM (the
+  /// register cap is 64 K / (max_team_size · min_teams_per_sm)).
+  int max_team_size = 256;
+  int min_teams_per_sm = 4;
+  /// Unrolling of the loops over a column's 2k − 1 outputs.
+  int unroll_interior = 1;
+  /// v += a·b + c·d as two chained FMAs rather than DMUL + DFMA + DADD.
+  bool chained_fma = false;
+  /// 3D: the x step prefetches b's interior rows into L2 for the last residual step.
+  bool prefetch_b = false;
+  /// Steps that share a direction merged (residual's last step with the first Sᵀ, Sᵀ·Λ⁻¹·S along x).
+  bool merge_steps = false;
+  /// 3D: the residual and solve boxes kept in place in the line buffer (z stride (2k−1)(2k+1)).
+  bool column_in_place = false;
+  /// Device, 3D: one thread per C interior columns (not per closure column) by default.
+  bool interior_threads = false;
+  /// Threads a team aims at when patches per team is automatic: per-column and per-point kernel.
+  int team_threads = 128;
+  int point_team_threads = 128;
+  const char* reason = "";
+  const char* record = "";
+};
+
+namespace detail {
+/// The device rows (H100). Columns: dim, k, C, x_columns, y_rounds, max_team_size, min_teams_per_sm,
+/// unroll_interior, chained_fma, prefetch_b, merge_steps, column_in_place, interior_threads,
+/// team_threads, point_team_threads, reason, record.
+inline constexpr PatchTuning patch_device_rows[] = {
+    // 2D: one column per thread; 4 teams of 256 (64 registers) up to k = 4, 3 up to k = 7, 2 above;
+    // outputs unrolled fully up to 2k − 1 = 9, not above; teams near 64 threads from k = 3 on.
+    {2, 1, 1, 1, false, 256, 4, 1, false, false, true, false, false, 128, 128, "register cap: 64 registers at 4 teams", "h100-2026-11-21-multigrid/v2-launch-bounds"},
+    {2, 2, 1, 1, false, 256, 4, 3, false, false, true, false, false, 128, 128, "register cap: 64 registers at 4 teams", "h100-2026-11-21-multigrid/v2-launch-bounds"},
+    {2, 3, 1, 1, false, 256, 4, 5, false, false, true, false, false, 64, 64, "teams of 64 threads measured faster from k = 3 on", "h100-2026-11-21-multigrid/v2-launch-bounds"},
+    {2, 4, 1, 1, false, 256, 4, 7, false, false, true, false, false, 64, 64, "merged steps +4% at k = 4", "h100-2026-11-21-multigrid/v2-launch-bounds"},
+    {2, 5, 1, 1, false, 256, 3, 9, false, false, false, false, false, 64, 64, "merged steps spilled above k = 4 (-10% at 3D k = 5)", "h100-2026-11-21-multigrid/v2-launch-bounds"},
+    {2, 6, 1, 1, false, 256, 3, 1, false, false, false, false, false, 64, 64, "outputs not unrolled above 9 in 2D", "h100-2026-11-21-multigrid/v2-launch-bounds"},
+    {2, 7, 1, 1, false, 256, 3, 1, false, false, false, false, false, 64, 64, "3 teams (85 registers) up to k = 7 in 2D", "h100-2026-11-21-multigrid/v2-launch-bounds"},
+    {2, 8, 1, 1, false, 256, 2, 1, false, false, false, false, false, 64, 64, "2 teams (128 registers): columns of 2(2k+1) doubles", "h100-2026-11-21-multigrid/v2-launch-bounds"},
+    {2, 9, 1, 1, false, 256, 2, 1, false, false, false, false, false, 64, 64, "2 teams (128 registers): columns of 2(2k+1) doubles", "h100-2026-11-21-multigrid/v2-launch-bounds"},
+    {2, 10, 1, 1, false, 256, 2, 1, false, false, false, false, false, 64, 64, "2 teams (128 registers): columns of 2(2k+1) doubles", "h100-2026-11-21-multigrid/v2-launch-bounds"},
+    // 3D: chained FMAs (v19: k = 4 +2%, 5 +6%, 6 +4%), boxes in place (v10: +13% k = 5, +8% k = 6),
+    // a thread per interior column from k = 2 on (v8–v10), team targets 128/160/196/256 (v11).
+    {3, 1, 1, 1, false, 256, 4, 1, true, false, true, true, false, 256, 128, "4 teams of 256 (64 registers)", "h100-2026-11-22-smoother/v10-final"},
+    {3, 2, 1, 1, false, 256, 4, 3, true, false, true, true, true, 128, 128, "interior threads; teams of 128", "h100-2026-11-22-smoother/v11-fused-q7-48k"},
+    {3, 3, 1, 1, false, 256, 4, 5, true, false, true, true, true, 160, 128, "teams of 160 (+27% from the register cap)", "h100-2026-11-22-smoother/v11-fused-q7-48k"},
+    {3, 4, 1, 1, false, 224, 4, 7, true, true, true, true, true, 196, 128, "4 teams of 224 with 72 registers (+38%, v12); b prefetch +1..3%", "h100-2026-11-22-smoother/v12-local-arrays-launch-bounds"},
+    {3, 5, 1, 1, false, 256, 3, 9, true, false, false, true, true, 256, 128, "3 teams (85 registers, +17%); merged steps -10%; prefetch -10%", "h100-2026-11-22-smoother/v19-column-blocking"},
+    {3, 6, 2, 3, false, 128, 3, 2, true, true, false, true, true, 256, 128, "2 columns per thread (+3%), x step 3 (+2%), prefetch +4%", "h100-2026-11-22-smoother/v21-final"},
+    {3, 7, 2, 3, true, 128, 3, 2, true, true, false, true, true, 256, 128, "2 columns per thread (+3%), x step 3 with y rounds (+21%), prefetch +3%", "h100-2026-11-22-smoother/v21-y-rounds"},
+    {3, 8, 1, 1, false, 256, 2, 2, true, false, false, true, true, 256, 128, "2 teams (128 registers); outputs unrolled by 2", "h100-2026-11-22-smoother/v14-unroll-2"},
+};
+}  // namespace detail
+
+/// The row of (dim, k) for the target. Host rows are the device rows with what only pays on a GPU
+/// switched off: the x step in blocks of C (on this VM's OpenMP build k = 6 lost ~7% with 3,
+/// cpu-2026-11-22-smoother-y-rounds), no y rounds (they need warps), no prefetch; the launch bounds
+/// and team targets do not apply to host teams of one thread.
+constexpr PatchTuning patch_tuning(int dim, int k, TuningTarget target) {
+  for (const PatchTuning& row : detail::patch_device_rows)
+    if (row.dim == dim && row.k == k) {
+      if (target == TuningTarget::device) return row;
+      PatchTuning host = row;
+      host.x_columns = row.columns_per_thread;
+      host.y_rounds = false;
+      host.prefetch_b = false;
+      host.interior_threads = false;
+      host.reason = "host: the device row without its GPU-only choices";
+      host.record = "cpu-2026-11-22-smoother-y-rounds";
+      return host;
+    }
+  return PatchTuning{};  // dim = 0: no such row (kernels static_assert on it)
+}
+
+}  // namespace tensormg
