@@ -2,6 +2,7 @@
 
 #include "core/error.hpp"
 #include "core/profiling.hpp"
+#include "core/kernel_table.hpp"
 #include "discretization/polynomials_1d.hpp"
 
 namespace tensormg {
@@ -20,112 +21,6 @@ std::vector<double> interpolation_matrix_1d(int degree) {
 }
 
 namespace {
-
-/// One team per parent cell: three (2D: two) 1D contractions between the parent's (k+1)^d nodes
-/// and the children's (2k+1)^d nodes in scratch memory; one thread per output point.
-template <class Number, class ExecSpace>
-struct TransferByParentCell {
-  using Policy = Kokkos::TeamPolicy<ExecSpace>;
-  using Member = typename Policy::member_type;
-  Kokkos::View<const Number*, typename ExecSpace::memory_space> in;
-  Kokkos::View<Number*, typename ExecSpace::memory_space> out;
-  Kokkos::View<const Number*, typename ExecSpace::memory_space> matrix;  // nf × nc
-  NodeBox coarse, fine;
-  int dim = 2, nc = 2, nf = 3, k = 1;
-  int mode = 0;  // 0 assign, 1 add, 2 transpose
-  int level = 0;
-
-  KOKKOS_INLINE_FUNCTION static std::size_t buffer_entries(int dim, int nf) { return dim == 2 ? nf * nf : nf * nf * nf; }
-
-  int cells_per_team = 1;
-  local_index n_parents = 0;
-
-  /// Coordinates of parent cell c.
-  KOKKOS_INLINE_FUNCTION void parent(local_index c, local_index cc[3]) const {
-    cc[0] = c % coarse.cells[0];
-    cc[1] = (c / coarse.cells[0]) % coarse.cells[1];
-    cc[2] = c / (coarse.cells[0] * coarse.cells[1]);
-  }
-
-  /// One 1D contraction along d on the boxes of all the team's cells (cell buffers `entries`
-  /// apart): prolongation grows direction d from nc to nf, restriction shrinks it.
-  KOKKOS_INLINE_FUNCTION void contract(const Member& team, int cells, int d, const int ext_in[3], const Number* src,
-                                       Number* dst, bool transpose_step, int entries) const {
-    int ext_out[3] = {ext_in[0], ext_in[1], ext_in[2]};
-    ext_out[d] = transpose_step ? nc : nf;
-    const int size = ext_out[0] * ext_out[1] * ext_out[2];
-    const int stride_in = d == 0 ? 1 : (d == 1 ? ext_in[0] : ext_in[0] * ext_in[1]);
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, cells * size), [&](int w) {
-      const int cell = w / size, e = w % size;
-      int i[3] = {e % ext_out[0], (e / ext_out[0]) % ext_out[1], e / (ext_out[0] * ext_out[1])};
-      const int row = i[d];
-      i[d] = 0;
-      const Number* p = src + cell * entries + i[0] + ext_in[0] * (i[1] + ext_in[1] * i[2]);
-      Number v = 0;
-      if (transpose_step)
-        for (int m = 0; m < nf; ++m) v += matrix(m * nc + row) * p[m * stride_in];
-      else
-        for (int m = 0; m < nc; ++m) v += matrix(row * nc + m) * p[m * stride_in];
-      dst[cell * entries + e] = v;
-    });
-    team.team_barrier();
-  }
-
-  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
-    const int entries = static_cast<int>(buffer_entries(dim, nf));
-    Number* a = static_cast<Number*>(team.team_scratch(level).get_shmem(2 * entries * cells_per_team * sizeof(Number)));
-    Number* b = a + entries * cells_per_team;
-    const local_index first = team.league_rank() * cells_per_team;
-    const int cells = n_parents - first < cells_per_team ? int(n_parents - first) : cells_per_team;
-    const bool transpose = mode == 2;
-    const int n_in = transpose ? nf : nc;
-    int ext[3] = {n_in, n_in, dim == 3 ? n_in : 1};
-    const int in_size = ext[0] * ext[1] * ext[2];
-    // Gather: the parent's nodes, or (transpose) the children's nodes this parent owns.
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, cells * in_size), [&](int w) {
-      const int cell = w / in_size, e = w % in_size;
-      local_index cc[3];
-      parent(first + cell, cc);
-      const int i[3] = {e % ext[0], (e / ext[0]) % ext[1], e / (ext[0] * ext[1])};
-      Number v = 0;
-      if (transpose) {
-        bool owned = true;
-        for (int d = 0; d < dim; ++d) owned = owned && (i[d] < 2 * k || cc[d] == coarse.cells[d] - 1);
-        if (owned) v = in(fine.index(2 * cc[0] * k + i[0], 2 * cc[1] * k + i[1], dim == 3 ? 2 * cc[2] * k + i[2] : 0));
-      } else {
-        v = in(coarse.index(cc[0] * k + i[0], cc[1] * k + i[1], dim == 3 ? cc[2] * k + i[2] : 0));
-      }
-      a[cell * entries + e] = v;
-    });
-    team.team_barrier();
-    Number* src = a;
-    Number* dst = b;
-    for (int d = 0; d < dim; ++d) {
-      contract(team, cells, d, ext, src, dst, transpose, entries);
-      ext[d] = transpose ? nc : nf;
-      Number* t = src;
-      src = dst;
-      dst = t;
-    }
-    const int out_size = ext[0] * ext[1] * ext[2];
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, cells * out_size), [&](int w) {
-      const int cell = w / out_size, e = w % out_size;
-      local_index cc[3];
-      parent(first + cell, cc);
-      const int i[3] = {e % ext[0], (e / ext[0]) % ext[1], e / (ext[0] * ext[1])};
-      const Number value = src[cell * entries + e];
-      if (transpose) {
-        Kokkos::atomic_add(&out(coarse.index(cc[0] * k + i[0], cc[1] * k + i[1], dim == 3 ? cc[2] * k + i[2] : 0)), value);
-      } else {
-        for (int d = 0; d < dim; ++d)
-          if (i[d] == 2 * k && cc[d] != coarse.cells[d] - 1) return;  // written by the next parent
-        const local_index idx = fine.index(2 * cc[0] * k + i[0], 2 * cc[1] * k + i[1], dim == 3 ? 2 * cc[2] * k + i[2] : 0);
-        if (mode == 1) out(idx) += value;
-        else out(idx) = value;
-      }
-    });
-  }
-};
 
 /// Q1 by node: the 1D interpolation from the coarse nodes to the fine ones is 1 at even fine
 /// nodes (coarse node i/2) and 1/2, 1/2 at odd ones (coarse nodes (i−1)/2, (i+1)/2); prolongation
@@ -204,9 +99,10 @@ Transfer<Number, ExecSpace>::Transfer(std::shared_ptr<const ContinuousDofLayout<
   if (kernel_ == TransferKernel::automatic)
     kernel_ = coarse_->degree() == 1 ? TransferKernel::by_node : TransferKernel::by_parent_cell;
   const auto p = interpolation_matrix_1d(coarse_->degree());
-  std::vector<Number> pn(p.begin(), p.end());
-  matrix_ = decltype(matrix_)("tensormg::transfer::matrix", pn.size());
-  Kokkos::deep_copy(matrix_, Kokkos::View<const Number*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(pn.data(), pn.size()));
+  matrix_.assign(p.begin(), p.end());
+  launch_ = kernel_table<TransferKernelTable<Number, ExecSpace>>(coarse_->dim(), coarse_->degree(), [](auto d, auto k) {
+              return transfer_kernels_of<decltype(d)::value, decltype(k)::value, Number, ExecSpace>();
+            }).launch;
 }
 
 template <class Number, class ExecSpace>
@@ -225,35 +121,15 @@ void Transfer<Number, ExecSpace>::apply_by_node(Mode mode, vector_type& out, con
 template <class Number, class ExecSpace>
 void Transfer<Number, ExecSpace>::apply(Mode mode, vector_type& out, const vector_type& in) const {
   if (kernel_ == TransferKernel::by_node) return apply_by_node(mode, out, in);
-  using Kernel = TransferByParentCell<Number, ExecSpace>;
-  Kernel kernel;
-  kernel.in = in.view();
-  kernel.out = out.view();
-  kernel.matrix = matrix_;
-  kernel.coarse = coarse_->box();
-  kernel.fine = fine_->box();
-  kernel.dim = coarse_->dim();
-  kernel.k = coarse_->degree();
-  kernel.nc = kernel.k + 1;
-  kernel.nf = 2 * kernel.k + 1;
-  kernel.mode = mode == Mode::assign ? 0 : mode == Mode::add ? 1 : 2;
-  const local_index parents = kernel.coarse.cells[0] * kernel.coarse.cells[1] * (kernel.dim == 3 ? kernel.coarse.cells[2] : 1);
+  TransferArgs<Number, ExecSpace> args;
+  args.in = in.view();
+  args.out = out.view();
+  args.coarse = coarse_->box();
+  args.fine = fine_->box();
+  args.mode = mode == Mode::assign ? 0 : mode == Mode::add ? 1 : 2;
+  args.host_matrix = matrix_.data();
   if (mode == Mode::transpose) out.fill(Number(0));
-  if (parents == 0) return;
-  // Several parent cells per team at low degree, so a team has ~256 points to work on (at k = 1
-  // one cell per team of 128 threads left most of them idle: the transfer took half of a 3D Q1
-  // V-cycle on the H100).
-  const bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
-  const int points = static_cast<int>(Kernel::buffer_entries(kernel.dim, kernel.nf));
-  kernel.cells_per_team = std::max(1, 256 / points);
-  kernel.n_parents = parents;
-  const std::size_t bytes = 2 * std::size_t(points) * kernel.cells_per_team * sizeof(Number) + 64;
-  kernel.level = bytes <= std::size_t(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0)) ? 0 : 1;
-  const int team = host ? 1 : std::min(256, (kernel.cells_per_team * points + 31) / 32 * 32);
-  typename Kernel::Policy policy((parents + kernel.cells_per_team - 1) / kernel.cells_per_team, team);
-  policy.set_scratch_size(kernel.level, Kokkos::PerTeam(bytes));
-  Kokkos::parallel_for(mode == Mode::transpose ? "tensormg::transfer::restrict" : "tensormg::transfer::prolongate",
-                       policy, kernel);
+  launch_(args);
 }
 
 template <class Number, class ExecSpace>

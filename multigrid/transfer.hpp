@@ -13,6 +13,7 @@
 
 #include "core/distributed_vector.hpp"
 #include "discretization/continuous_dof_layout.hpp"
+#include "multigrid/transfer_kernel_table.hpp"
 
 namespace tensormg {
 
@@ -51,7 +52,8 @@ class Transfer {
   void apply_by_node(Mode mode, vector_type& out, const vector_type& in) const;
   std::shared_ptr<const ContinuousDofLayout<ExecSpace>> coarse_, fine_;
   TransferKernel kernel_ = TransferKernel::automatic;
-  Kokkos::View<Number*, typename ExecSpace::memory_space> matrix_;
+  std::vector<Number> matrix_;  ///< P on the host, copied into the kernel functor at launch
+  void (*launch_)(const TransferArgs<Number, ExecSpace>&) = nullptr;
 };
 
 }  // namespace tensormg

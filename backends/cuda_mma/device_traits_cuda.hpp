@@ -12,6 +12,7 @@
 #include "backends/cuda_mma/cuda_mma.hpp"
 #include "core/device_traits.hpp"
 
+#if TENSORMG_CUDA_MMA_ENABLED
 namespace tensormg {
 
 namespace cuda_mma {
@@ -82,3 +83,4 @@ struct DeviceTraits<Kokkos::Cuda> {
 };
 
 }  // namespace tensormg
+#endif  // TENSORMG_CUDA_MMA_ENABLED

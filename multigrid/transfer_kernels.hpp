@@ -1,0 +1,175 @@
+#pragma once
+/// @file
+/// Device body of the parent-cell transfer (transfer.hpp) for one (dim, k): a team works on a
+/// group of parent cells in scratch; every 1D contraction hands one column along the contracted
+/// direction to a thread, which holds it in registers and contracts it with the 1D interpolation
+/// matrix P (2k+1 × k+1) held in the functor (constant memory on CUDA), through the shared
+/// contraction (core/tensor_contraction.hpp). Prolongation grows one direction per step from
+/// k+1 to 2k+1 points, restriction (Pᵀ) shrinks it. Only transfer.cpp launches it, through the
+/// table of transfer_instantiate.hpp.
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <cstddef>
+
+#include "backends/device_traits.hpp"
+#include "core/tensor_contraction.hpp"
+#include "multigrid/transfer_kernel_table.hpp"
+
+namespace tensormg {
+
+template <int dim, int k, class Number, class ExecSpace>
+struct ParentCellTransferKernel {
+  static constexpr int nc = k + 1, nf = 2 * k + 1;
+  static constexpr int box = dim == 2 ? nf * nf : nf * nf * nf;  // scratch entries of a cell's buffer
+  /// Parent cells per team on a device: a team has ~256 points to work on (at k = 1, one cell per
+  /// team of 128 threads left most of them idle: the transfer took half of a 3D Q1 V-cycle on the
+  /// H100, h100-2026-11-21-multigrid).
+  static constexpr int device_cells_per_team = 256 / box > 0 ? 256 / box : 1;
+  /// Outputs' loop unrolled up to 9 outputs (k <= 4), as the operator's n <= 5 rule keeps the
+  /// column and the constant-bank operands in registers.
+  static constexpr int unroll_out = nf <= 9 ? nf : 1;
+  using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<256, 2>>;
+  using Member = typename Policy::member_type;
+
+  TransferArgs<Number, ExecSpace> args;
+  local_index n_parents = 0;
+  int cells_per_team = 1;
+  int level = 0;
+  Number P[nf][nc];
+
+  static std::size_t scratch_bytes(int cells) {
+    return Kokkos::View<Number*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>::shmem_size(
+        2 * std::size_t(box) * cells);
+  }
+
+  KOKKOS_INLINE_FUNCTION void parent(local_index c, local_index cc[3]) const {
+    const NodeBox& b = args.coarse;
+    cc[0] = c % b.cells[0];
+    cc[1] = (c / b.cells[0]) % b.cells[1];
+    cc[2] = c / (b.cells[0] * b.cells[1]);
+  }
+
+  /// Extent in direction e of a cell's box before the contraction along d (restriction: the
+  /// directions before d have been shrunk to nc, prolongation: grown to nf).
+  template <bool restriction>
+  KOKKOS_FORCEINLINE_FUNCTION static constexpr int extent(int e, int d) {
+    if (e >= dim) return 1;
+    return e < d ? (restriction ? nc : nf) : (restriction ? nf : nc);
+  }
+
+  /// The contraction along d on the boxes of the team's cells (buffers `box` apart): one thread
+  /// per column along d, the column in registers.
+  template <int d, bool restriction>
+  KOKKOS_FORCEINLINE_FUNCTION void step(const Member& team, int cells, const Number* src, Number* dst) const {
+    constexpr int n_in = restriction ? nf : nc, n_out = restriction ? nc : nf;
+    constexpr int e0 = extent<restriction>(0, d), e1 = extent<restriction>(1, d), e2 = extent<restriction>(2, d);
+    // Strides of the input box and of the output box (which differs in direction d only).
+    constexpr int o0 = d == 0 ? n_out : e0, o1 = d == 1 ? n_out : e1;
+    constexpr int in_d = d == 0 ? 1 : (d == 1 ? e0 : e0 * e1), out_d = d == 0 ? 1 : (d == 1 ? o0 : o0 * o1);
+    // The column's other two coordinates (qa, qb) in direction order, their strides and extents.
+    constexpr int in_a = d == 0 ? e0 : 1, in_b = d == 2 ? e0 : e0 * e1;
+    constexpr int out_a = d == 0 ? o0 : 1, out_b = d == 2 ? o0 : o0 * o1;
+    constexpr int ea = d == 0 ? e1 : e0, eb = d == 2 ? e1 : e2;
+    constexpr int columns = ea * eb;
+    for (int w = team.team_rank(); w < cells * columns; w += team.team_size()) {
+      const int cell = w / columns, q = w % columns, qa = q % ea, qb = q / ea;
+      Number x[1][n_in];
+      contraction::load_column(src + cell * box + qa * in_a + qb * in_b, in_d, x[0]);
+      Number* out = dst + cell * box + qa * out_a + qb * out_b;
+      contraction::contract<n_out, n_in, 1, unroll_out>(
+          [&](int o, int m) { return restriction ? P[m][o] : P[o][m]; }, x,
+          [&](int o, const Number(&v)[1]) { out[o * out_d] = v[0]; });
+    }
+    team.team_barrier();
+  }
+
+  template <bool restriction>
+  KOKKOS_FORCEINLINE_FUNCTION void contract_all(const Member& team, int cells, Number*& src, Number*& dst) const {
+    step<0, restriction>(team, cells, src, dst);
+    step<1, restriction>(team, cells, dst, src);
+    if constexpr (dim == 3) {
+      step<2, restriction>(team, cells, src, dst);
+      Number* t = src;
+      src = dst;
+      dst = t;
+    }
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    Number* a = static_cast<Number*>(team.team_scratch(level).get_shmem(2 * sizeof(Number) * box * cells_per_team));
+    Number* b = a + box * cells_per_team;
+    const local_index first = team.league_rank() * cells_per_team;
+    const int cells = n_parents - first < cells_per_team ? int(n_parents - first) : cells_per_team;
+    const bool transpose = args.mode == 2;
+    const NodeBox &coarse = args.coarse, &fine = args.fine;
+    // Gather: the parent's nodes, or (transpose) the children's nodes this parent owns (the lower
+    // parent writes the nodes of a shared face).
+    const int n_in = transpose ? nf : nc;
+    const int in_size = dim == 2 ? n_in * n_in : n_in * n_in * n_in;
+    for (int w = team.team_rank(); w < cells * in_size; w += team.team_size()) {
+      const int cell = w / in_size, e = w % in_size;
+      local_index cc[3];
+      parent(first + cell, cc);
+      const int i[3] = {e % n_in, (e / n_in) % n_in, dim == 3 ? e / (n_in * n_in) : 0};
+      Number v = 0;
+      if (transpose) {
+        bool owned = true;
+        for (int d = 0; d < dim; ++d) owned = owned && (i[d] < 2 * k || cc[d] == coarse.cells[d] - 1);
+        if (owned) v = args.in(fine.index(2 * cc[0] * k + i[0], 2 * cc[1] * k + i[1], dim == 3 ? 2 * cc[2] * k + i[2] : 0));
+      } else {
+        v = args.in(coarse.index(cc[0] * k + i[0], cc[1] * k + i[1], dim == 3 ? cc[2] * k + i[2] : 0));
+      }
+      a[cell * box + e] = v;
+    }
+    team.team_barrier();
+    Number* src = a;
+    Number* dst = b;
+    if (transpose) contract_all<true>(team, cells, src, dst);
+    else contract_all<false>(team, cells, src, dst);
+    // src holds the result.
+    const int n_out = transpose ? nc : nf;
+    const int out_size = dim == 2 ? n_out * n_out : n_out * n_out * n_out;
+    for (int w = team.team_rank(); w < cells * out_size; w += team.team_size()) {
+      const int cell = w / out_size, e = w % out_size;
+      local_index cc[3];
+      parent(first + cell, cc);
+      const int i[3] = {e % n_out, (e / n_out) % n_out, dim == 3 ? e / (n_out * n_out) : 0};
+      const Number value = src[cell * box + e];
+      if (transpose) {
+        Kokkos::atomic_add(&args.out(coarse.index(cc[0] * k + i[0], cc[1] * k + i[1], dim == 3 ? cc[2] * k + i[2] : 0)), value);
+      } else {
+        bool written_by_next = false;
+        for (int d = 0; d < dim; ++d) written_by_next = written_by_next || (i[d] == 2 * k && cc[d] != coarse.cells[d] - 1);
+        if (written_by_next) continue;
+        const local_index idx = fine.index(2 * cc[0] * k + i[0], 2 * cc[1] * k + i[1], dim == 3 ? 2 * cc[2] * k + i[2] : 0);
+        if (args.mode == 1) args.out(idx) += value;
+        else args.out(idx) = value;
+      }
+    }
+  }
+};
+
+template <int dim, int k, class Number, class ExecSpace>
+void launch_parent_cell_transfer(const TransferArgs<Number, ExecSpace>& args) {
+  using Kernel = ParentCellTransferKernel<dim, k, Number, ExecSpace>;
+  const NodeBox& c = args.coarse;
+  const local_index parents = c.cells[0] * c.cells[1] * (dim == 3 ? c.cells[2] : 1);
+  if (parents == 0) return;
+  Kernel kernel;
+  kernel.args = args;
+  kernel.n_parents = parents;
+  for (int f = 0; f < Kernel::nf; ++f)
+    for (int j = 0; j < Kernel::nc; ++j) kernel.P[f][j] = args.host_matrix[f * Kernel::nc + j];
+  const bool host = runs_on_host<ExecSpace>();
+  kernel.cells_per_team = host ? 1 : Kernel::device_cells_per_team;
+  const std::size_t bytes = Kernel::scratch_bytes(kernel.cells_per_team);
+  const int team = host ? 1 : std::min(256, (kernel.cells_per_team * Kernel::box + 31) / 32 * 32);
+  kernel.level = bytes <= DeviceTraits<ExecSpace>::fast_scratch_bytes(team) ? 0 : 1;
+  typename Kernel::Policy policy((parents + kernel.cells_per_team - 1) / kernel.cells_per_team, team);
+  policy.set_scratch_size(kernel.level, Kokkos::PerTeam(bytes));
+  Kokkos::parallel_for(args.mode == 2 ? "tensormg::transfer::restrict" : "tensormg::transfer::prolongate", policy, kernel);
+}
+
+}  // namespace tensormg

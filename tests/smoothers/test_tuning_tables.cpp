@@ -1,0 +1,99 @@
+// The tuning tables of the kernels (smoothers/vertex_patch_tuning.hpp,
+// discretization/laplace_tuning.hpp): every (dim, k) the kernels are compiled for has a row for
+// each target, every row keeps the invariants the kernels and the host glue rely on, and every
+// row names its reason and a record under perf/results/ that exists.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "discretization/laplace_tuning.hpp"
+#include "smoothers/vertex_patch_tuning.hpp"
+
+namespace {
+
+using tensormg::TuningTarget;
+
+constexpr int max_degree(int dim) { return dim == 2 ? 10 : 8; }
+
+void expect_record(const char* reason, const char* record, const std::string& where) {
+  EXPECT_GT(std::string(reason).size(), 5u) << where << ": a row says why";
+  const std::filesystem::path path = std::filesystem::path(TENSORMG_SOURCE_DIR) / "perf" / "results" / record;
+  EXPECT_TRUE(std::string(record).size() > 0 && std::filesystem::exists(path)) << where << ": record " << path;
+}
+
+/// Registers per thread the launch bounds leave (64 K registers per SM on every NVIDIA GPU since sm_50).
+int register_cap(int max_team_size, int min_teams) { return 65536 / (max_team_size * min_teams); }
+
+TEST(TuningTables, VertexPatchRows) {
+  for (int dim = 2; dim <= 3; ++dim)
+    for (int k = 1; k <= max_degree(dim); ++k)
+      for (TuningTarget target : {TuningTarget::host, TuningTarget::device}) {
+        const auto r = tensormg::patch_tuning(dim, k, target);
+        const std::string where = std::to_string(dim) + "D k=" + std::to_string(k) +
+                                  (target == TuningTarget::device ? " device" : " host");
+        ASSERT_EQ(r.dim, dim) << where << ": no row";
+        ASSERT_EQ(r.k, k) << where;
+        const int ni = 2 * k - 1;
+        EXPECT_TRUE(r.columns_per_thread == 1 || r.columns_per_thread == 2) << where;
+        EXPECT_GE(r.x_columns, r.columns_per_thread) << where;
+        EXPECT_LE(r.x_columns, 3) << where;
+        EXPECT_EQ(r.max_team_size % 32, 0) << where << ": teams in whole warps";
+        EXPECT_LE(r.max_team_size, 1024) << where;
+        EXPECT_GE(r.min_teams_per_sm, 1) << where;
+        EXPECT_GE(register_cap(r.max_team_size, r.min_teams_per_sm), 64) << where << ": too few registers to hold a column";
+        EXPECT_LE(register_cap(r.max_team_size, r.min_teams_per_sm), 255) << where << ": the bound would not bind";
+        EXPECT_GE(r.unroll_interior, 1) << where;
+        EXPECT_LE(r.unroll_interior, ni) << where;
+        EXPECT_EQ(r.column_in_place, dim == 3) << where << ": the column kernel keeps 3D boxes in place";
+        if (r.y_rounds) {
+          EXPECT_EQ(dim, 3) << where;
+          EXPECT_LE(ni, 32) << where << ": a y-rounds group needs 2k - 1 lanes of a warp";
+        }
+        if (r.prefetch_b) EXPECT_EQ(dim, 3) << where;
+        if (r.interior_threads) {
+          EXPECT_EQ(dim, 3) << where;
+          EXPECT_LE((ni * ni + r.columns_per_thread - 1) / r.columns_per_thread, r.max_team_size)
+              << where << ": one patch's interior columns fit a team";
+        }
+        EXPECT_GE(r.team_threads, 32) << where;
+        EXPECT_GE(r.point_team_threads, 32) << where;
+        if (target == TuningTarget::host) {
+          EXPECT_EQ(r.x_columns, r.columns_per_thread) << where << ": GPU-only choice on the host";
+          EXPECT_FALSE(r.y_rounds) << where << ": the host has no warps";
+          EXPECT_FALSE(r.prefetch_b) << where;
+          EXPECT_FALSE(r.interior_threads) << where;
+        }
+        expect_record(r.reason, r.record, where);
+      }
+  EXPECT_EQ(tensormg::patch_tuning(3, 9, TuningTarget::device).dim, 0) << "no row for an unsupported degree";
+}
+
+TEST(TuningTables, LaplaceRows) {
+  for (int dim = 2; dim <= 3; ++dim)
+    for (int k = 1; k <= max_degree(dim); ++k)
+      for (TuningTarget target : {TuningTarget::host, TuningTarget::device}) {
+        const auto r = tensormg::laplace_tuning(dim, k, target);
+        const std::string where = std::to_string(dim) + "D k=" + std::to_string(k) +
+                                  (target == TuningTarget::device ? " device" : " host");
+        ASSERT_EQ(r.dim, dim) << where << ": no row";
+        ASSERT_EQ(r.k, k) << where;
+        const int n = k + 1, lines = dim == 2 ? n : n * n;
+        EXPECT_EQ(r.max_team_size % 32, 0) << where;
+        EXPECT_GE(r.min_teams_per_sm, 1) << where;
+        EXPECT_GE(register_cap(r.max_team_size, r.min_teams_per_sm), 64) << where;
+        EXPECT_LE(register_cap(r.max_team_size, r.min_teams_per_sm), 255) << where;
+        EXPECT_TRUE(r.unroll_outputs == 1 || r.unroll_outputs == n) << where << ": all outputs or none";
+        if (target == TuningTarget::device) {
+          // The launch uses cells_per_team × lines threads without clamping (laplace_kernels.hpp).
+          const int cells = (r.team_threads + lines / 2) / lines > 0 ? (r.team_threads + lines / 2) / lines : 1;
+          EXPECT_LE(cells * lines, r.max_team_size) << where << ": the default team exceeds the launch bound";
+        } else {
+          EXPECT_EQ(r.team_threads, 1) << where;
+        }
+        expect_record(r.reason, r.record, where);
+      }
+  EXPECT_EQ(tensormg::laplace_tuning(2, 11, TuningTarget::host).dim, 0);
+}
+
+}  // namespace
