@@ -2,7 +2,7 @@
 include(CMakePackageConfigHelpers)
 install(TARGETS tensormg EXPORT tensormgTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
-foreach(_dir core discretization multigrid smoothers backends/cuda_mma)
+foreach(_dir core discretization multigrid smoothers backends)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${_dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/tensormg/${_dir}
           FILES_MATCHING PATTERN "*.hpp")
 endforeach()

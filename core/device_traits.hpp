@@ -64,6 +64,12 @@ struct DeviceTraits {
   /// A hint to bring the cache line of p into the last-level cache ahead of its use.
   KOKKOS_FORCEINLINE_FUNCTION static void prefetch(const void*) {}
 
+  /// Called first in the body of a loop over `rows` outputs that is unrolled `unroll` times
+  /// (TENSORMG_UNROLL): where that is not fully, asks the backend compiler not to unroll it
+  /// further. Here nothing.
+  template <int unroll, int rows>
+  KOKKOS_FORCEINLINE_FUNCTION static void keep_unroll() {}
+
   /// Level-0 scratch bytes a team of team_size threads can be launched with.
   static std::size_t fast_scratch_bytes(int team_size) {
     (void)team_size;

@@ -1,21 +1,20 @@
 #pragma once
 /// @file
 /// The one 1D contraction of tensormg's sum-factorization kernels, at register level (in the
-/// spirit of deal.II's internal::apply<…, contract_over_rows, add>): a thread holds C columns of
-/// `cols` values (a column = the values along the contracted direction), and for every output row
-/// o of `rows` it forms `outputs` sums of matrix entries times column entries, then hands them to
-/// a store (scratch, the global vector, a residual). The Laplace operator, the transfer and the
-/// vertex-patch smoother call it, and the DG and bake-off kernels will.
+/// spirit of deal.II's internal::apply): a thread holds C columns of `cols` values (a column = the
+/// values along the contracted direction) and forms, for one output row o, dot products of matrix
+/// rows with its columns. The caller loops over the output rows (unrolled as its tuning row says)
+/// and stores, adds or combines the sums; the Laplace operator, the transfer and the vertex-patch
+/// smoother call it, and the DG and bake-off kernels will.
 ///
-/// What varies between the callers is written as template parameters and two small callables:
-/// - sizes (`rows`, `cols`), columns per thread `C`, number of sums `outputs`, unrolling of the
-///   row loop `unroll` (the column loop is always unrolled: every matrix entry then has a
-///   compile-time offset, a constant-bank operand on CUDA when the matrix sits in the functor);
-/// - `terms(o, m, acc)` adds input entry m's terms to the sums of row o, through the helpers below
-///   (`madd`: one matrix entry times the C columns; `madd_pair`: two chained FMAs); transposition
-///   is the caller's choice of entry (M[o][m] or M[m][o]);
-/// - `store(o, acc)` assigns, adds or combines the sums.
-/// Each matrix entry is read once per row and feeds C FMAs (register blocking).
+/// A "row" is anything indexable by m < cols: a row of a matrix held by value in the functor
+/// (`cm.M[o + 1]`, a constant-bank operand on CUDA once the loops are unrolled); dot_column takes
+/// a column of a matrix instead (the transposed matrix). The loops over m and over the C columns are always
+/// unrolled, so each matrix entry is read once per row and feeds C FMAs (register blocking).
+///
+/// No lambdas here, and none expected from callers: nvcc keeps arrays that a non-inlined closure
+/// captures by reference in local memory (the 3D Q7 smoother spilled 76/108 bytes instead of 8/8
+/// when its stores went through closures, 2026-11-24).
 
 #include <Kokkos_Core.hpp>
 
@@ -23,54 +22,114 @@
 
 namespace tensormg::contraction {
 
-/// acc[c] += e · x[c][m] for the C columns.
-template <int C, int cols, class Number>
-KOKKOS_FORCEINLINE_FUNCTION void madd(Number (&acc)[C], Number e, const Number (&x)[C][cols], int m) {
+/// How a sum of two products per column entry is formed.
+enum class Pair {
+  expression,  ///< acc += a·x + b·y as written (nvcc: DMUL + DFMA + DADD)
+  chained,     ///< acc += a·x; acc += b·y: two FMAs, one dependency chain (the 3D smoother)
+  split        ///< two accumulators, summed at the end: two independent chains (the operator)
+};
+
+/// v[c] = Σ_m a[m] x[c][m].
+template <int cols, int C, class Number, class Row>
+KOKKOS_FORCEINLINE_FUNCTION void dot(const Row& a, const Number (&x)[C][cols], Number (&v)[C]) {
   TENSORMG_UNROLL_ALL
-  for (int c = 0; c < C; ++c) acc[c] += e * x[c][m];
+  for (int c = 0; c < C; ++c) v[c] = 0;
+  TENSORMG_UNROLL_ALL
+  for (int m = 0; m < cols; ++m) {
+    const Number e = a[m];
+    TENSORMG_UNROLL_ALL
+    for (int c = 0; c < C; ++c) v[c] += e * x[c][m];
+  }
 }
 
-/// acc[c] += e · x[c][m] + f · y[c][m]: as two chained FMAs (`chained`) or as one expression,
-/// which nvcc compiles to DMUL + DFMA + DADD (ncu on the 3D Q7 smoother: 20.2M of 66M FP64
-/// instructions were such unfused ones); the chained form costs a longer dependency chain.
-template <bool chained, int C, int cols, class Number>
-KOKKOS_FORCEINLINE_FUNCTION void madd_pair(Number (&acc)[C], Number e, const Number (&x)[C][cols], Number f,
-                                           const Number (&y)[C][cols], int m) {
+/// v[c] = Σ_m matrix[m][o] x[c][m]: column o of a matrix held as rows (the transposed matrix).
+template <int cols, int C, class Number, class Matrix>
+KOKKOS_FORCEINLINE_FUNCTION void dot_column(const Matrix& matrix, int o, const Number (&x)[C][cols], Number (&v)[C]) {
   TENSORMG_UNROLL_ALL
-  for (int c = 0; c < C; ++c) {
-    if constexpr (chained) {
-      acc[c] += e * x[c][m];
-      acc[c] += f * y[c][m];
-    } else {
-      acc[c] += e * x[c][m] + f * y[c][m];
+  for (int c = 0; c < C; ++c) v[c] = 0;
+  TENSORMG_UNROLL_ALL
+  for (int m = 0; m < cols; ++m) {
+    const Number e = matrix[m][o];
+    TENSORMG_UNROLL_ALL
+    for (int c = 0; c < C; ++c) v[c] += e * x[c][m];
+  }
+}
+
+/// va[c] = Σ_m a[m] x[c][m], vb[c] = Σ_m b[m] x[c][m]: two matrices on the same columns.
+template <int cols, int C, class Number, class RowA, class RowB>
+KOKKOS_FORCEINLINE_FUNCTION void dot_two(const RowA& a, const RowB& b, const Number (&x)[C][cols], Number (&va)[C],
+                                         Number (&vb)[C]) {
+  TENSORMG_UNROLL_ALL
+  for (int c = 0; c < C; ++c) va[c] = vb[c] = 0;
+  TENSORMG_UNROLL_ALL
+  for (int m = 0; m < cols; ++m) {
+    const Number ea = a[m], eb = b[m];
+    TENSORMG_UNROLL_ALL
+    for (int c = 0; c < C; ++c) {
+      va[c] += ea * x[c][m];
+      vb[c] += eb * x[c][m];
     }
   }
 }
 
-/// The loop nest: for o < rows (unrolled by `unroll`), `outputs` × C sums from zero, terms(o, m,
-/// sums) for m < cols (unrolled), store(o, sums).
-template <int rows, int cols, int C, int outputs, int unroll, class Number, class Terms, class Store>
-KOKKOS_FORCEINLINE_FUNCTION void contract(Terms&& terms, Store&& store) {
-  TENSORMG_UNROLL(unroll)
-  for (int o = 0; o < rows; ++o) {
-    Number sums[outputs][C];
+/// v[c] = Σ_m a[m] x[c][m] + b[m] y[c][m], formed as `pair` says.
+template <Pair pair, int cols, int C, class Number, class RowA, class RowB>
+KOKKOS_FORCEINLINE_FUNCTION void dot_sum(const RowA& a, const Number (&x)[C][cols], const RowB& b,
+                                         const Number (&y)[C][cols], Number (&v)[C]) {
+  Number w[C];  // the second chain of Pair::split
+  TENSORMG_UNROLL_ALL
+  for (int c = 0; c < C; ++c) v[c] = w[c] = 0;
+  TENSORMG_UNROLL_ALL
+  for (int m = 0; m < cols; ++m) {
+    const Number ea = a[m], eb = b[m];
     TENSORMG_UNROLL_ALL
-    for (int t = 0; t < outputs; ++t) {
-      TENSORMG_UNROLL_ALL
-      for (int c = 0; c < C; ++c) sums[t][c] = 0;
+    for (int c = 0; c < C; ++c) {
+      if constexpr (pair == Pair::expression) {
+        v[c] += ea * x[c][m] + eb * y[c][m];
+      } else if constexpr (pair == Pair::chained) {
+        v[c] += ea * x[c][m];
+        v[c] += eb * y[c][m];
+      } else {
+        v[c] += ea * x[c][m];
+        w[c] += eb * y[c][m];
+      }
     }
+  }
+  if constexpr (pair == Pair::split) {
     TENSORMG_UNROLL_ALL
-    for (int m = 0; m < cols; ++m) terms(o, m, sums);
-    store(o, sums);
+    for (int c = 0; c < C; ++c) v[c] += w[c];
   }
 }
 
-/// The common case: one matrix, out[c] = Σ_m entry(o, m) x[c][m] for every row o.
-template <int rows, int cols, int C, int unroll, class Number, class Entry, class Store>
-KOKKOS_FORCEINLINE_FUNCTION void contract(const Entry& entry, const Number (&x)[C][cols], Store&& store) {
-  contract<rows, cols, C, 1, unroll, Number>(
-      [&](int o, int m, Number(&sums)[1][C]) { madd(sums[0], entry(o, m), x, m); },
-      [&](int o, Number(&sums)[1][C]) { store(o, sums[0]); });
+/// The middle step of a Kronecker sum: va[c] = Σ_m a[m] x[c][m] and
+/// vb[c] = Σ_m b[m] x[c][m] + a[m] y[c][m] (e.g. M x and A x + M y), formed as `pair` says.
+template <Pair pair, int cols, int C, class Number, class RowA, class RowB>
+KOKKOS_FORCEINLINE_FUNCTION void dot_two_sum(const RowA& a, const RowB& b, const Number (&x)[C][cols],
+                                             const Number (&y)[C][cols], Number (&va)[C], Number (&vb)[C]) {
+  Number w[C];
+  TENSORMG_UNROLL_ALL
+  for (int c = 0; c < C; ++c) va[c] = vb[c] = w[c] = 0;
+  TENSORMG_UNROLL_ALL
+  for (int m = 0; m < cols; ++m) {
+    const Number ea = a[m], eb = b[m];
+    TENSORMG_UNROLL_ALL
+    for (int c = 0; c < C; ++c) {
+      va[c] += ea * x[c][m];
+      if constexpr (pair == Pair::expression) {
+        vb[c] += eb * x[c][m] + ea * y[c][m];
+      } else if constexpr (pair == Pair::chained) {
+        vb[c] += eb * x[c][m];
+        vb[c] += ea * y[c][m];
+      } else {
+        vb[c] += eb * x[c][m];
+        w[c] += ea * y[c][m];
+      }
+    }
+  }
+  if constexpr (pair == Pair::split) {
+    TENSORMG_UNROLL_ALL
+    for (int c = 0; c < C; ++c) vb[c] += w[c];
+  }
 }
 
 /// Loads a column of n values that starts at p and advances by stride.

@@ -176,15 +176,14 @@ struct CellOperatorKernel {
         }
       }
       const int base = c * cell_stride + line * n;
-      contraction::contract<n, n, 1, 2, unroll, Number>(
-          [&](int i, int q, Number(&s)[2][1]) {
-            contraction::madd(s[0], m.entry[0][0][i][q], r, q);
-            contraction::madd(s[1], m.entry[0][1][i][q], r, q);
-          },
-          [&](int i, Number(&s)[2][1]) {
-            t0[base + i] = s[0][0];
-            t1[base + i] = s[1][0];
-          });
+      TENSORMG_UNROLL(unroll)
+      for (int i = 0; i < n; ++i) {
+        DeviceTraits<ExecSpace>::template keep_unroll<unroll, n>();
+        Number sm[1], sa[1];
+        contraction::dot_two(m.entry[0][0][i], m.entry[0][1][i], r, sm, sa);
+        t0[base + i] = sm[0];
+        t1[base + i] = sa[0];
+      }
     }
     team.team_barrier();
 
@@ -215,17 +214,15 @@ struct CellOperatorKernel {
         Number r0[1][n], r1[1][n];
         contraction::load_column(t0 + base, n, r0[0]);
         contraction::load_column(t1 + base, n, r1[0]);
-        // s[1], s[2]: two independent FMA chains for t1.
-        contraction::contract<n, n, 1, 3, unroll, Number>(
-            [&](int jo, int j, Number(&s)[3][1]) {
-              contraction::madd(s[0], m.entry[1][0][jo][j], r0, j);
-              contraction::madd(s[1], m.entry[1][1][jo][j], r0, j);
-              contraction::madd(s[2], m.entry[1][0][jo][j], r1, j);
-            },
-            [&](int jo, Number(&s)[3][1]) {
-              t0[base + jo * n] = s[0][0];
-              t1[base + jo * n] = s[1][0] + s[2][0];
-            });
+        // t1: two independent FMA chains (split).
+        TENSORMG_UNROLL(unroll)
+        for (int jo = 0; jo < n; ++jo) {
+          DeviceTraits<ExecSpace>::template keep_unroll<unroll, n>();
+          Number s0[1], s1[1];
+          contraction::dot_two_sum<contraction::Pair::split>(m.entry[1][0][jo], m.entry[1][1][jo], r0, r1, s0, s1);
+          t0[base + jo * n] = s0[0];
+          t1[base + jo * n] = s1[0];
+        }
       }
       team.team_barrier();
       // z (last): v = a A_z t0 + M_z (a t1 + b t0), added to the global vector.
@@ -278,20 +275,18 @@ struct CellOperatorKernel {
   KOKKOS_INLINE_FUNCTION void scatter_line(const CellInfo& info, int p, int q, const Number (&r0)[1][n],
                                            const Number (&r1)[1][n]) const {
     constexpr int last = dim - 1;
-    // Two independent FMA chains, summed at the store.
-    contraction::contract<n, n, 1, 2, unroll, Number>(
-        [&](int o, int j, Number(&s)[2][1]) {
-          contraction::madd(s[0], m.entry[last][1][o][j], r0, j);
-          contraction::madd(s[1], m.entry[last][0][o][j], r1, j);
-        },
-        [&](int o, Number(&s)[2][1]) {
-          const Number v = s[0][0] + s[1][0];
-          const local_index idx = dim == 2 ? node_index(info, p, o, 0, args.skip_boundary_output)
-                                           : node_index(info, p, q, o, args.skip_boundary_output);
-          if (idx < 0) return;
-          if (args.atomic) Kokkos::atomic_add(&args.dst(idx), v);
-          else args.dst(idx) += v;
-        });
+    // Two independent FMA chains (split), summed at the end.
+    TENSORMG_UNROLL(unroll)
+    for (int o = 0; o < n; ++o) {
+      DeviceTraits<ExecSpace>::template keep_unroll<unroll, n>();
+      Number v[1];
+      contraction::dot_sum<contraction::Pair::split>(m.entry[last][1][o], r0, m.entry[last][0][o], r1, v);
+      const local_index idx = dim == 2 ? node_index(info, p, o, 0, args.skip_boundary_output)
+                                       : node_index(info, p, q, o, args.skip_boundary_output);
+      if (idx < 0) continue;
+      if (args.atomic) Kokkos::atomic_add(&args.dst(idx), v[0]);
+      else args.dst(idx) += v[0];
+    }
   }
 };
 

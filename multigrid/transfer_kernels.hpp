@@ -78,9 +78,14 @@ struct ParentCellTransferKernel {
       Number x[1][n_in];
       contraction::load_column(src + cell * box + qa * in_a + qb * in_b, in_d, x[0]);
       Number* out = dst + cell * box + qa * out_a + qb * out_b;
-      contraction::contract<n_out, n_in, 1, unroll_out>(
-          [&](int o, int m) { return restriction ? P[m][o] : P[o][m]; }, x,
-          [&](int o, const Number(&v)[1]) { out[o * out_d] = v[0]; });
+      TENSORMG_UNROLL(unroll_out)
+      for (int o = 0; o < n_out; ++o) {
+        DeviceTraits<ExecSpace>::template keep_unroll<unroll_out, n_out>();
+        Number v[1];
+        if constexpr (restriction) contraction::dot_column(P, o, x, v);
+        else contraction::dot(P[o], x, v);
+        out[o * out_d] = v[0];
+      }
     }
     team.team_barrier();
   }

@@ -1,54 +1,135 @@
 #!/usr/bin/env bash
-# One GPU-machine session: environment facts, the CUDA ctest suite, compute-sanitizer, the
-# ceilings program, and optionally the offline Kokkos bootstrap + full build there.
-# Usage (from the repository root, CUDA build in build-cuda, results to $OUT or ./gpu-out):
-#   bash perf/gpu_session.sh [--offline-build] [--no-tests] [--extra "<command>"]
+# The one device-session script: every part of a GPU-machine call (tests, compute-sanitizer,
+# ceilings, the benchmark sweeps of perf/README.md, Nsight Compute profiles), each under a time
+# cap, results under --out. Run from the repository root with the CUDA build in --build.
+#
+# Usage: bash perf/gpu_session.sh [--out DIR] [--build DIR] [--ceilings FILE] [--extra CMD] PART...
+#   --out       results folder (default $OUT, else ./gpu-out)
+#   --build     CUDA build folder (default build-cuda)
+#   --ceilings  the ceilings record the benchmarks report their fractions against; the `ceilings`
+#               part measures one into <out>/ceilings.json and, without this option, uses it
+#   --extra     a command run after the parts (eval'd), e.g. "source .device/ab.sh"
+# Parts:
+#   tests           the CUDA ctest suite (no header check, no install tests)
+#   sanitize        compute-sanitizer memcheck + racecheck on the kernel tests ($SANITIZE to choose)
+#   ceilings        tensormg-ceilings: copy bandwidth, FMA and mma rates of this GPU
+#   offline-build   Kokkos bootstrap without network + full build + ctest in /tmp (the CI path)
+#   operator operator-2d spmv teams                 operator sweeps (tensormg-bench-operator)
+#   smoother smoother-2d smoother-teams smoother-all one smoothing step (tensormg-bench-multigrid)
+#   vcycle fmg iterations                           multigrid studies
+#   ncu-operator ncu-vmult ncu-smoother             Nsight Compute profiles
+# Each part's time cap is $PART_TIMEOUT seconds (default 300).
 set -uo pipefail
 out="${OUT:-$PWD/gpu-out}"
-mkdir -p "$out"
-offline=0
-tests=1
+build=build-cuda
+ceil=""
 extra=""
+parts=()
 while [ $# -gt 0 ]; do
   case "$1" in
-    --offline-build) offline=1; shift ;;
-    --no-tests) tests=0; shift ;;
+    --out) out="$2"; shift 2 ;;
+    --build) build="$2"; shift 2 ;;
+    --ceilings) ceil="$2"; shift 2 ;;
     --extra) extra="$2"; shift 2 ;;
-    *) echo "unknown argument $1"; exit 2 ;;
+    -*) echo "unknown option $1"; exit 2 ;;
+    *) parts+=("$1"); shift ;;
   esac
 done
+mkdir -p "$out"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+cap="${PART_TIMEOUT:-300}"
+op="$build/perf/tensormg-bench-operator"
+mg="$build/perf/tensormg-bench-multigrid"
 {
   echo "pwd: $PWD"; nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,memory.total --format=csv
   nproc; for l in liblapack.so.3 libhdf5_serial.so.103 libmpi.so.40 libgtest; do ldconfig -p | grep -m1 "$l" || echo "missing $l"; done
 } > "$out/env.txt" 2>&1
-cat "$out/env.txt"
+head -3 "$out/env.txt"
 # CTest files name the build machine's absolute paths: make them valid here.
-built_at=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' build-cuda/CMakeCache.txt 2>/dev/null)
+built_at=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$build/CMakeCache.txt" 2>/dev/null)
 if [ -n "$built_at" ] && [ "$built_at" != "$PWD" ] && [ ! -e "$built_at" ]; then
   mkdir -p "$(dirname "$built_at")" && ln -s "$PWD" "$built_at"
 fi
-if [ "$tests" = 1 ]; then
-  (cd build-cuda && ctest -E headers -LE install --output-on-failure -j4 --timeout 600) > "$out/ctest.log" 2>&1
-  echo "ctest exit $?"; grep -E "tests passed|Failed|\*\*\*" "$out/ctest.log"
-  for name in ${SANITIZE:-test_core test_laplace_operator test_krylov}; do
-    t=build-cuda/tests/$name
-    [ -x "$t" ] || continue
-    for tool in memcheck racecheck; do
-      compute-sanitizer --tool $tool --error-exitcode 9 "$t" --gtest_filter='*/Cuda.*' > "$out/sanitizer-$(basename "$t")-$tool.log" 2>&1
-      echo "compute-sanitizer $tool $(basename "$t"): exit $? $(grep -m1 'ERROR SUMMARY' "$out/sanitizer-$(basename "$t")-$tool.log")"
-    done
-  done
-  build-cuda/perf/tensormg-ceilings --output "$out/ceilings.json" --overwrite > "$out/ceilings.log" 2>&1
-  echo "ceilings exit $?"; grep -A12 '"ceilings"' "$out/ceilings.json"
-fi
-if [ "$offline" = 1 ]; then
-  start=$(date +%s)
-  (bash cmake/bootstrap-kokkos.sh --backend cuda --arch HOPPER90 --prefix /tmp/kokkos-offline --jobs 16 \
-   && cmake -S . -B /tmp/build-offline -DKokkos_ROOT=/tmp/kokkos-offline -DCMAKE_CXX_COMPILER=/tmp/kokkos-offline/bin/nvcc_wrapper \
-        -DTENSORMG_CLI11_INCLUDE_DIR=$PWD/.deps/cli11/include \
-   && cmake --build /tmp/build-offline -j16 && (cd /tmp/build-offline && ctest -E headers -LE install -j4 --output-on-failure)) \
-   > "$out/offline-build.log" 2>&1
-  echo "offline bootstrap+build+ctest exit $? in $(( $(date +%s) - start )) s"; grep -E "tests passed|error" "$out/offline-build.log" | head
-fi
+need_ceilings() {
+  if [ -z "$ceil" ]; then echo "part $1 needs --ceilings FILE (or the ceilings part first)"; return 1; fi
+}
+# run <name> <program> <args...>: one benchmark record <name>.json with its log <name>.txt.
+run() {
+  local name="$1"; shift
+  echo "== $name: $*"
+  timeout "$cap" "$@" --overwrite > "$out/$name.txt" 2>&1
+  echo "$name exit $?"; grep -v "^#" "$out/$name.txt" | tail -n 14
+}
+for part in "${parts[@]}"; do
+  case "$part" in
+    tests)
+      (cd "$build" && timeout "$cap" ctest -E headers -LE install --output-on-failure -j4 --timeout "$cap") > "$out/ctest.log" 2>&1
+      echo "ctest exit $?"; grep -E "tests passed|Failed|\*\*\*" "$out/ctest.log"
+      ;;
+    sanitize)
+      for t in ${SANITIZE:-test_core test_laplace_operator test_multigrid test_vertex_patch}; do
+        SANITIZE_TIMEOUT=$cap bash perf/sanitize.sh "$build" "$out" "$t"
+      done
+      ;;
+    ceilings)
+      timeout "$cap" "$build/perf/tensormg-ceilings" --output "$out/ceilings.json" --overwrite > "$out/ceilings.log" 2>&1
+      echo "ceilings exit $?"; grep -A12 '"ceilings"' "$out/ceilings.json"
+      [ -n "$ceil" ] || ceil="$out/ceilings.json"
+      ;;
+    offline-build)
+      start=$(date +%s)
+      (bash cmake/bootstrap-kokkos.sh --backend cuda --arch HOPPER90 --prefix /tmp/kokkos-offline --jobs 16 \
+       && cmake -S . -B /tmp/build-offline -DKokkos_ROOT=/tmp/kokkos-offline -DCMAKE_CXX_COMPILER=/tmp/kokkos-offline/bin/nvcc_wrapper \
+            -DTENSORMG_CLI11_INCLUDE_DIR=$PWD/.deps/cli11/include \
+       && cmake --build /tmp/build-offline -j16 && (cd /tmp/build-offline && ctest -E headers -LE install -j4 --output-on-failure)) \
+       > "$out/offline-build.log" 2>&1
+      echo "offline bootstrap+build+ctest exit $? in $(( $(date +%s) - start )) s"; grep -E "tests passed|error" "$out/offline-build.log" | head
+      ;;
+    operator)
+      need_ceilings "$part" && run bench-3d-large $op --dims 3 --degrees 1,2,3,4,5,6,7,8 --dofs 6e7 --precisions double \
+        --ceilings "$ceil" --spmv-max-gib 0 --repeats 20 --output "$out/bench-3d-large.json" ;;
+    operator-2d)
+      need_ceilings "$part" && run bench-2d-large $op --dims 2 --degrees 1,2,3,4,5,6,7,8,9,10 --dofs 5e7 --precisions double \
+        --ceilings "$ceil" --spmv-max-gib 0 --repeats 20 --output "$out/bench-2d-large.json" ;;
+    spmv)
+      need_ceilings "$part" && run bench-3d-spmv $op --dims 3 --degrees 2,3 --dofs 2e6,8e6 --precisions double \
+        --ceilings "$ceil" --spmv-max-gib 16 --output "$out/bench-3d-spmv.json" ;;
+    teams)
+      need_ceilings "$part" && run bench-3d-teams $op --dims 3 --degrees 2,3 --dofs 6e7 --precisions double \
+        --cells-per-team 6,8,10,12,14,16,18,20,24,28 --spmv-max-gib 0 --ceilings "$ceil" --output "$out/bench-3d-teams.json" ;;
+    smoother)
+      need_ceilings "$part" && run smoother-3d $mg --study smoother --dims 3 --degrees 1,2,3,4,5,6,7,8 --dofs 3e7 \
+        --precisions double,float --ceilings "$ceil" --repeats 5 -o "$out/smoother-3d.json" ;;
+    smoother-2d)
+      need_ceilings "$part" && run smoother-2d $mg --study smoother --dims 2 --degrees 1,2,3,4,5,6,7,8,9,10 --dofs 3e7 \
+        --ceilings "$ceil" --repeats 5 -o "$out/smoother-2d.json" ;;
+    smoother-teams)
+      # threads per patch (closure or interior columns) × patches per team, default kernel
+      need_ceilings "$part" && run smoother-3d-teams $mg --study smoother --dims 3 --degrees 2,3,4,5,6 --dofs 3e7 \
+        --ceilings "$ceil" --repeats 5 --threads-per-patch closure,interior --patches-per-team 0,1,2,3,4,6,8,12,16,28 \
+        -o "$out/smoother-3d-teams.json" ;;
+    smoother-all)
+      need_ceilings "$part" && run smoother-3d-all $mg --study smoother --dims 3 --degrees 1,2,3,4,5,6,7,8 --dofs 3e7 \
+        --variants all --ceilings "$ceil" --repeats 5 -o "$out/smoother-3d-all.json" ;;
+    vcycle)
+      run vcycle $mg --study vcycle --dims 2,3 --degrees 1,2,3,4,5,6,7,8 --dofs ${DOFS3:-5e7} --precisions double,float \
+        --cycles 10 -o "$out/vcycle.json" ;;
+    fmg)
+      run fmg-3d $mg --study fmg --dims 3 --degrees 1,3,7 --precisions double,mixed --max-dofs ${MAXDOFS3:-1.4e8} \
+        --problem one --repeats 3 -o "$out/fmg-3d.json" ;;
+    iterations)
+      run iterations-2d $mg --study iterations --dims 2 --degrees 1,2,3,4,5,6,7,8,9,10 --levels 4,5,6,7,8,9,10 \
+        --max-dofs ${MAXDOFS2:-3e7} -o "$out/iterations-2d.json"
+      run iterations-3d $mg --study iterations --dims 3 --degrees 1,2,3,4,5,6,7,8 --levels 2,3,4,5,6 \
+        --max-dofs ${MAXDOFS3:-3e7} -o "$out/iterations-3d.json" ;;
+    ncu-operator) timeout "$cap" bash perf/profile_operator.sh "$build" "$out" 3 ${NCU_DEGREES:-2 3} ;;
+    ncu-vmult)
+      # every kernel of a few operator applications at 60M DoF, k = 2: what a vmult costs besides the cell kernel
+      timeout "$cap" ncu --section SpeedOfLight --launch-skip 3 --launch-count 9 $op --dims 3 --degrees 2 --dofs 6e7 \
+        --repeats 3 --spmv-max-gib 0 > "$out/ncu-vmult-k2.txt" 2>&1
+      echo "ncu vmult exit $?"; grep -E "^  [A-Za-z_]|Duration" "$out/ncu-vmult-k2.txt" | head -40 ;;
+    ncu-smoother) timeout "$cap" bash perf/profile_smoother.sh "$build" "$out" 3 ${NCU_DEGREES:-3 5} ;;
+    *) echo "unknown part $part"; exit 2 ;;
+  esac
+done
 if [ -n "$extra" ]; then eval "$extra"; fi

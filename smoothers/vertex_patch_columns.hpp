@@ -33,7 +33,7 @@ struct VertexPatchColumnKernel : VertexPatchCommon<dim, k, Number, ExecSpace> {
   static constexpr int C = tuning.columns_per_thread;
   static constexpr int x_columns = tuning.x_columns;
   static constexpr int unroll = tuning.unroll_interior;
-  static constexpr bool chained_fma = tuning.chained_fma;
+  static constexpr contraction::Pair pair = tuning.chained_fma ? contraction::Pair::chained : contraction::Pair::expression;
   static constexpr bool merge_steps = tuning.merge_steps;
   /// 3D: the ni^3 boxes of the residual and the solve stay where the residual's last step leaves
   /// them, in place in the line buffer t0: z stride ni·n (not ni²), ni·ni·n entries per box. The
@@ -88,21 +88,28 @@ struct VertexPatchColumnKernel : VertexPatchCommon<dim, k, Number, ExecSpace> {
     const local_index n_patches = this->patches.size();
     const int valid = n_patches - first < ppt ? int(n_patches - first) : ppt;
     const PatchStage stage = args.stage;
+    // The buffers as scalars: a PatchScratch kept whole and passed by reference stayed in local
+    // memory (80-byte stack frame) and pushed the 3D k = 7 kernel into spilling (ptxas: 76/108
+    // bytes of spill stores/loads against 8/8; −9% on the H100, 2026-11-24).
     const PatchScratch<Number> s =
         layout(stage, ppt, this->template scratch_base<shared_scratch>(team, layout(stage, ppt, nullptr).end));
+    local_index* const info = s.info;
+    Number* const R = s.R;
+    Number* const T = s.T;
+    const int rs = s.rs, ts = s.ts;
     // The residual computes the patch info in its first step (which reads the closure straight
     // from x); the solve stage looks it up here, one thread per patch.
     if (stage == PatchStage::solve) {
-      for (int p = team.team_rank(); p < valid; p += team.team_size()) this->patch_info(first + p, s.info + info_entries * p);
+      for (int p = team.team_rank(); p < valid; p += team.team_size()) this->patch_info(first + p, info + info_entries * p);
       team.team_barrier();
     }
     // The fused kernel applies the solve's first Sᵀ (last direction) in its residual step.
     const bool transform_last = merge_steps && stage == PatchStage::fused && !args.use_inverse;
-    if (stage != PatchStage::solve) residual_columns(team, first, valid, s, transform_last);
-    else this->template load_residual<true>(team, valid, s.info, s.R, s.rs, s.zs);
+    if (stage != PatchStage::solve) residual_columns(team, first, valid, s.t0, s.t1, R, info, transform_last);
+    else this->template load_residual<true>(team, valid, info, R, rs, column_zs);
     if (stage == PatchStage::residual) return;
-    if (args.use_inverse) this->template solve_inverse<true>(team, valid, s.info, s.R, s.rs, s.zs);
-    else solve_fast_diagonalization(team, valid, s.info, s.R, s.rs, s.T, s.ts, transform_last);
+    if (args.use_inverse) this->template solve_inverse<true>(team, valid, info, R, rs, column_zs);
+    else solve_fast_diagonalization(team, valid, info, R, rs, T, ts, transform_last);
   }
 
   /// The columns of one thread in a step: lines l + c h (c < C, h = ⌈lines/C⌉) of patch p. A line
@@ -142,13 +149,10 @@ struct VertexPatchColumnKernel : VertexPatchCommon<dim, k, Number, ExecSpace> {
 
   // ---- residual ----------------------------------------------------------------------------
 
-  KOKKOS_FORCEINLINE_FUNCTION void residual_columns(const Member& team, local_index first_patch, int ppt,
-                                                    const PatchScratch<Number>& s, bool transform_last) const {
+  KOKKOS_FORCEINLINE_FUNCTION void residual_columns(const Member& team, local_index first_patch, int ppt, Number* t0,
+                                                    Number* t1, Number* R, local_index* info, bool transform_last) const {
     constexpr int rs = column_in_place ? line_size : interior_size;  // 3D: R is t0 (in place)
     constexpr int e2 = dim == 3 ? n : 1;
-    Number* t0 = s.t0;
-    Number* t1 = s.t1;
-    local_index* info = s.info;
     // x: interior rows of M0, A0 on every x-row of the closure, read straight from x (Dirichlet
     // nodes as zero). Each thread finds its patch itself; the first row's thread also stores the
     // patch info for the later steps (visible after the barrier), so no gather pass and no extra
@@ -193,19 +197,18 @@ struct VertexPatchColumnKernel : VertexPatchCommon<dim, k, Number, ExecSpace> {
         d0[c] = t0 + p * line_size + ni * b.line[c];
         d1[c] = t1 + p * line_size + ni * b.line[c];
       }
-      contraction::contract<ni, n, CX, 2, unroll, Number>(
-          [&](int o, int m, Number(&sum)[2][CX]) {
-            contraction::madd(sum[0], this->cm.M[o + 1][m], r, m);
-            contraction::madd(sum[1], this->cm.A[o + 1][m], r, m);
-          },
-          [&](int o, Number(&sum)[2][CX]) {
-            TENSORMG_UNROLL_ALL
-            for (int c = 0; c < CX; ++c)
-              if (b.valid[c]) {
-                d0[c][o] = sum[0][c];
-                d1[c][o] = t1_scale * sum[1][c];
-              }
-          });
+      TENSORMG_UNROLL(unroll)
+      for (int o = 0; o < ni; ++o) {
+        Traits::template keep_unroll<unroll, ni>();
+        Number sm[CX], sa[CX];
+        contraction::dot_two(this->cm.M[o + 1], this->cm.A[o + 1], r, sm, sa);
+        TENSORMG_UNROLL_ALL
+        for (int c = 0; c < CX; ++c)
+          if (b.valid[c]) {
+            d0[c][o] = sm[c];
+            d1[c][o] = t1_scale * sa[c];
+          }
+      }
     });
     team.team_barrier();
     if constexpr (dim == 2) {
@@ -213,7 +216,7 @@ struct VertexPatchColumnKernel : VertexPatchCommon<dim, k, Number, ExecSpace> {
       // interior rows.
       for_each_column(team, ppt, ni, [&](const ColumnBlock& b) {
         last_residual_columns<1>(info + info_entries * b.p, b, t0 + b.p * line_size, t1 + b.p * line_size, ni,
-                                 s.R + b.p * rs, transform_last, args.alpha[1], args.alpha[0]);
+                                 R + b.p * rs, transform_last, args.alpha[1], args.alpha[0]);
       });
     } else {
       // y, in place (a thread owns its y-columns of both buffers): s1 = M̂ t0 into t0,
@@ -229,20 +232,18 @@ struct VertexPatchColumnKernel : VertexPatchCommon<dim, k, Number, ExecSpace> {
           contraction::load_column(t0 + start[c], ni, r0[c]);
           contraction::load_column(t1 + start[c], ni, r1[c]);
         }
-        contraction::contract<ni, n, C, 2, unroll, Number>(
-            [&](int o, int m, Number(&sum)[2][C]) {
-              const Number mm = this->cm.M[o + 1][m];
-              contraction::madd(sum[0], mm, r0, m);
-              contraction::madd_pair<chained_fma>(sum[1], this->cm.A[o + 1][m], r0, mm, r1, m);
-            },
-            [&](int o, Number(&sum)[2][C]) {
-              TENSORMG_UNROLL_ALL
-              for (int c = 0; c < C; ++c)
-                if (b.valid[c]) {
-                  t0[start[c] + ni * o] = sum[0][c];
-                  t1[start[c] + ni * o] = alpha1 * sum[1][c];
-                }
-            });
+        TENSORMG_UNROLL(unroll)
+        for (int o = 0; o < ni; ++o) {
+          Traits::template keep_unroll<unroll, ni>();
+          Number v1[C], v2[C];
+          contraction::dot_two_sum<pair>(this->cm.M[o + 1], this->cm.A[o + 1], r0, r1, v1, v2);
+          TENSORMG_UNROLL_ALL
+          for (int c = 0; c < C; ++c)
+            if (b.valid[c]) {
+              t0[start[c] + ni * o] = v1[c];
+              t1[start[c] + ni * o] = alpha1 * v2[c];
+            }
+        }
       };
       // y_rounds (3D k = 7, teams of 85: 195 = 2 · 85 + 25): whole rounds of one block per thread
       // and y_leftover for the lines left; otherwise for_each_column's blocks.
@@ -255,7 +256,7 @@ struct VertexPatchColumnKernel : VertexPatchCommon<dim, k, Number, ExecSpace> {
       // z (last): r = b_I − (α2 Â s1 + M̂ (s2 + γ s1)) on every z-column (line = i0 + ni i1).
       for_each_column(team, ppt, ni * ni, [&](const ColumnBlock& b) {
         last_residual_columns<2>(info + info_entries * b.p, b, t0 + b.p * line_size, t1 + b.p * line_size, ni * n,
-                                 s.R + b.p * rs, transform_last, args.alpha[2], Number(1));
+                                 R + b.p * rs, transform_last, args.alpha[2], Number(1));
       });
     }
     team.team_barrier();
@@ -328,27 +329,32 @@ struct VertexPatchColumnKernel : VertexPatchCommon<dim, k, Number, ExecSpace> {
         r0[c][m] *= alpha;
       }
     }
-    const auto terms = [&](int o, int m, Number(&sum)[1][C]) {
-      contraction::madd_pair<chained_fma>(sum[0], this->cm.A[o + 1][m], r0, this->cm.M[o + 1][m], q, m);
-    };
     if constexpr (!merge_steps) {
       // Each output straight to scratch: a res[ni] array written in the outputs' loop (not
       // unrolled from ni = 11 on) went to local memory.
       constexpr int rstride = dir == 1 ? ni : column_zs;
-      contraction::contract<ni, n, C, 1, unroll, Number>(terms, [&](int o, Number(&sum)[1][C]) {
+      TENSORMG_UNROLL(unroll)
+      for (int o = 0; o < ni; ++o) {
+        Traits::template keep_unroll<unroll, ni>();
+        Number v[C];
+        contraction::dot_sum<pair>(this->cm.A[o + 1], r0, this->cm.M[o + 1], q, v);
         TENSORMG_UNROLL_ALL
         for (int c = 0; c < C; ++c)
           if (b.valid[c]) {
-            const Number res = this->residual_at(column_index<dir>(in, q0[c], q1[c], o), sum[0][c]);
+            const Number res = this->residual_at(column_index<dir>(in, q0[c], q1[c], o), v[c]);
             if (args.stage != PatchStage::residual) (R + q0[c] + ni * q1[c] * (dim == 3 ? 1 : 0))[o * rstride] = res;
           }
-      });
+      }
     } else {
       Number res[C][ni];
-      contraction::contract<ni, n, C, 1, unroll, Number>(terms, [&](int o, Number(&sum)[1][C]) {
+      TENSORMG_UNROLL(unroll)
+      for (int o = 0; o < ni; ++o) {
+        Traits::template keep_unroll<unroll, ni>();
+        Number v[C];
+        contraction::dot_sum<pair>(this->cm.A[o + 1], r0, this->cm.M[o + 1], q, v);
         TENSORMG_UNROLL_ALL
-        for (int c = 0; c < C; ++c) res[c][o] = this->residual_at(column_index<dir>(in, q0[c], q1[c], o), sum[0][c], b.valid[c]);
-      });
+        for (int c = 0; c < C; ++c) res[c][o] = this->residual_at(column_index<dir>(in, q0[c], q1[c], o), v[c], b.valid[c]);
+      }
       store_residual_columns<dir>(res, b, q0, q1, R, transform);
     }
   }
@@ -367,11 +373,15 @@ struct VertexPatchColumnKernel : VertexPatchCommon<dim, k, Number, ExecSpace> {
     for (int c = 0; c < C; ++c) out[c] = R + q0[c] + ni * q1[c] * (dim == 3 ? 1 : 0);
     if (transform) {
       // Each output of Sᵀ straight to scratch: no second column in registers.
-      apply_s<true>(res, [&](int o, const Number (&v)[C]) {
+      TENSORMG_UNROLL(unroll)
+      for (int o = 0; o < ni; ++o) {
+        Traits::template keep_unroll<unroll, ni>();
+        Number v[C];
+        s_output<true>(o, res, v);
         TENSORMG_UNROLL_ALL
         for (int c = 0; c < C; ++c)
           if (b.valid[c]) out[c][o * stride] = v[c];
-      });
+      }
     } else {
       TENSORMG_UNROLL_ALL
       for (int c = 0; c < C; ++c)
@@ -392,14 +402,13 @@ struct VertexPatchColumnKernel : VertexPatchCommon<dim, k, Number, ExecSpace> {
     transpose_scale_forward  ///< Sᵀ, divide, S: the middle of the solve in one step
   };
 
-  /// Ŝᵀ (`transposed`) or Ŝ applied to the block's columns r, output o handed to store(o, v):
-  /// v[c] = Σ_m Ŝ_{m,o} r[c][m] or Σ_m Ŝ_{o,m} r[c][m] (the reference eigenvectors; the
-  /// direction's 1/√h_d is in inverse_diagonal).
-  template <bool transposed, class Store>
-  KOKKOS_FORCEINLINE_FUNCTION void apply_s(const Number (&r)[C][ni], Store&& store) const {
-    contraction::contract<ni, ni, C, unroll>(
-        [&](int o, int m) { return transposed ? this->cm.S[m][o] : this->cm.S[o][m]; }, r,
-        [&](int o, const Number(&v)[C]) { store(o, v); });
+  /// Output o of Ŝᵀ (`transposed`) or Ŝ applied to the block's columns r: v[c] = Σ_m Ŝ_{m,o} r[c][m]
+  /// or Σ_m Ŝ_{o,m} r[c][m] (the reference eigenvectors; the direction's 1/√h_d is in
+  /// inverse_diagonal).
+  template <bool transposed>
+  KOKKOS_FORCEINLINE_FUNCTION void s_output(int o, const Number (&r)[C][ni], Number (&v)[C]) const {
+    if constexpr (transposed) contraction::dot_column(this->cm.S, o, r, v);
+    else contraction::dot(this->cm.S[o], r, v);
   }
 
   /// Interior coordinates (i0, i1, i2) of point o of the interior column along dir whose other
@@ -449,21 +458,28 @@ struct VertexPatchColumnKernel : VertexPatchCommon<dim, k, Number, ExecSpace> {
       }
       if constexpr (op == ColumnOp::transpose || op == ColumnOp::transpose_scale) {
         // Each output straight to scratch: no second column in registers.
-        apply_s<true>(r, [&](int o, const Number (&v)[C]) {
+        TENSORMG_UNROLL(unroll)
+        for (int o = 0; o < ni; ++o) {
+          Traits::template keep_unroll<unroll, ni>();
+          Number v[C];
+          s_output<true>(o, r, v);
           TENSORMG_UNROLL_ALL
           for (int c = 0; c < C; ++c) {
-            Number value = v[c];
-            if constexpr (op == ColumnOp::transpose_scale) value *= dinv[dbase[c] + o * dstride];
-            if (b.valid[c]) dst[p * ds + base[c] + o * stride] = value;
+            if constexpr (op == ColumnOp::transpose_scale) v[c] *= dinv[dbase[c] + o * dstride];
+            if (b.valid[c]) dst[p * ds + base[c] + o * stride] = v[c];
           }
-        });
+        }
       } else {
         if constexpr (op == ColumnOp::transpose_scale_forward) {
           Number v[C][ni];
-          apply_s<true>(r, [&](int o, const Number (&t)[C]) {
+          TENSORMG_UNROLL(unroll)
+          for (int o = 0; o < ni; ++o) {
+            Traits::template keep_unroll<unroll, ni>();
+            Number t[C];
+            s_output<true>(o, r, t);
             TENSORMG_UNROLL_ALL
             for (int c = 0; c < C; ++c) v[c][o] = t[c];
-          });
+          }
           TENSORMG_UNROLL_ALL
           for (int c = 0; c < C; ++c) {
             TENSORMG_UNROLL_ALL
@@ -472,14 +488,18 @@ struct VertexPatchColumnKernel : VertexPatchCommon<dim, k, Number, ExecSpace> {
         }
         local_index in[info_entries];
         if constexpr (add_to_x) Base::load_info(info, p, in);
-        apply_s<false>(r, [&](int o, const Number (&v)[C]) {
+        TENSORMG_UNROLL(unroll)
+        for (int o = 0; o < ni; ++o) {
+          Traits::template keep_unroll<unroll, ni>();
+          Number v[C];
+          s_output<false>(o, r, v);
           TENSORMG_UNROLL_ALL
           for (int c = 0; c < C; ++c)
             if (b.valid[c]) {
               if constexpr (add_to_x) args.x(column_index<dir>(in, q0[c], q1[c], o)) += v[c];
               else dst[p * ds + base[c] + o * stride] = v[c];
             }
-        });
+        }
       }
     });
     if constexpr (!add_to_x) team.team_barrier();

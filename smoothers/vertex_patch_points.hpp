@@ -63,29 +63,26 @@ struct VertexPatchPointKernel : VertexPatchCommon<dim, k, Number, ExecSpace> {
     const local_index n_patches = this->patches.size();
     const int valid = n_patches - first < ppt ? int(n_patches - first) : ppt;
     const PatchStage stage = args.stage;
+    // The buffers by value (a PatchScratch passed by reference stays in local memory).
     const PatchScratch<Number> s =
         layout(stage, ppt, this->template scratch_base<shared_scratch>(team, layout(stage, ppt, nullptr).end));
     for (int p = team.team_rank(); p < valid; p += team.team_size()) this->patch_info(first + p, s.info + info_entries * p);
     team.team_barrier();
-    if (stage != PatchStage::solve) residual(team, valid, s);
-    else this->template load_residual<false>(team, valid, s.info, s.R, s.rs, s.zs);
+    if (stage != PatchStage::solve) residual(team, valid, s.u, s.t0, s.t1, s.w, s.R, s.rs, s.info);
+    else this->template load_residual<false>(team, valid, s.info, s.R, s.rs, ni * ni);
     if (stage == PatchStage::residual) return;
-    if (args.use_inverse) this->template solve_inverse<false>(team, valid, s.info, s.R, s.rs, s.zs);
-    else solve_fast_diagonalization(team, valid, s);
+    if (args.use_inverse) this->template solve_inverse<false>(team, valid, s.info, s.R, s.rs, ni * ni);
+    else solve_fast_diagonalization(team, valid, s.info, s.R, s.rs, s.T, s.ts);
   }
 
-  KOKKOS_FORCEINLINE_FUNCTION void residual(const Member& team, int ppt, const PatchScratch<Number>& s) const {
+  KOKKOS_FORCEINLINE_FUNCTION void residual(const Member& team, int ppt, Number* u, Number* t0, Number* t1, Number* w,
+                                            Number* R, int rs, const local_index* info) const {
     const Number* M0 = this->mat(0);
     const Number* A0 = M0 + n * n;
     const Number* M1 = this->mat(1);
     const Number* A1 = M1 + n * n;
     const Number a = args.laplace, c = args.mass;
     constexpr int e2 = dim == 3 ? n : 1;
-    Number* u = s.u;
-    Number* t0 = s.t0;
-    Number* t1 = s.t1;
-    Number* w = s.w;
-    const local_index* info = s.info;
     // Gather the closure; Dirichlet nodes read as zero.
     Base::for_each_point(team, ppt, n, n, e2, [&](int p, int i0, int i1, int i2) {
       const local_index idx = this->closure_index(info + info_entries * p, i0, i1, i2);
@@ -113,7 +110,7 @@ struct VertexPatchPointKernel : VertexPatchCommon<dim, k, Number, ExecSpace> {
         Number v = 0;
         for (int m = 0; m < n; ++m)
           v += a * A1[(i1 + 1) * n + m] * s0[ni * m] + M1[(i1 + 1) * n + m] * (a * s1[ni * m] + c * s0[ni * m]);
-        this->store_residual(info + info_entries * p, i0, i1, 0, v, s.R + p * s.rs);
+        this->store_residual(info + info_entries * p, i0, i1, 0, v, R + p * rs);
       });
     } else {
       const Number* M2 = this->mat(2);
@@ -140,7 +137,7 @@ struct VertexPatchPointKernel : VertexPatchCommon<dim, k, Number, ExecSpace> {
         for (int m = 0; m < n; ++m)
           v += a * A2[(i2 + 1) * n + m] * s1[ni * ni * m] +
                M2[(i2 + 1) * n + m] * (a * s2[ni * ni * m] + c * s1[ni * ni * m]);
-        this->store_residual(info + info_entries * p, i0, i1, i2, v, s.R + p * s.rs);
+        this->store_residual(info + info_entries * p, i0, i1, i2, v, R + p * rs);
       });
     }
     team.team_barrier();
@@ -167,11 +164,12 @@ struct VertexPatchPointKernel : VertexPatchCommon<dim, k, Number, ExecSpace> {
     team.team_barrier();
   }
 
-  KOKKOS_FORCEINLINE_FUNCTION void solve_fast_diagonalization(const Member& team, int ppt, const PatchScratch<Number>& s) const {
+  KOKKOS_FORCEINLINE_FUNCTION void solve_fast_diagonalization(const Member& team, int ppt, const local_index* info,
+                                                              Number* R, int rs, Number* T, int ts) const {
     // Forward: Sᵀ along every direction (the last one divides by the eigenvalue sum).
-    Number* from = s.R;
-    Number* to = s.T;
-    int fs = s.rs, tsz = s.ts;
+    Number* from = R;
+    Number* to = T;
+    int fs = rs, tsz = ts;
     for (int d = 0; d < dim; ++d) {
       apply_s(team, ppt, d, true, d == dim - 1, from, fs, to, tsz);
       Base::swap_buffers(from, to, fs, tsz);
@@ -189,7 +187,7 @@ struct VertexPatchPointKernel : VertexPatchCommon<dim, k, Number, ExecSpace> {
       const Number* in = from + p * fs + i0 + ni * (i1 + ni * i2) - row * stride;
       Number v = 0;
       for (int m = 0; m < ni; ++m) v += S[row * ni + m] * in[m * stride];
-      const local_index idx = this->closure_index(s.info + info_entries * p, i0 + 1, i1 + 1, dim == 3 ? i2 + 1 : 0);
+      const local_index idx = this->closure_index(info + info_entries * p, i0 + 1, i1 + 1, dim == 3 ? i2 + 1 : 0);
       args.x(idx) += v;
     });
   }

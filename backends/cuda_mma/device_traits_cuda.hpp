@@ -63,6 +63,18 @@ struct DeviceTraits<Kokkos::Cuda> {
 #endif
   }
 
+  /// PTX `.pragma "nounroll"` in the loop's body when the loop is not to be unrolled fully: nvcc
+  /// drops the `#pragma unroll(1)` of a loop whose body calls an inlined contraction
+  /// (core/tensor_contraction.hpp; the PTX lacked the pragma, nothing else differed), and ptxas
+  /// then unrolled the 2D k = 10 smoother's x step itself: 136/156 bytes of spill stores/loads
+  /// instead of none, half the throughput (h100-2026-11-24-shared-primitives/ab2).
+  template <int unroll, int rows>
+  KOKKOS_FORCEINLINE_FUNCTION static void keep_unroll() {
+#if defined(__CUDA_ARCH__)
+    if constexpr (unroll < rows) asm volatile(".pragma \"nounroll\";");
+#endif
+  }
+
   /// Kokkos 3.4 advertises `TeamPolicy::scratch_size_max(0)` = 40 KB on CUDA, a fixed constant
   /// that leaves room for its team reductions. What its CUDA launch actually checks
   /// (Kokkos_Cuda_Parallel.hpp, ParallelFor<TeamPolicy>) is

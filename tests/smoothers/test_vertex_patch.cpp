@@ -12,6 +12,7 @@
 #include "smoothers/patch_matrices.hpp"
 #include "smoothers/point_smoothers.hpp"
 #include "smoothers/vertex_patch_smoother.hpp"
+#include "smoothers/vertex_patch_tuning.hpp"
 #include "tests/test_spaces.hpp"
 #include "tests/test_utils.hpp"
 
@@ -261,13 +262,16 @@ double relative_residual_after_step(const ContinuousDofLayout<ExecSpace>& layout
 /// the operator's vmult), in both sweep orders, from x0 and b random (seeds `seed`, `seed` + 1).
 template <class ExecSpace>
 void expect_default_step_equals_global(std::shared_ptr<const CartesianMesh> mesh, int k, int seed,
-                                       const std::string& label) {
+                                       const std::string& label,
+                                       ThreadStructure structure = ThreadStructure::per_column) {
   const auto layout = make_layout<ExecSpace>(mesh, k);
   const auto op = std::make_shared<LaplaceOperator<double, ExecSpace>>(layout);
   auto x0 = op->make_vector(), b = op->make_vector(), x = op->make_vector(), y = op->make_vector();
   fill_random(*layout, x0, seed);
   fill_random(*layout, b, seed + 1);
-  const VertexPatchSmoother<double, ExecSpace> tuned(op);
+  VertexPatchOptions tuned_options;
+  tuned_options.structure = structure;
+  const VertexPatchSmoother<double, ExecSpace> tuned(op, tuned_options);
   const VertexPatchSmoother<double, ExecSpace> global(
       op, {PatchKernel::global, LocalSolver::fast_diagonalization, ThreadStructure::per_column, 1});
   for (const auto order : {SweepOrder::forward, SweepOrder::reverse}) {
@@ -284,9 +288,14 @@ void expect_default_step_equals_global(std::shared_ptr<const CartesianMesh> mesh
 /// the exact solve; on several patches (odd and even counts, anisotropic cells) it equals the
 /// global-residual variant, whose residual is the operator's vmult (that variant is checked
 /// against the sequential Algorithm 2.3 above).
+/// The (dim, k) come from the tuning table's rows (smoothers/vertex_patch_tuning.hpp), so a row
+/// added there is tested here on every backend; the per-DoF kernel, a separate instantiation, is
+/// compared with the global variant for every row as well.
 TYPED_TEST(VertexPatchTest, EveryDegreeDefaultStepIsExactOnOnePatchAndMatchesGlobalOnMany) {
-  for (int dim = 2; dim <= 3; ++dim)
-    for (int k = 1; k <= ContinuousDofLayout<TypeParam>::max_degree(dim); ++k) {
+  for (const PatchTuning& row : detail::patch_device_rows) {
+    const int dim = row.dim, k = row.k;
+    ASSERT_LE(k, ContinuousDofLayout<TypeParam>::max_degree(dim));
+    {
       {
         const auto layout = make_layout<TypeParam>(make_mesh(dim, {2, 2, 2}, 0, {1.0, 1.3, 0.8}), k);
         const auto op = std::make_shared<LaplaceOperator<double, TypeParam>>(layout);
@@ -296,7 +305,11 @@ TYPED_TEST(VertexPatchTest, EveryDegreeDefaultStepIsExactOnOnePatchAndMatchesGlo
       }
       expect_default_step_equals_global<TypeParam>(make_mesh(dim, {3, 4, 3}, 0, {1.0, 0.6, 1.4}), k, 5 + k,
                                                    "dim=" + std::to_string(dim) + " k=" + std::to_string(k) + " ");
+      expect_default_step_equals_global<TypeParam>(make_mesh(dim, {3, 2, 3}, 0, {1.0, 0.6, 1.4}), k, 9 + k,
+                                                   "dim=" + std::to_string(dim) + " k=" + std::to_string(k) + " per-DoF ",
+                                                   ThreadStructure::per_dof);
     }
+  }
 }
 
 /// 3D Q7: on the GPU the default is the fused kernel in 46.8 KB of shared memory, beyond Kokkos'
