@@ -11,6 +11,10 @@
 
 namespace tensormg {
 
+/// The highest degree the kernels are compiled for in dim dimensions (2D: 10, 3D: 8); the one
+/// definition every layout, table, driver and test asks.
+constexpr int max_degree(int dim) { return dim == 2 ? 10 : 8; }
+
 namespace detail {
 template <int dim, class Table, class Make, int... i>
 Table kernel_table_among(int degree, std::integer_sequence<int, i...>, const Make& make) {
@@ -24,14 +28,13 @@ Table kernel_table_among(int degree, std::integer_sequence<int, i...>, const Mak
 }  // namespace detail
 
 /// make(std::integral_constant<int, dim>, std::integral_constant<int, k>) for the run-time dim and
-/// degree; throws InputError for degrees outside 1..10 (2D) and 1..8 (3D).
+/// degree; throws InputError for degrees outside 1..max_degree(dim).
 template <class Table, class Make>
 Table kernel_table(int dim, int degree, const Make& make) {
-  const int max_degree = dim == 2 ? 10 : 8;
-  TENSORMG_CHECK((dim == 2 || dim == 3) && degree >= 1 && degree <= max_degree,
-                 "degree " << degree << " is not supported in " << dim << "D; use 1.." << max_degree);
-  return dim == 2 ? detail::kernel_table_among<2, Table>(degree, std::make_integer_sequence<int, 10>{}, make)
-                  : detail::kernel_table_among<3, Table>(degree, std::make_integer_sequence<int, 8>{}, make);
+  TENSORMG_CHECK((dim == 2 || dim == 3) && degree >= 1 && degree <= max_degree(dim),
+                 "degree " << degree << " is not supported in " << dim << "D; use 1.." << max_degree(dim));
+  return dim == 2 ? detail::kernel_table_among<2, Table>(degree, std::make_integer_sequence<int, max_degree(2)>{}, make)
+                  : detail::kernel_table_among<3, Table>(degree, std::make_integer_sequence<int, max_degree(3)>{}, make);
 }
 
 }  // namespace tensormg

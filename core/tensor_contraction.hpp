@@ -29,6 +29,21 @@ enum class Pair {
   split        ///< two accumulators, summed at the end: two independent chains (the operator)
 };
 
+/// v += ea·x + eb·y formed as `pair` says; Pair::split adds eb·y to the second chain w instead
+/// (summed into v by the caller at the end).
+template <Pair pair, class Number>
+KOKKOS_FORCEINLINE_FUNCTION void add_pair(Number& v, Number& w, Number ea, Number x, Number eb, Number y) {
+  if constexpr (pair == Pair::expression) {
+    v += ea * x + eb * y;
+  } else if constexpr (pair == Pair::chained) {
+    v += ea * x;
+    v += eb * y;
+  } else {
+    v += ea * x;
+    w += eb * y;
+  }
+}
+
 /// v[c] = Σ_m a[m] x[c][m].
 template <int cols, int C, class Number, class Row>
 KOKKOS_FORCEINLINE_FUNCTION void dot(const Row& a, const Number (&x)[C][cols], Number (&v)[C]) {
@@ -83,17 +98,7 @@ KOKKOS_FORCEINLINE_FUNCTION void dot_sum(const RowA& a, const Number (&x)[C][col
   for (int m = 0; m < cols; ++m) {
     const Number ea = a[m], eb = b[m];
     TENSORMG_UNROLL_ALL
-    for (int c = 0; c < C; ++c) {
-      if constexpr (pair == Pair::expression) {
-        v[c] += ea * x[c][m] + eb * y[c][m];
-      } else if constexpr (pair == Pair::chained) {
-        v[c] += ea * x[c][m];
-        v[c] += eb * y[c][m];
-      } else {
-        v[c] += ea * x[c][m];
-        w[c] += eb * y[c][m];
-      }
-    }
+    for (int c = 0; c < C; ++c) add_pair<pair>(v[c], w[c], ea, x[c][m], eb, y[c][m]);
   }
   if constexpr (pair == Pair::split) {
     TENSORMG_UNROLL_ALL
@@ -115,15 +120,7 @@ KOKKOS_FORCEINLINE_FUNCTION void dot_two_sum(const RowA& a, const RowB& b, const
     TENSORMG_UNROLL_ALL
     for (int c = 0; c < C; ++c) {
       va[c] += ea * x[c][m];
-      if constexpr (pair == Pair::expression) {
-        vb[c] += eb * x[c][m] + ea * y[c][m];
-      } else if constexpr (pair == Pair::chained) {
-        vb[c] += eb * x[c][m];
-        vb[c] += ea * y[c][m];
-      } else {
-        vb[c] += eb * x[c][m];
-        w[c] += ea * y[c][m];
-      }
+      add_pair<pair>(vb[c], w[c], eb, x[c][m], ea, y[c][m]);
     }
   }
   if constexpr (pair == Pair::split) {

@@ -9,6 +9,7 @@
 #include <limits>
 #include <memory>
 
+#include "core/kernel_table.hpp"
 #include "core/partitioner.hpp"
 #include "discretization/cartesian_mesh.hpp"
 
@@ -98,7 +99,7 @@ class ContinuousDofLayout {
   /// The most nodes (owned + ghost) one rank's box may hold: local indices are 32-bit.
   static constexpr std::int64_t max_local_nodes() { return std::numeric_limits<local_index>::max(); }
   /// Largest supported degree in a dimension.
-  static int max_degree(int dim) { return dim == 2 ? 10 : 8; }
+  static int max_degree(int dim) { return tensormg::max_degree(dim); }
 
  private:
   int owner_coordinate(int d, global_index g) const;

@@ -73,10 +73,7 @@ struct VertexPatchColumnKernel : VertexPatchCommon<dim, k, Number, ExecSpace> {
     s.info = base == nullptr ? nullptr : reinterpret_cast<local_index*>(base + numbers);
     return s;
   }
-  static std::size_t scratch_bytes(PatchStage stage, int ppt) {
-    return Kokkos::View<Number*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>::shmem_size(
-        layout(stage, ppt, nullptr).end);
-  }
+  static std::size_t scratch_bytes(PatchStage stage, int ppt) { return Base::scratch_bytes_of(layout(stage, ppt, nullptr).end); }
   /// One thread per C closure columns.
   static int threads_per_patch() { return (closure_size / n + C - 1) / C; }
   /// One thread per C interior columns: the solve's steps keep every thread busy.
@@ -84,9 +81,9 @@ struct VertexPatchColumnKernel : VertexPatchCommon<dim, k, Number, ExecSpace> {
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     const int ppt = args.patches_per_team;
-    const local_index first = team.league_rank() * ppt;
-    const local_index n_patches = this->patches.size();
-    const int valid = n_patches - first < ppt ? int(n_patches - first) : ppt;
+    local_index first;
+    int valid;
+    this->team_patches(team, first, valid);
     const PatchStage stage = args.stage;
     // The buffers as scalars: a PatchScratch kept whole and passed by reference stayed in local
     // memory (80-byte stack frame) and pushed the 3D k = 7 kernel into spilling (ptxas: 76/108

@@ -69,6 +69,20 @@ struct VertexPatchCommon {
     return numbers + (info_entries * sizeof(local_index) * ppt + sizeof(Number) - 1) / sizeof(Number);
   }
 
+  /// Bytes of `entries` Number entries of team scratch (with the View's alignment), the one rule
+  /// both kernels' scratch_bytes use on their layout's `end`.
+  static std::size_t scratch_bytes_of(std::size_t entries) {
+    return Kokkos::View<Number*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>::shmem_size(entries);
+  }
+
+  /// The team's first patch and how many of its patches_per_team exist (the last team's may not).
+  KOKKOS_FORCEINLINE_FUNCTION void team_patches(const Member& team, local_index& first, int& valid) const {
+    const int ppt = args.patches_per_team;
+    first = team.league_rank() * ppt;
+    const local_index n_patches = patches.size();
+    valid = n_patches - first < ppt ? int(n_patches - first) : ppt;
+  }
+
   KOKKOS_FORCEINLINE_FUNCTION const Number* mat(int d) const {
     return args.matrices.data() + d * PatchKernelArgs<Number, ExecSpace>::matrix_stride(k);
   }

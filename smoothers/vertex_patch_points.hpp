@@ -50,18 +50,15 @@ struct VertexPatchPointKernel : VertexPatchCommon<dim, k, Number, ExecSpace> {
     s.info = base == nullptr ? nullptr : reinterpret_cast<local_index*>(base + numbers);
     return s;
   }
-  static std::size_t scratch_bytes(PatchStage stage, int ppt) {
-    return Kokkos::View<Number*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>::shmem_size(
-        layout(stage, ppt, nullptr).end);
-  }
+  static std::size_t scratch_bytes(PatchStage stage, int ppt) { return Base::scratch_bytes_of(layout(stage, ppt, nullptr).end); }
   /// One thread per closure point.
   static int threads_per_patch() { return closure_size; }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     const int ppt = args.patches_per_team;
-    const local_index first = team.league_rank() * ppt;
-    const local_index n_patches = this->patches.size();
-    const int valid = n_patches - first < ppt ? int(n_patches - first) : ppt;
+    local_index first;
+    int valid;
+    this->team_patches(team, first, valid);
     const PatchStage stage = args.stage;
     // The buffers by value (a PatchScratch passed by reference stays in local memory).
     const PatchScratch<Number> s =

@@ -34,7 +34,7 @@ BrickDescription brick(int dim, std::array<int, 3> cells, int refinements, std::
 TYPED_TEST(MultigridTest, RestrictionIsTransposeOfProlongation) {
   if (world_size() > 1) GTEST_SKIP() << "single rank";
   for (int dim = 2; dim <= 3; ++dim)
-    for (int k = 1; k <= (dim == 2 ? 10 : 8); ++k) {
+    for (int k = 1; k <= tensormg::max_degree(dim); ++k) {
       const auto coarse = make_layout<TypeParam>(make_mesh(dim, {3, 2, 2}, 0, {1.0, 0.5, 2.0}), k);
       const auto fine = make_layout<TypeParam>(make_mesh(dim, {3, 2, 2}, 1, {1.0, 0.5, 2.0}), k);
       const Transfer<double, TypeParam> t(coarse, fine);
@@ -92,7 +92,7 @@ TYPED_TEST(MultigridTest, Q1TransferByNodeEqualsByParentCell) {
 TYPED_TEST(MultigridTest, ProlongationReproducesCoarsePolynomials) {
   if (world_size() > 1) GTEST_SKIP() << "single rank";
   for (int dim = 2; dim <= 3; ++dim)
-    for (int k = 1; k <= (dim == 2 ? 10 : 8); ++k) {
+    for (int k = 1; k <= tensormg::max_degree(dim); ++k) {
       const auto coarse = make_layout<TypeParam>(make_mesh(dim, {2, 3, 2}, 0, {1.5, 1.0, 0.7}), k);
       const auto fine = make_layout<TypeParam>(make_mesh(dim, {2, 3, 2}, 1, {1.5, 1.0, 0.7}), k);
       const auto poly = [k](const std::array<double, 3>& x) {

@@ -7,14 +7,13 @@
 #include <filesystem>
 #include <string>
 
+#include "core/kernel_table.hpp"
 #include "discretization/laplace_tuning.hpp"
 #include "smoothers/vertex_patch_tuning.hpp"
 
 namespace {
 
 using tensormg::TuningTarget;
-
-constexpr int max_degree(int dim) { return dim == 2 ? 10 : 8; }
 
 void expect_record(const char* reason, const char* record, const std::string& where) {
   EXPECT_GT(std::string(reason).size(), 5u) << where << ": a row says why";
@@ -27,7 +26,7 @@ int register_cap(int max_team_size, int min_teams) { return 65536 / (max_team_si
 
 TEST(TuningTables, VertexPatchRows) {
   for (int dim = 2; dim <= 3; ++dim)
-    for (int k = 1; k <= max_degree(dim); ++k)
+    for (int k = 1; k <= tensormg::max_degree(dim); ++k)
       for (TuningTarget target : {TuningTarget::host, TuningTarget::device}) {
         const auto r = tensormg::patch_tuning(dim, k, target);
         const std::string where = std::to_string(dim) + "D k=" + std::to_string(k) +
@@ -71,7 +70,7 @@ TEST(TuningTables, VertexPatchRows) {
 
 TEST(TuningTables, LaplaceRows) {
   for (int dim = 2; dim <= 3; ++dim)
-    for (int k = 1; k <= max_degree(dim); ++k)
+    for (int k = 1; k <= tensormg::max_degree(dim); ++k)
       for (TuningTarget target : {TuningTarget::host, TuningTarget::device}) {
         const auto r = tensormg::laplace_tuning(dim, k, target);
         const std::string where = std::to_string(dim) + "D k=" + std::to_string(k) +
