@@ -1,0 +1,45 @@
+#pragma once
+/// @file
+/// −Δu = f on the brick with u = g on its boundary, discretized with SIPG on discontinuous Q_k
+/// (paper 002 eq. 4): interpolation, the right-hand side with the Nitsche boundary data, and
+/// errors. Every step runs in ExecSpace.
+
+#include "discretization/dg_laplace_operator.hpp"
+#include "discretization/poisson_problem.hpp"
+
+namespace tensormg {
+
+/// v = f at every owned node (cell by cell; shared faces get each cell's own value). f: a
+/// trivially copyable functor with KOKKOS_INLINE_FUNCTION double operator()(double, double, double).
+template <class Number, class ExecSpace, class F>
+void interpolate_on_device(const DgDofLayout<ExecSpace>& layout, DistributedVector<Number, ExecSpace>& v, const F& f) {
+  const CellBox box = layout.box();
+  const NodeCoordinates c = layout.node_coordinates();
+  const auto d = v.view();
+  const int dim = box.dim, n = box.degree + 1;
+  Kokkos::parallel_for(
+      "tensormg::dg::interpolate", Kokkos::RangePolicy<ExecSpace>(0, box.n_owned_cells * box.cell_dofs),
+      KOKKOS_LAMBDA(local_index l) {
+        const local_index cell = l / box.cell_dofs;
+        const int node = l - cell * box.cell_dofs;
+        local_index cc[3];
+        box.coordinates(cell, cc);
+        const int i[3] = {node % n, (node / n) % n, node / (n * n)};
+        double x[3] = {0, 0, 0};
+        for (int e = 0; e < dim; ++e) x[e] = c.global(e, (box.offset[e] + cc[e]) * box.degree + i[e]);
+        d(l) = static_cast<Number>(f(x[0], x[1], x[2]));
+      });
+}
+
+/// b = M f_I + Σ over boundary faces ∫_F g_I (σ_b v − ∂ₙv) (g_I: u interpolated on the face's
+/// nodes; zero when u is unknown), with the penalty of `laplace`.
+template <class Number, class ExecSpace>
+void assemble_rhs(const DgLaplaceOperator<Number, ExecSpace>& laplace, const PoissonProblem& problem,
+                  DistributedVector<Number, ExecSpace>& rhs);
+
+/// Errors by Gauss quadrature with k+2 points per direction (broken H1 seminorm); collective.
+template <class Number, class ExecSpace>
+DiscretizationErrors compute_errors(const DgDofLayout<ExecSpace>& layout, const DistributedVector<Number, ExecSpace>& uh,
+                                    const PoissonProblem& problem);
+
+}  // namespace tensormg
