@@ -18,6 +18,7 @@
 #include "core/preconditioners.hpp"
 #include "core/provenance.hpp"
 #include "core/timer.hpp"
+#include "discretization/dg_poisson.hpp"
 #include "discretization/poisson_problem.hpp"
 #include "discretization/solution_output.hpp"
 #include "multigrid/memory_estimate.hpp"
@@ -30,6 +31,9 @@ namespace {
 using namespace tensormg;
 
 struct Options {
+  std::string discretization = "cg";  ///< cg: continuous Q_k; dg: discontinuous Q_k with SIPG
+  double penalty = 1;                 ///< γ of the SIPG penalty (dg)
+  bool penalty_given = false;
   int dim = 2;
   int degree = 2;
   std::vector<int> cells{1};
@@ -96,11 +100,14 @@ SolveShape solve_shape(const Options& o, int ranks) {
   s.smoother = parse_smoother_kind(o.smoother);
   s.patch_kernel = parse_patch_kernel(o.smoother_kernel);
   s.gather_output = !o.output.empty();
+  s.discontinuous = o.discretization == "dg";
   return s;
 }
 
 /// Checks of the options that need no mesh; throws InputError (made collective by the caller).
 void validate(Options& o) {
+  TENSORMG_CHECK(o.discretization == "cg" || o.discretization == "dg",
+                 "--discretization '" << o.discretization << "' is not supported; use cg (continuous) or dg (SIPG)");
   TENSORMG_CHECK(o.dim == 2 || o.dim == 3, "--dim " << o.dim << " is not supported; use 2 or 3");
   const int max_degree = ContinuousDofLayout<DefaultExec>::max_degree(o.dim);
   TENSORMG_CHECK(o.degree >= 1 && o.degree <= max_degree,
@@ -156,10 +163,20 @@ void validate(Options& o) {
   TENSORMG_CHECK(o.max_iterations >= 0, "--max-iterations must be >= 0");
   TENSORMG_CHECK(o.restart >= 1, "--restart must be >= 1");
   TENSORMG_CHECK(!o.output_given || !o.output.empty(), "--output needs a file name (it is empty)");
+  if (o.discretization == "dg") {
+    TENSORMG_CHECK(!uses_multigrid(o), "multigrid for --discretization dg is not available yet; use --solver "
+                                       "cg|gmres|fgmres with --preconditioner none|jacobi");
+    TENSORMG_CHECK(!o.output_given, "--output is not available for --discretization dg yet");
+    TENSORMG_CHECK(o.penalty > 0 && o.penalty < 1e6, "--penalty must be in (0, 1e6), given " << o.penalty);
+  } else {
+    TENSORMG_CHECK(!o.penalty_given, "--penalty applies to --discretization dg only");
+  }
 }
 
 Json options_record(const Options& o) {
   Json j = Json::object();
+  j["discretization"] = o.discretization;
+  if (o.discretization == "dg") j["penalty"] = o.penalty;
   j["dim"] = o.dim;
   j["degree"] = o.degree;
   j["coarse_cells"] = std::vector<int>(o.cells.begin(), o.cells.begin() + o.dim);
@@ -188,10 +205,26 @@ Json options_record(const Options& o) {
   return j;
 }
 
+/// The layout and operator of each discretization.
+struct Continuous {
+  using Layout = ContinuousDofLayout<DefaultExec>;
+  template <class Number>
+  using Operator = LaplaceOperator<Number, DefaultExec>;
+};
+struct Discontinuous {
+  using Layout = DgDofLayout<DefaultExec>;
+  template <class Number>
+  using Operator = DgLaplaceOperator<Number, DefaultExec>;
+};
+
 /// Number: vectors, operator and the outer solver; MGNumber: the multigrid (float in mixed).
-template <class Number, class MGNumber>
+/// Disc: Continuous or Discontinuous (no multigrid and no output yet: validate() refuses them).
+template <class Disc, class Number, class MGNumber>
 int run(const Options& o, Environment& env) {
   using Exec = DefaultExec;
+  using Layout = typename Disc::Layout;
+  using Operator = typename Disc::template Operator<Number>;
+  constexpr bool continuous = std::is_same_v<Disc, Continuous>;
   using Vector = DistributedVector<Number, Exec>;
   // Counts every Kokkos allocation of the run, to hold the memory estimate to the truth.
   std::optional<AllocationTracker> allocations;
@@ -220,11 +253,11 @@ int run(const Options& o, Environment& env) {
   lo.cells_per_team = o.cells_per_team;
   // One way: levels (meshes and layouts) built once; the multigrid's operators on them; the
   // solver's operator is the multigrid's finest one when the precisions agree.
-  std::shared_ptr<const ContinuousDofLayout<Exec>> layout;
+  std::shared_ptr<const Layout> layout;
   std::unique_ptr<Multigrid<MGNumber, Exec>> mg;
   std::unique_ptr<MixedFullMultigrid<Exec>> mixed_fmg;
-  std::shared_ptr<const LaplaceOperator<Number, Exec>> A_ptr;
-  if (uses_multigrid(o)) {
+  std::shared_ptr<const Operator> A_ptr;
+  if constexpr (continuous) if (uses_multigrid(o)) {
     MultigridOptions mo;
     mo.smoother = parse_smoother_kind(o.smoother);
     mo.order = parse_smoothing_order(o.smoothing_order);
@@ -246,15 +279,25 @@ int run(const Options& o, Environment& env) {
     }
     if (!mixed_fmg) phase("multigrid", [&] { mg = std::make_unique<Multigrid<MGNumber, Exec>>(hierarchy, lo, mo); });
     if constexpr (std::is_same_v<Number, MGNumber>) A_ptr = mg->fine_operator_ptr();
-  } else {
+  }
+  if (!layout)
     phase("mesh and layout", [&] {
       const auto mesh = std::make_shared<CartesianMesh>(brick, env.comm(), std::array<int, 3>{o.rank_grid[0], o.rank_grid[1], o.rank_grid[2]});
-      layout = std::make_shared<ContinuousDofLayout<Exec>>(mesh, o.degree);
+      layout = std::make_shared<Layout>(mesh, o.degree);
     });
-  }
   const CartesianMesh* mesh = &layout->mesh();
-  if (!A_ptr) phase("operator", [&] { A_ptr = std::make_shared<const LaplaceOperator<Number, Exec>>(layout, lo); });
-  const LaplaceOperator<Number, Exec>& A = *A_ptr;
+  if (!A_ptr)
+    phase("operator", [&] {
+      if constexpr (continuous) {
+        A_ptr = std::make_shared<const Operator>(layout, lo);
+      } else {
+        DgLaplaceOptions dgo;
+        dgo.penalty_factor = o.penalty;
+        dgo.cells_per_team = o.cells_per_team;
+        A_ptr = std::make_shared<const Operator>(layout, dgo);
+      }
+    });
+  const Operator& A = *A_ptr;
   // The V-cycle in MGNumber, for the preconditioner and the records.
   const Multigrid<MGNumber, Exec>* cycle = mg.get();
   if constexpr (!std::is_same_v<Number, MGNumber>)
@@ -298,15 +341,21 @@ int run(const Options& o, Environment& env) {
   if (cycle) cycle->reset_times();
   timers["solve"].start();
   SolverResult result;
-  if (o.solver == "fmg") {
-    if constexpr (!std::is_same_v<Number, MGNumber>)
-      if (mixed_fmg) result = mixed_fmg->solve(A, x, b, control);
-    if (mg) result = solve_full_multigrid(*mg, A, x, b, control);
+  if constexpr (continuous) {
+    if (o.solver == "fmg") {
+      if constexpr (!std::is_same_v<Number, MGNumber>)
+        if (mixed_fmg) result = mixed_fmg->solve(A, x, b, control);
+      if (mg) result = solve_full_multigrid(*mg, A, x, b, control);
+    } else if (o.solver == "vcycle") {
+      result = solve_vcycles(*mg, A, x, b, control);
+    } else if (mg_preconditioner) {
+      result = solve(*mg_preconditioner);
+    }
   }
-  else if (o.solver == "vcycle") result = solve_vcycles(*mg, A, x, b, control);
-  else if (mg_preconditioner) result = solve(*mg_preconditioner);
-  else if (jacobi) result = solve(*jacobi);
-  else result = solve(IdentityPreconditioner{});
+  if (!(o.solver == "fmg" || o.solver == "vcycle" || mg_preconditioner)) {
+    if (jacobi) result = solve(*jacobi);
+    else result = solve(IdentityPreconditioner{});
+  }
   timers["solve"].stop();
 
   const double b_norm = b.l2_norm();
@@ -376,7 +425,8 @@ int run(const Options& o, Environment& env) {
   record["provenance"] = provenance_record(env.command_line(), env.size(), device_name());
 
   if (env.rank() == 0) {
-    std::printf("tensormg-poisson: %dD Q%d, problem '%s', %s precision, %s + %s on %s\n", o.dim, o.degree,
+    std::printf("tensormg-poisson: %dD %sQ%d, problem '%s', %s precision, %s + %s on %s\n", o.dim,
+                continuous ? "" : "DG ", o.degree,
                 o.problem.c_str(), o.precision.c_str(), o.solver.c_str(),
                 (o.solver == "fmg" || o.solver == "vcycle") ? "V-cycle" : o.preconditioner.c_str(), backend_name().c_str());
     std::printf("  %-24s %s\n", "device", device_name().c_str());
@@ -420,7 +470,7 @@ int run(const Options& o, Environment& env) {
                    relative_true / std::max(o.rtol, 1e-300), o.precision.c_str());
     return 3;
   }
-  if (!o.output.empty()) {
+  if constexpr (continuous) if (!o.output.empty()) {
     write_solution(o.output, *layout, x, record, o.overwrite);
     if (env.rank() == 0) std::printf("  %-24s %s (+ .xdmf)\n", "output", o.output.c_str());
   }
@@ -432,7 +482,11 @@ int run(const Options& o, Environment& env) {
 int main(int argc, char** argv) {
   return tensormg::run_program(argc, argv, [](tensormg::Environment& env) {
     Options o;
-    CLI::App app{"tensormg-poisson: -Laplace u = f, continuous Q_k, matrix-free, Krylov"};
+    CLI::App app{"tensormg-poisson: -Laplace u = f, continuous Q_k or DG (SIPG), matrix-free, Krylov and multigrid"};
+    app.add_option("--discretization", o.discretization,
+                   "cg (continuous Q_k, default) or dg (discontinuous Q_k, symmetric interior penalty; Krylov with "
+                   "Jacobi for now)");
+    app.add_option("--penalty", o.penalty, "dg: penalty factor gamma of sigma = gamma k (k+1) / h (default 1)");
     app.add_option("--dim", o.dim, "space dimension (2 or 3)");
     app.add_option("-k,--degree", o.degree, "polynomial degree (1..10 in 2D, 1..8 in 3D)");
     app.add_option("--cells", o.cells, "coarse cells per direction (one value or one per direction)")->delimiter(',');
@@ -470,6 +524,7 @@ int main(int argc, char** argv) {
                  "print the memory estimate (checked before the run) next to the measured peak of Kokkos allocations");
     if (auto code = tensormg::parse_command_line(app, env)) return *code;
     o.output_given = app.count("--output") > 0;
+    o.penalty_given = app.count("--penalty") > 0;
     o.rtol_given = app.count("--rtol") > 0;
     tensormg::collectively(env.comm(), [&] { validate(o); });
     // Before anything is allocated or solved: the output can be written, the memory suffices.
@@ -477,12 +532,18 @@ int main(int argc, char** argv) {
     {
       // GMRES never needs more basis vectors than there are unknowns.
       double dofs = 1;
-      for (int d = 0; d < o.dim; ++d) dofs *= std::ldexp(double(o.cells[d]), o.refinements) * o.degree + 1;
+      for (int d = 0; d < o.dim; ++d)
+        dofs *= o.discretization == "dg" ? std::ldexp(double(o.cells[d]), o.refinements) * (o.degree + 1)
+                                         : std::ldexp(double(o.cells[d]), o.refinements) * o.degree + 1;
       o.restart = int(std::min<double>(o.restart, std::max(dofs, 1.0)));
     }
     tensormg::check_solve_memory(solve_shape(o, env.size()), env.comm());
-    if (o.precision == "float") return run<float, float>(o, env);
-    if (o.precision == "mixed") return run<double, float>(o, env);
-    return run<double, double>(o, env);
+    if (o.discretization == "dg") {
+      if (o.precision == "float") return run<Discontinuous, float, float>(o, env);
+      return run<Discontinuous, double, double>(o, env);
+    }
+    if (o.precision == "float") return run<Continuous, float, float>(o, env);
+    if (o.precision == "mixed") return run<Continuous, double, float>(o, env);
+    return run<Continuous, double, double>(o, env);
   });
 }

@@ -18,7 +18,8 @@ namespace {
 double box_nodes(const SolveShape& s, int refinements) {
   std::array<global_index, 3> cells{1, 1, 1};
   for (int d = 0; d < s.brick.dim; ++d) cells[d] = global_index(s.brick.coarse_cells[d]) << std::min(refinements, 40);
-  return largest_rank_box_nodes(s.brick.dim, s.degree, cells, s.ranks, s.rank_grid);
+  return s.discontinuous ? largest_rank_box_dg_values(s.brick.dim, s.degree, cells, s.ranks, s.rank_grid)
+                         : largest_rank_box_nodes(s.brick.dim, s.degree, cells, s.ranks, s.rank_grid);
 }
 
 }  // namespace
@@ -35,6 +36,21 @@ double largest_rank_box_nodes(int dim, int degree, const std::array<global_index
   double n = 1;
   for (int d = 0; d < dim; ++d) n *= std::ceil(double(cells[d]) / std::max(rank_grid[d], 1)) * degree + 1;
   return n;
+}
+
+double largest_rank_box_dg_values(int dim, int degree, const std::array<global_index, 3>& cells, int ranks,
+                                  std::array<int, 3> rank_grid) {
+  double total_cells = 1;
+  for (int d = 0; d < dim; ++d) total_cells *= double(cells[d]);
+  if (rank_grid[0] == 0)
+    rank_grid = total_cells < 0x1p62 ? choose_rank_grid(dim, ranks, cells) : std::array<int, 3>{ranks, 1, 1};
+  double box[3] = {1, 1, 1};
+  for (int d = 0; d < dim; ++d) box[d] = std::ceil(double(cells[d]) / std::max(rank_grid[d], 1));
+  double owned = 1;
+  for (int d = 0; d < dim; ++d) owned *= box[d];
+  double ghosts = 0;  // one slab behind each box face (an upper bound: boundary faces have none)
+  for (int d = 0; d < dim; ++d) ghosts += 2 * owned / box[d];
+  return (owned + ghosts) * std::pow(double(degree + 1), dim);
 }
 
 int krylov_vectors(const std::string& solver, int restart) {
@@ -109,7 +125,7 @@ void check_solve_memory(const SolveShape& shape, MPI_Comm comm) {
   // Local indices are 32-bit: say so before the memory (the more specific limit).
   const double nodes = box_nodes(shape, shape.brick.refinements);
   TENSORMG_CHECK_COLLECTIVE(comm, nodes <= double(std::numeric_limits<local_index>::max()),
-                            "a rank would hold " << nodes << " nodes, more than the "
+                            "a rank would hold " << nodes << (shape.discontinuous ? " DG values" : " nodes") << ", more than the "
                                                  << std::numeric_limits<local_index>::max()
                                                  << " one rank can address with 32-bit local indices; use more MPI "
                                                     "ranks, fewer refinements (-r) or fewer coarse cells (--cells)");

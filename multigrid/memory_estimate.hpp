@@ -32,6 +32,7 @@ struct SolveShape {
   SmootherKind smoother = SmootherKind::vertex_patch;
   PatchKernel patch_kernel = PatchKernel::automatic;
   bool gather_output = false;  ///< the solution is gathered on rank 0 for the HDF5 file
+  bool discontinuous = false;  ///< DG: (k+1)^d values per cell, ghost cells behind each box face
 };
 
 /// What estimate_solve_memory adds for Kokkos' own and small per-level data (1D matrices, boundary
@@ -43,6 +44,10 @@ inline constexpr double small_data_margin_bytes = 64.0 * 1024 * 1024;
 /// so that absurd sizes cannot overflow.
 double largest_rank_box_nodes(int dim, int degree, const std::array<global_index, 3>& cells, int ranks,
                               std::array<int, 3> rank_grid = {0, 0, 0});
+
+/// Values (owned + ghost cells) of the largest rank box of a DG Q_k mesh, as largest_rank_box_nodes.
+double largest_rank_box_dg_values(int dim, int degree, const std::array<global_index, 3>& cells, int ranks,
+                                  std::array<int, 3> rank_grid = {0, 0, 0});
 
 /// Vectors an outer solver allocates besides x and b: "cg", "gmres", "fgmres", "fmg", "vcycle".
 int krylov_vectors(const std::string& solver, int restart);
