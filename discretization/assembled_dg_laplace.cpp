@@ -89,6 +89,11 @@ template <class Number, class ExecSpace>
 void AssembledDgLaplace<Number, ExecSpace>::vmult(vector_type& dst, const vector_type& src) const {
   ScopedRegion region("tensormg::operator::assembled_dg::vmult");
   src.update_ghosts();
+  spmv_local(dst, src);
+}
+
+template <class Number, class ExecSpace>
+void AssembledDgLaplace<Number, ExecSpace>::spmv_local(vector_type& dst, const vector_type& src) const {
   KokkosSparse::spmv("N", Number(1), matrix_, src.view(), Number(0), dst.owned());
 }
 

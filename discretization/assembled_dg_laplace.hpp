@@ -25,6 +25,8 @@ class AssembledDgLaplace {
 
   /// dst = A src (updates src's ghosts).
   void vmult(vector_type& dst, const vector_type& src) const;
+  /// Only the local sparse product (no ghost exchange): the kernel the benchmark times.
+  void spmv_local(vector_type& dst, const vector_type& src) const;
   const matrix_type& matrix() const { return matrix_; }
   std::int64_t nnz() const { return matrix_.nnz(); }
   std::size_t bytes() const;

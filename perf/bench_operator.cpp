@@ -1,6 +1,7 @@
-// tensormg-bench-operator: throughput of the matrix-free continuous Q_k operator (one vmult, as
-// CG applies it) over dim, k, size, precision, scatter mode and cells per team; the assembled
-// KokkosSparse SpMV of the same operator where its matrix fits; % of the measured ceilings.
+// tensormg-bench-operator: throughput of the matrix-free continuous Q_k and DG (SIPG) operators
+// (one vmult, as CG applies it) over discretization, dim, k, size, precision, scatter mode and
+// cells per team; the assembled KokkosSparse SpMV of the same operator where its matrix fits; %
+// of the measured ceilings.
 #include <CLI/CLI.hpp>
 
 #include <cmath>
@@ -16,6 +17,7 @@
 #include "core/memory.hpp"
 #include "core/output_file.hpp"
 #include "core/provenance.hpp"
+#include "discretization/assembled_dg_laplace.hpp"
 #include "discretization/assembled_laplace.hpp"
 #include "discretization/laplace_operator.hpp"
 #include "drivers/command_line.hpp"
@@ -30,10 +32,11 @@ using Exec = DefaultExec;
 using perf::Ceilings;
 using perf::load_ceilings;
 
-/// Coarse cells per direction so that the node count is close to `dofs`.
-int cells_for(int dim, int k, double dofs) {
+/// Coarse cells per direction so that the DoF count is close to `dofs` (continuous: (N k + 1)^d
+/// nodes; DG: (N (k + 1))^d values).
+int cells_for(bool dg, int dim, int k, double dofs) {
   const double per_direction = std::pow(dofs, 1.0 / dim);
-  return std::max(1, int(std::lround((per_direction - 1) / k)));
+  return std::max(1, int(std::lround(dg ? per_direction / (k + 1) : (per_direction - 1) / k)));
 }
 
 /// The numbers of one case that the table prints (the JSON record holds them all).
@@ -43,6 +46,7 @@ struct Row {
 };
 
 struct Case {
+  bool dg;
   int dim, degree;
   double target_dofs;
   std::string precision;
@@ -52,17 +56,23 @@ struct Case {
 
 /// DoFs (mesh nodes) of a case's mesh.
 double case_dofs(const Case& c) {
-  return std::pow(double(cells_for(c.dim, c.degree, c.target_dofs)) * c.degree + 1, c.dim);
+  const double cells = cells_for(c.dg, c.dim, c.degree, c.target_dofs);
+  return std::pow(c.dg ? cells * (c.degree + 1) : cells * c.degree + 1, c.dim);
 }
 
 /// Average nonzeros per row of the assembled matrix: vertex rows of the 1D matrix couple 2k+1
 /// nodes, the k-1 inner rows of a cell k+1; the d-dimensional rows are their tensor products.
-double nonzeros_per_row(int dim, int k) { return std::pow(((2.0 * k + 1) + (k - 1) * (k + 1.0)) / k, dim); }
+/// DG: a row couples its cell's (k+1)^d values and (k+1)^d of each of the 2d face neighbours.
+double nonzeros_per_row(const Case& c) {
+  const int dim = c.dim, k = c.degree;
+  if (c.dg) return (1 + 2.0 * dim) * std::pow(k + 1.0, dim);
+  return std::pow(((2.0 * k + 1) + (k - 1) * (k + 1.0)) / k, dim);
+}
 
 /// Estimated size in GiB of the whole CRS matrix of a case (what --spmv-max-gib bounds).
 double spmv_matrix_gib(const Case& c) {
   const double number = c.precision == "float" ? sizeof(float) : sizeof(double);
-  return case_dofs(c) * nonzeros_per_row(c.dim, c.degree) * (number + sizeof(local_index)) / double(1 << 30);
+  return case_dofs(c) * nonzeros_per_row(c) * (number + sizeof(local_index)) / double(1 << 30);
 }
 
 /// Checks, collectively and before any case runs, that every case of the sweep can be addressed
@@ -74,13 +84,15 @@ void check_sweep_sizes(const std::vector<Case>& cases, double spmv_max_gib, MPI_
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const Case& c = cases[i];
     // Scatter mode and cells per team (the innermost loops) do not change a case's size.
-    if (i > 0 && c.dim == cases[i - 1].dim && c.degree == cases[i - 1].degree &&
+    if (i > 0 && c.dg == cases[i - 1].dg && c.dim == cases[i - 1].dim && c.degree == cases[i - 1].degree &&
         c.target_dofs == cases[i - 1].target_dofs && c.precision == cases[i - 1].precision)
       continue;
-    const global_index cells = cells_for(c.dim, c.degree, c.target_dofs);
-    const double nodes = largest_rank_box_nodes(c.dim, c.degree, {cells, cells, c.dim == 3 ? cells : 1}, ranks);
+    const global_index cells = cells_for(c.dg, c.dim, c.degree, c.target_dofs);
+    const std::array<global_index, 3> n_cells{cells, cells, c.dim == 3 ? cells : 1};
+    const double nodes = c.dg ? largest_rank_box_dg_values(c.dim, c.degree, n_cells, ranks)
+                              : largest_rank_box_nodes(c.dim, c.degree, n_cells, ranks);
     std::ostringstream what;
-    what << "the case " << c.dim << "D Q" << c.degree << " " << c.precision << " with " << case_dofs(c) << " DoFs";
+    what << "the case " << c.dim << "D " << (c.dg ? "DG " : "") << "Q" << c.degree << " " << c.precision << " with " << case_dofs(c) << " DoFs";
     TENSORMG_CHECK_COLLECTIVE(comm, nodes <= double(std::numeric_limits<local_index>::max()),
                               what.str() << " puts " << nodes << " nodes on one rank, more than the "
                                          << std::numeric_limits<local_index>::max()
@@ -91,7 +103,7 @@ void check_sweep_sizes(const std::vector<Case>& cases, double spmv_max_gib, MPI_
     need.device_bytes = 2 * nodes * number + 64.0 * (1 << 20);
     const bool spmv = spmv_matrix_gib(c) <= spmv_max_gib;
     if (spmv) {
-      const double matrix = nodes * nonzeros_per_row(c.dim, c.degree) * (number + sizeof(local_index));
+      const double matrix = nodes * nonzeros_per_row(c) * (number + sizeof(local_index));
       need.device_bytes += nodes * number + matrix + (nodes + 1) * sizeof(std::int64_t);
       need.host_bytes += matrix + 3 * (nodes + 1) * sizeof(std::int64_t);
     }
@@ -101,18 +113,41 @@ void check_sweep_sizes(const std::vector<Case>& cases, double spmv_max_gib, MPI_
   }
 }
 
+/// The layout, operator and assembled matrix of each discretization, built for a case.
 template <class Number>
+struct ContinuousCase {
+  using Layout = ContinuousDofLayout<Exec>;
+  using Operator = LaplaceOperator<Number, Exec>;
+  using Assembled = AssembledLaplace<Number, Exec>;
+  static Operator make_operator(std::shared_ptr<const Layout> layout, const Case& c) {
+    LaplaceOptions options;
+    options.scatter = parse_scatter_mode(c.scatter);
+    options.cells_per_team = c.cells_per_team;
+    return Operator(std::move(layout), options);
+  }
+};
+template <class Number>
+struct DgCase {
+  using Layout = DgDofLayout<Exec>;
+  using Operator = DgLaplaceOperator<Number, Exec>;
+  using Assembled = AssembledDgLaplace<Number, Exec>;
+  static Operator make_operator(std::shared_ptr<const Layout> layout, const Case& c) {
+    DgLaplaceOptions options;
+    options.cells_per_team = c.cells_per_team;
+    return Operator(std::move(layout), options);
+  }
+};
+
+template <class Number, template <class> class Disc>
 Json run_case(const Case& c, MPI_Comm comm, int repeats, double spmv_max_gib, const Ceilings& ceil, Row& row) {
+  using D = Disc<Number>;
   BrickDescription brick;
   brick.dim = c.dim;
-  const int cells = cells_for(c.dim, c.degree, c.target_dofs);
+  const int cells = cells_for(c.dg, c.dim, c.degree, c.target_dofs);
   brick.coarse_cells = {cells, cells, c.dim == 3 ? cells : 1};
   const auto mesh = std::make_shared<CartesianMesh>(brick, comm);
-  const auto layout = std::make_shared<ContinuousDofLayout<Exec>>(mesh, c.degree);
-  LaplaceOptions options;
-  options.scatter = parse_scatter_mode(c.scatter);
-  options.cells_per_team = c.cells_per_team;
-  const LaplaceOperator<Number, Exec> op(layout, options);
+  const auto layout = std::make_shared<typename D::Layout>(mesh, c.degree);
+  const typename D::Operator op = D::make_operator(layout, c);
   auto x = op.make_vector("x"), y = op.make_vector("y");
   // Random-ish values, not zeros (METHOD.md: zeros can hide unwritten outputs and run faster).
   const auto xv = x.view();
@@ -126,10 +161,12 @@ Json run_case(const Case& c, MPI_Comm comm, int repeats, double spmv_max_gib, co
   const double gflops = flops / seconds / 1e9;
   const double bytes_min = 2.0 * sizeof(Number) * dofs;  // read x once, write y once
   Json r = Json::object();
+  r["discretization"] = c.dg ? "dg" : "cg";
+  if constexpr (std::is_same_v<D, DgCase<Number>>) r["penalty_factor"] = op.options().penalty_factor;
   r["dim"] = c.dim;
   r["degree"] = c.degree;
   r["precision"] = c.precision;
-  r["scatter"] = to_string(options.scatter);
+  r["scatter"] = c.dg ? "none (cell-centric)" : c.scatter;
   r["cells_per_team"] = op.cells_per_team();
   r["dofs"] = layout->n_global_dofs();
   r["seconds"] = seconds;
@@ -146,7 +183,7 @@ Json run_case(const Case& c, MPI_Comm comm, int repeats, double spmv_max_gib, co
   // SpMV of the same operator, if its matrix fits in the budget.
   const double gib = spmv_matrix_gib(c);
   if (gib <= spmv_max_gib) {
-    const AssembledLaplace<Number, Exec> csr(layout);
+    const typename D::Assembled csr(layout);
     auto z = op.make_vector("z");
     const double spmv_seconds = perf::median_seconds(comm, repeats, [&] { csr.spmv_local(z, x); });
     r["spmv_seconds"] = spmv_seconds;
@@ -165,6 +202,7 @@ Json run_case(const Case& c, MPI_Comm comm, int repeats, double spmv_max_gib, co
 int main(int argc, char** argv) {
   return tensormg::run_program(argc, argv, [](tensormg::Environment& env) {
     CLI::App app{"tensormg-bench-operator: matrix-free Q_k operator throughput vs SpMV"};
+    std::vector<std::string> discretizations{"cg"};
     std::vector<int> dims{3}, degrees{1, 2, 3, 4, 5, 6, 7, 8};
     std::vector<double> dofs{1e6};
     std::vector<std::string> precisions{"double"}, scatters{"atomic"};
@@ -173,6 +211,7 @@ int main(int argc, char** argv) {
     double spmv_max_gib = 4;
     std::string ceilings_path, output;
     bool overwrite = false;
+    app.add_option("--discretizations", discretizations, "cg (continuous Q_k) and/or dg (SIPG)")->delimiter(',');
     app.add_option("--dims", dims, "dimensions")->delimiter(',');
     app.add_option("--degrees", degrees, "polynomial degrees")->delimiter(',');
     app.add_option("--dofs", dofs, "target DoF counts")->delimiter(',');
@@ -191,6 +230,9 @@ int main(int argc, char** argv) {
       TENSORMG_CHECK(!dims.empty() && !degrees.empty() && !dofs.empty() && !precisions.empty() && !scatters.empty() &&
                          !cells_per_team.empty(),
                      "--dims, --degrees, --dofs, --precisions, --scatter and --cells-per-team need at least one value");
+      TENSORMG_CHECK(!discretizations.empty(), "--discretizations needs at least one value");
+      for (const auto& d : discretizations)
+        TENSORMG_CHECK(d == "cg" || d == "dg", "discretization '" << d << "': use cg or dg");
       for (const auto& p : precisions) TENSORMG_CHECK(p == "double" || p == "float", "precision '" << p << "': use double or float");
       for (int d : dims) TENSORMG_CHECK(d == 2 || d == 3, "dimension " << d << ": use 2 or 3");
       for (int d : dims)
@@ -211,30 +253,38 @@ int main(int argc, char** argv) {
     // Before the first case: the results file can be written, and every case fits.
     if (app.count("--output") > 0) check_output_writable({output}, overwrite, env.comm());
     std::vector<Case> cases;
-    for (int dim : dims)
-      for (int k : degrees)
-        for (double n : dofs)
-          for (const auto& p : precisions)
-            for (const auto& s : scatters)
-              for (int cpt : cells_per_team) cases.push_back({dim, k, n, p, s, cpt});
+    for (const auto& disc : discretizations)
+      for (int dim : dims)
+        for (int k : degrees)
+          for (double n : dofs)
+            for (const auto& p : precisions)
+              for (const auto& s : scatters) {
+                if (disc == "dg" && s != scatters.front()) continue;  // DG cells write their own rows
+                for (int cpt : cells_per_team) cases.push_back({disc == "dg", dim, k, n, p, s, cpt});
+              }
     check_sweep_sizes(cases, spmv_max_gib, env.comm());
 
     Json results = Json::array();
     if (env.rank() == 0)
-      std::printf("%3s %2s %-6s %-8s %4s %11s %9s %9s %7s %8s %9s %8s\n", "dim", "k", "prec", "scatter", "cpt", "DoFs",
+      std::printf("%-3s %3s %2s %-6s %-8s %4s %11s %9s %9s %7s %8s %9s %8s\n", "FE", "dim", "k", "prec", "scatter", "cpt", "DoFs",
                   "GDoF/s", "GFLOP/s", "%FMA", "%DRAM*", "SpMV GD/s", "speedup");
     for (const Case& c : cases) {
       Row row;
       Json r;
       try {
-        r = c.precision == "float" ? run_case<float>(c, env.comm(), repeats, spmv_max_gib, ceil, row)
-                                   : run_case<double>(c, env.comm(), repeats, spmv_max_gib, ceil, row);
+        if (c.dg)
+          r = c.precision == "float" ? run_case<float, DgCase>(c, env.comm(), repeats, spmv_max_gib, ceil, row)
+                                     : run_case<double, DgCase>(c, env.comm(), repeats, spmv_max_gib, ceil, row);
+        else
+          r = c.precision == "float" ? run_case<float, ContinuousCase>(c, env.comm(), repeats, spmv_max_gib, ceil, row)
+                                     : run_case<double, ContinuousCase>(c, env.comm(), repeats, spmv_max_gib, ceil, row);
       } catch (const InputError& e) {  // e.g. a team shape this (dim, k) cannot take
         // Only a refusal every rank made is a skipped case; a local one would leave the ranks apart.
         if (!e.collective()) throw;
         if (env.rank() == 0)
-          std::printf("%3d %2d %-6s %-8s %4d skipped: %s\n", c.dim, c.degree, c.precision.c_str(), c.scatter.c_str(),
+          std::printf("%-3s %3d %2d %-6s %-8s %4d skipped: %s\n", c.dg ? "dg" : "cg", c.dim, c.degree, c.precision.c_str(), c.scatter.c_str(),
                       c.cells_per_team, e.what());
+        r["discretization"] = c.dg ? "dg" : "cg";
         r["dim"] = c.dim;
         r["degree"] = c.degree;
         r["skipped"] = e.what();
@@ -242,8 +292,8 @@ int main(int argc, char** argv) {
         continue;
       }
       if (env.rank() == 0) {
-        std::printf("%3d %2d %-6s %-8s %4d %11.0f %9.3f %9.1f %7.2f %8.2f %9.3f %8.2f\n", c.dim, c.degree,
-                    c.precision.c_str(), c.scatter.c_str(), row.cells_per_team, row.dofs, row.gdofs, row.gflops,
+        std::printf("%-3s %3d %2d %-6s %-8s %4d %11.0f %9.3f %9.1f %7.2f %8.2f %9.3f %8.2f\n", c.dg ? "dg" : "cg",
+                    c.dim, c.degree, c.precision.c_str(), c.dg ? "-" : c.scatter.c_str(), row.cells_per_team, row.dofs, row.gdofs, row.gflops,
                     row.pct_fma, row.pct_dram, row.spmv_gdofs, row.speedup);
         std::fflush(stdout);
       }
@@ -259,7 +309,9 @@ int main(int argc, char** argv) {
       record["provenance"] = provenance_record(env.command_line(), env.size(), device_name());
       record["ceilings_record"] = ceilings_path;
       record["flop_model"] = "sum factorization: 2D 4, 3D 7 one-dimensional contractions of 2n flops per cell entry, "
-                             "plus 3 flops per cell entry for the coefficient combination; gather/scatter not counted";
+                             "plus 3 flops per cell entry for the coefficient combination; gather/scatter not counted; "
+                             "DG adds the neighbours' face data (derivatives), the masses applied to them and the "
+                             "coupling terms (DgLaplaceOperator::flops_per_vmult)";
       record["results"] = results;
       write_text_file_atomically(output, record.dump(2) + "\n");
     });
