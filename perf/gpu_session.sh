@@ -17,6 +17,8 @@
 #   operator operator-2d spmv teams                 operator sweeps (tensormg-bench-operator)
 #   smoother smoother-2d smoother-teams smoother-all one smoothing step (tensormg-bench-multigrid)
 #   vcycle fmg iterations                           multigrid studies
+#   dg dg-2d dg-teams dg-spmv dg-solve              DG (SIPG): operator beside the continuous one,
+#                                                   cells per team, SpMV, a CG + Jacobi solve
 #   ncu-operator ncu-vmult ncu-smoother             Nsight Compute profiles
 # Each part's time cap is $PART_TIMEOUT seconds (default 300).
 set -uo pipefail
@@ -122,6 +124,25 @@ for part in "${parts[@]}"; do
         --max-dofs ${MAXDOFS2:-3e7} -o "$out/iterations-2d.json"
       run iterations-3d $mg --study iterations --dims 3 --degrees 1,2,3,4,5,6,7,8 --levels 2,3,4,5,6 \
         --max-dofs ${MAXDOFS3:-3e7} -o "$out/iterations-3d.json" ;;
+    dg)
+      need_ceilings "$part" && run dg-3d-large $op --discretizations cg,dg --dims 3 --degrees 1,2,3,4,5,6,7,8 --dofs 6e7 \
+        --precisions double,float --ceilings "$ceil" --spmv-max-gib 0 --repeats 20 --output "$out/dg-3d-large.json" ;;
+    dg-2d)
+      need_ceilings "$part" && run dg-2d-large $op --discretizations dg --dims 2 --degrees 1,2,3,4,5,6,7,8,9,10 --dofs 5e7 \
+        --ceilings "$ceil" --spmv-max-gib 0 --repeats 20 --output "$out/dg-2d-large.json" ;;
+    dg-teams)
+      need_ceilings "$part" && run dg-3d-teams $op --discretizations dg --dims 3 --degrees 2,3,4,5,6,7 --dofs 6e7 \
+        --cells-per-team 1,2,3,4,6,8,12,16 --spmv-max-gib 0 --repeats 10 --ceilings "$ceil" --output "$out/dg-3d-teams.json" ;;
+    dg-spmv)
+      need_ceilings "$part" && run dg-3d-spmv $op --discretizations dg --dims 3 --degrees 2,3 --dofs 2e6,8e6 \
+        --ceilings "$ceil" --spmv-max-gib 16 --output "$out/dg-3d-spmv.json" ;;
+    dg-solve)
+      for args in "--dim 3 -k 3 -r 6" "--dim 3 -k 7 --cells 3 -r 4"; do
+        name="dg-solve-$(echo $args | tr -d ' -')"
+        timeout "$cap" "$build/drivers/tensormg-poisson" --discretization dg $args --problem sine --solver cg \
+          --preconditioner jacobi > "$out/$name.txt" 2>&1
+        echo "$name exit $?"; grep -E "DoFs|iterations|setup time|solve time|GDoF/s per|L2 error" "$out/$name.txt"
+      done ;;
     ncu-operator) timeout "$cap" bash perf/profile_operator.sh "$build" "$out" 3 ${NCU_DEGREES:-2 3} ;;
     ncu-vmult)
       # every kernel of a few operator applications at 60M DoF, k = 2: what a vmult costs besides the cell kernel

@@ -1,0 +1,61 @@
+#include "multigrid/dg_transfer.hpp"
+
+#include "core/error.hpp"
+#include "core/profiling.hpp"
+#include "discretization/polynomials_1d.hpp"
+
+namespace tensormg {
+
+template <class Number, class ExecSpace>
+DgTransfer<Number, ExecSpace>::DgTransfer(std::shared_ptr<const DgDofLayout<ExecSpace>> coarse,
+                                          std::shared_ptr<const DgDofLayout<ExecSpace>> fine)
+    : coarse_(std::move(coarse)), fine_(std::move(fine)) {
+  const CellBox &c = coarse_->box(), &f = fine_->box();
+  const int dim = c.dim, k = c.degree, n = k + 1;
+  bool nested = f.dim == dim && f.degree == k;
+  for (int d = 0; d < dim && nested; ++d)
+    nested = f.global_cells[d] == 2 * c.global_cells[d] && f.offset[d] == 2 * c.offset[d] &&
+             f.cells[d] == 2 * c.cells[d];
+  TENSORMG_CHECK_COLLECTIVE(fine_->mesh().comm(), nested,
+                            "DG transfer: the fine level must be the coarse one refined once, with the same degree and "
+                            "rank boxes that nest (build the fine mesh with granularity 2 and the coarse rank grid)");
+  kernels_ = dg_transfer_kernels<Number, ExecSpace>(dim, k);
+  const auto basis = LagrangeBasis1D::gauss_lobatto(k);
+  const auto& points = basis.nodes();
+  p_.resize(2 * n * n);
+  for (int child = 0; child < 2; ++child)
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) p_[(child * n + i) * n + j] = basis.value(j, 0.5 * (child + points[i]));
+}
+
+template <class Number, class ExecSpace>
+void DgTransfer<Number, ExecSpace>::prolongate(vector_type& fine, const vector_type& coarse) const {
+  ScopedRegion region("tensormg::dg_transfer::prolongate");
+  DgTransferArgs<Number, ExecSpace> args;
+  args.in = coarse.view();
+  args.out = fine.view();
+  args.coarse = coarse_->box();
+  args.fine = fine_->box();
+  args.prolongate = true;
+  args.host_matrices = p_.data();
+  kernels_.launch(args);
+}
+
+template <class Number, class ExecSpace>
+void DgTransfer<Number, ExecSpace>::restrict_to(vector_type& coarse, const vector_type& fine) const {
+  ScopedRegion region("tensormg::dg_transfer::restrict");
+  DgTransferArgs<Number, ExecSpace> args;
+  args.in = fine.view();
+  args.out = coarse.view();
+  args.coarse = coarse_->box();
+  args.fine = fine_->box();
+  args.prolongate = false;
+  args.host_matrices = p_.data();
+  kernels_.launch(args);
+}
+
+#define TENSORMG_INSTANTIATE(Number, Exec) template class DgTransfer<Number, Exec>;
+TENSORMG_FOR_EACH_NUMBER_AND_SPACE(TENSORMG_INSTANTIATE)
+#undef TENSORMG_INSTANTIATE
+
+}  // namespace tensormg
