@@ -3,28 +3,51 @@
 /// The tuning table of the DG (SIPG) cell kernel (dg_laplace_kernels.hpp), one row per (dim, k,
 /// target), in the LaplaceTuning form of the continuous kernel (launch bounds, unrolling of a
 /// line's outputs, threads per team; DG cells write only their own values, so merge_faces is
-/// unused). The rows follow one rule until the kernel has its own sweep: outputs unrolled up to
-/// k + 1 = 5 (the continuous kernel's limit before spills), 256 threads and 3 teams per SM.
+/// unused). tests/smoothers/test_tuning_tables.cpp checks every row.
 
 #include "core/device_traits.hpp"
 #include "discretization/laplace_tuning.hpp"
 
 namespace tensormg {
 
+namespace detail {
+/// The device rows (H100). Launch bounds 256 threads × 3 teams per SM (85 registers) and outputs
+/// unrolled up to k + 1 = 5 (the continuous kernel's limit before spills) everywhere; the team
+/// size is what the 3D cells-per-team sweep picked (dg-3d-teams): one-warp teams win at k = 3, 4.
+inline constexpr LaplaceTuning dg_laplace_device_rows[] = {
+    {2, 1, 256, 3, 2, false, 128, "rule (not swept): 64 cells of 2 lines", "h100-2026-11-24-dg/initial"},
+    {2, 2, 256, 3, 3, false, 128, "rule (not swept)", "h100-2026-11-24-dg/initial"},
+    {2, 3, 256, 3, 4, false, 128, "rule (not swept)", "h100-2026-11-24-dg/initial"},
+    {2, 4, 256, 3, 5, false, 128, "rule (not swept)", "h100-2026-11-24-dg/initial"},
+    {2, 5, 256, 3, 1, false, 128, "rule (not swept): k + 1 > 5, outputs not unrolled", "h100-2026-11-24-dg/initial"},
+    {2, 6, 256, 3, 1, false, 128, "rule (not swept): k + 1 > 5, outputs not unrolled", "h100-2026-11-24-dg/initial"},
+    {2, 7, 256, 3, 1, false, 128, "rule (not swept): k + 1 > 5, outputs not unrolled", "h100-2026-11-24-dg/initial"},
+    {2, 8, 256, 3, 1, false, 128, "rule (not swept): k + 1 > 5, outputs not unrolled", "h100-2026-11-24-dg/initial"},
+    {2, 9, 256, 3, 1, false, 128, "rule (not swept): k + 1 > 5, outputs not unrolled", "h100-2026-11-24-dg/initial"},
+    {2, 10, 256, 3, 1, false, 128, "rule (not swept): k + 1 > 5, outputs not unrolled", "h100-2026-11-24-dg/initial"},
+    {3, 1, 256, 3, 2, false, 128, "rule (not swept): 32 cells of 4 lines", "h100-2026-11-24-dg/initial"},
+    {3, 2, 256, 3, 3, false, 128, "14 cells: 44.9 GDoF/s; 3, 6, 8 cells within 2%", "h100-2026-11-24-dg/initial"},
+    {3, 3, 256, 3, 4, false, 32, "2 cells (one warp): 57.0 GDoF/s against 37.7 with 8", "h100-2026-11-24-dg/initial"},
+    {3, 4, 256, 3, 5, false, 25, "1 cell (one warp): 52.0 GDoF/s against 48.1 with 5", "h100-2026-11-24-dg/initial"},
+    {3, 5, 256, 3, 1, false, 108, "3 cells: 39.1 GDoF/s against 36.5 with 4", "h100-2026-11-24-dg/initial"},
+    {3, 6, 256, 3, 1, false, 98, "2 cells: 34.0 GDoF/s against 33.0 with 3", "h100-2026-11-24-dg/initial"},
+    {3, 7, 256, 3, 1, false, 128, "2 cells: 36.1 GDoF/s against 29.4 with 1 and 31.4 with 3", "h100-2026-11-24-dg/initial"},
+    {3, 8, 256, 3, 1, false, 128, "2 cells (not swept: 3 exceed 256 threads)", "h100-2026-11-24-dg/initial"},
+};
+}  // namespace detail
+
+/// The row of (dim, k) for the target. Host rows: one cell per team of one thread by default.
 constexpr LaplaceTuning dg_laplace_tuning(int dim, int k, TuningTarget target) {
-  LaplaceTuning row;
-  row.dim = dim;
-  row.k = k;
-  row.max_team_size = 256;
-  row.min_teams_per_sm = 3;
-  row.unroll_outputs = k + 1 <= 5 ? k + 1 : 1;
-  row.merge_faces = false;
-  row.team_threads = target == TuningTarget::device ? 128 : 1;
-  row.reason = target == TuningTarget::device
-                   ? "rule: outputs unrolled up to k + 1 = 5, 3 teams of 256 per SM (first DG version)"
-                   : "host: one cell per team of one thread by default";
-  row.record = target == TuningTarget::device ? "h100-2026-11-24-dg" : "cpu-2026-11-24-dg";
-  return row;
+  for (const LaplaceTuning& row : detail::dg_laplace_device_rows)
+    if (row.dim == dim && row.k == k) {
+      if (target == TuningTarget::device) return row;
+      LaplaceTuning host = row;
+      host.team_threads = 1;
+      host.reason = "host: one cell per team of one thread by default";
+      host.record = "cpu-2026-11-24-dg";
+      return host;
+    }
+  return LaplaceTuning{};
 }
 
 }  // namespace tensormg

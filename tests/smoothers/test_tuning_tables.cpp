@@ -8,6 +8,7 @@
 #include <string>
 
 #include "core/kernel_table.hpp"
+#include "discretization/dg_laplace_tuning.hpp"
 #include "discretization/laplace_tuning.hpp"
 #include "smoothers/vertex_patch_tuning.hpp"
 
@@ -68,12 +69,13 @@ TEST(TuningTables, VertexPatchRows) {
   EXPECT_EQ(tensormg::patch_tuning(3, 9, TuningTarget::device).dim, 0) << "no row for an unsupported degree";
 }
 
-TEST(TuningTables, LaplaceRows) {
+/// The continuous (laplace_tuning.hpp) and the DG (dg_laplace_tuning.hpp) cell kernels' tables.
+void check_cell_kernel_rows(tensormg::LaplaceTuning (*table)(int, int, TuningTarget), const std::string& name) {
   for (int dim = 2; dim <= 3; ++dim)
     for (int k = 1; k <= tensormg::max_degree(dim); ++k)
       for (TuningTarget target : {TuningTarget::host, TuningTarget::device}) {
-        const auto r = tensormg::laplace_tuning(dim, k, target);
-        const std::string where = std::to_string(dim) + "D k=" + std::to_string(k) +
+        const auto r = table(dim, k, target);
+        const std::string where = name + " " + std::to_string(dim) + "D k=" + std::to_string(k) +
                                   (target == TuningTarget::device ? " device" : " host");
         ASSERT_EQ(r.dim, dim) << where << ": no row";
         ASSERT_EQ(r.k, k) << where;
@@ -92,7 +94,11 @@ TEST(TuningTables, LaplaceRows) {
         }
         expect_record(r.reason, r.record, where);
       }
-  EXPECT_EQ(tensormg::laplace_tuning(2, 11, TuningTarget::host).dim, 0);
+  EXPECT_EQ(table(2, 11, TuningTarget::host).dim, 0) << name;
 }
+
+TEST(TuningTables, LaplaceRows) { check_cell_kernel_rows(&tensormg::laplace_tuning, "continuous"); }
+
+TEST(TuningTables, DgLaplaceRows) { check_cell_kernel_rows(&tensormg::dg_laplace_tuning, "DG"); }
 
 }  // namespace
