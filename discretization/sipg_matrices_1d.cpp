@@ -59,11 +59,11 @@ SipgMatrices1D sipg_matrices_1d(int degree, double h, double gamma) {
   return s;
 }
 
-std::vector<double> sipg_line_matrix(const SipgMatrices1D& m, int cells) {
+std::vector<double> sipg_line_matrix(const SipgMatrices1D& m, int cells, bool lower_boundary, bool upper_boundary) {
   const int n = m.n, size = cells * n;
   std::vector<double> a(std::size_t(size) * size, 0.0);
   for (int c = 0; c < cells; ++c) {
-    const int position = (c == 0 ? 1 : 0) + (c == cells - 1 ? 2 : 0);
+    const int position = (c == 0 && lower_boundary ? 1 : 0) + (c == cells - 1 && upper_boundary ? 2 : 0);
     for (int i = 0; i < n; ++i) {
       const int row = c * n + i;
       for (int j = 0; j < n; ++j) a[std::size_t(row) * size + c * n + j] = m.l(position, i, j);

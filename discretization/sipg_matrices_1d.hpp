@@ -51,7 +51,10 @@ double sipg_penalty(int degree, double h, double gamma);
 SipgMatrices1D sipg_matrices_1d(int degree, double h, double gamma);
 
 /// The assembled 1D line operator over `cells` cells (cell-wise numbering, dense row-major
-/// (cells·n)²): the reference the tests and the assembled matrix use.
-std::vector<double> sipg_line_matrix(const SipgMatrices1D& m, int cells);
+/// (cells·n)²), the line's first / last face on the brick's boundary (Nitsche) or interior (then
+/// the couplings to the cells beyond are left out: the restriction of a longer line, as a
+/// vertex patch takes it).
+std::vector<double> sipg_line_matrix(const SipgMatrices1D& m, int cells, bool lower_boundary = true,
+                                     bool upper_boundary = true);
 
 }  // namespace tensormg

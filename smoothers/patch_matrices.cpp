@@ -1,5 +1,6 @@
 #include "smoothers/patch_matrices.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/error.hpp"
@@ -27,30 +28,47 @@ PatchMatrices1D patch_matrices_1d(int degree, double h) {
         p.mass[gi * p.n + gj] += cell.m(i, j);
         p.stiffness[gi * p.n + gj] += cell.a(i, j);
       }
-  // Interior block: rows/columns 1 .. n-2. LAPACK is column-major; the blocks are symmetric.
+  // Interior block: rows/columns 1 .. n-2.
   const int ni = p.ni;
-  std::vector<double> a(ni * ni), b(ni * ni);
+  p.interior_mass.assign(ni * ni, 0.0);
+  p.interior_stiffness.assign(ni * ni, 0.0);
   for (int i = 0; i < ni; ++i)
     for (int j = 0; j < ni; ++j) {
-      a[i + j * ni] = p.stiffness[(i + 1) * p.n + (j + 1)];
-      b[i + j * ni] = p.mass[(i + 1) * p.n + (j + 1)];
+      p.interior_stiffness[i * ni + j] = p.stiffness[(i + 1) * p.n + (j + 1)];
+      p.interior_mass[i * ni + j] = p.mass[(i + 1) * p.n + (j + 1)];
     }
-  p.eigenvalues.assign(ni, 0.0);
-  const int itype = 1, lwork = std::max(1, 3 * ni - 1) + 64 * ni;
-  std::vector<double> work(lwork);
-  int info = 0;
-  dsygv_(&itype, "V", "U", &ni, a.data(), &ni, b.data(), &ni, p.eigenvalues.data(), work.data(), &lwork, &info);
-  TENSORMG_CHECK(info == 0, "LAPACK dsygv failed for the degree-" << degree << " patch eigenproblem (info " << info << ")");
-  p.eigenvectors.assign(ni * ni, 0.0);
-  for (int i = 0; i < ni; ++i)
-    for (int j = 0; j < ni; ++j) p.eigenvectors[i * ni + j] = a[i + j * ni];  // column j = vector j
+  generalized_eigenproblem(ni, p.interior_stiffness, p.interior_mass, p.eigenvectors, p.eigenvalues,
+                           "the continuous vertex-patch eigenproblem");
   return p;
 }
 
+void generalized_eigenproblem(int n, const std::vector<double>& a_in, const std::vector<double>& b_in,
+                              std::vector<double>& vectors, std::vector<double>& values, const char* what) {
+  // LAPACK is column-major; the matrices are symmetric.
+  std::vector<double> a(std::size_t(n) * n), b(std::size_t(n) * n);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      a[i + j * n] = a_in[i * n + j];
+      b[i + j * n] = b_in[i * n + j];
+    }
+  values.assign(n, 0.0);
+  const int itype = 1, lwork = std::max(1, 3 * n - 1) + 64 * n;
+  std::vector<double> work(lwork);
+  int info = 0;
+  dsygv_(&itype, "V", "U", &n, a.data(), &n, b.data(), &n, values.data(), work.data(), &lwork, &info);
+  TENSORMG_CHECK(info == 0, "LAPACK dsygv failed for " << what << " (size " << n << ", info " << info << ")");
+  vectors.assign(std::size_t(n) * n, 0.0);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) vectors[i * n + j] = a[i + j * n];  // column j = vector j
+}
+
 namespace {
-/// Size and the index triple of entry e of a (ni_0 × ni_1 × ni_2) lexicographic box.
+/// The index triple of entry e of the lexicographic box of the blocks' sizes.
 struct Box {
   int n[3] = {1, 1, 1};
+  Box(int dim, const std::array<SeparableBlock1D, 3>& b) {
+    for (int d = 0; d < dim; ++d) n[d] = b[d].size;
+  }
   int size() const { return n[0] * n[1] * n[2]; }
   void split(int e, int i[3]) const {
     i[0] = e % n[0];
@@ -58,15 +76,19 @@ struct Box {
     i[2] = e / (n[0] * n[1]);
   }
 };
-Box interior_box(int dim, const std::array<PatchMatrices1D, 3>& m) {
-  Box b;
-  for (int d = 0; d < dim; ++d) b.n[d] = m[d].ni;
+
+std::array<SeparableBlock1D, 3> interior_blocks(int dim, const std::array<PatchMatrices1D, 3>& m) {
+  std::array<SeparableBlock1D, 3> b{};
+  for (int d = 0; d < dim; ++d)
+    b[d] = {m[d].ni, m[d].interior_mass.data(), m[d].interior_stiffness.data(), m[d].eigenvectors.data(),
+            m[d].eigenvalues.data()};
   return b;
 }
 }  // namespace
 
-std::vector<double> dense_patch_inverse(int dim, const std::array<PatchMatrices1D, 3>& m, double laplace, double mass) {
-  const Box box = interior_box(dim, m);
+std::vector<double> separable_inverse(int dim, const std::array<SeparableBlock1D, 3>& blocks, double laplace,
+                                      double mass) {
+  const Box box(dim, blocks);
   const int size = box.size();
   std::vector<double> inv(std::size_t(size) * size, 0.0);
   // inv = Σ_q s_q s_q^T / (a Σ_d λ_{q_d} + b) with s_q = ⊗ S_d[:, q_d].
@@ -75,13 +97,13 @@ std::vector<double> dense_patch_inverse(int dim, const std::array<PatchMatrices1
     int qi[3];
     box.split(q, qi);
     double lambda = 0;
-    for (int d = 0; d < dim; ++d) lambda += m[d].eigenvalues[qi[d]];
+    for (int d = 0; d < dim; ++d) lambda += blocks[d].eigenvalues[qi[d]];
     const double scale = 1.0 / (laplace * lambda + mass);
     for (int e = 0; e < size; ++e) {
       int ei[3];
       box.split(e, ei);
       double v = 1;
-      for (int d = 0; d < dim; ++d) v *= m[d].eigenvectors[ei[d] * m[d].ni + qi[d]];
+      for (int d = 0; d < dim; ++d) v *= blocks[d].eigenvectors[ei[d] * blocks[d].size + qi[d]];
       s[e] = v;
     }
     for (int i = 0; i < size; ++i)
@@ -90,8 +112,9 @@ std::vector<double> dense_patch_inverse(int dim, const std::array<PatchMatrices1
   return inv;
 }
 
-std::vector<double> dense_patch_matrix(int dim, const std::array<PatchMatrices1D, 3>& m, double laplace, double mass) {
-  const Box box = interior_box(dim, m);
+std::vector<double> separable_matrix(int dim, const std::array<SeparableBlock1D, 3>& blocks, double laplace,
+                                     double mass) {
+  const Box box(dim, blocks);
   const int size = box.size();
   std::vector<double> a(std::size_t(size) * size, 0.0);
   for (int i = 0; i < size; ++i)
@@ -102,9 +125,9 @@ std::vector<double> dense_patch_matrix(int dim, const std::array<PatchMatrices1D
       double mass_product = 1, lap = 0;
       double mm[3], aa[3];
       for (int d = 0; d < dim; ++d) {
-        const auto& p = m[d];
-        mm[d] = p.mass[(ii[d] + 1) * p.n + jj[d] + 1];
-        aa[d] = p.stiffness[(ii[d] + 1) * p.n + jj[d] + 1];
+        const auto& b = blocks[d];
+        mm[d] = b.mass[ii[d] * b.size + jj[d]];
+        aa[d] = b.laplace[ii[d] * b.size + jj[d]];
         mass_product *= mm[d];
       }
       for (int d = 0; d < dim; ++d) {
@@ -116,6 +139,14 @@ std::vector<double> dense_patch_matrix(int dim, const std::array<PatchMatrices1D
       a[std::size_t(i) * size + j] = laplace * lap + mass * mass_product;
     }
   return a;
+}
+
+std::vector<double> dense_patch_inverse(int dim, const std::array<PatchMatrices1D, 3>& m, double laplace, double mass) {
+  return separable_inverse(dim, interior_blocks(dim, m), laplace, mass);
+}
+
+std::vector<double> dense_patch_matrix(int dim, const std::array<PatchMatrices1D, 3>& m, double laplace, double mass) {
+  return separable_matrix(dim, interior_blocks(dim, m), laplace, mass);
 }
 
 }  // namespace tensormg

@@ -20,9 +20,34 @@ struct PatchMatrices1D {
   /// (ni × ni, row-major, entry [i * ni + j] = component i of vector j) are M_I-orthonormal, and
   /// A_I S = M_I S diag(eigenvalues).
   int ni = 1;
+  std::vector<double> interior_mass, interior_stiffness;  ///< the ni × ni interior blocks
   std::vector<double> eigenvectors;
   std::vector<double> eigenvalues;
 };
+
+/// One direction of a separable patch operator in the form the Kronecker helpers below take:
+/// `size` unknowns, mass and Laplacian blocks (size × size, row-major) and their fast
+/// diagonalization (column j of `eigenvectors`, entry [i * size + j], M-orthonormal, with
+/// A S = M S diag(eigenvalues)).
+struct SeparableBlock1D {
+  int size = 0;
+  const double* mass = nullptr;
+  const double* laplace = nullptr;
+  const double* eigenvectors = nullptr;
+  const double* eigenvalues = nullptr;
+};
+
+/// Solves A S = B S diag(λ) for symmetric A and symmetric positive definite B (n × n, row-major)
+/// with LAPACK dsygv; vectors[i * n + j] = component i of vector j. `what` names the problem in
+/// the error LAPACK failures throw.
+void generalized_eigenproblem(int n, const std::vector<double>& a, const std::vector<double>& b,
+                              std::vector<double>& vectors, std::vector<double>& values, const char* what);
+
+/// The dense inverse of a Σ_d (⊗ M_e, A_d in direction d) + b ⊗ M_d on the lexicographic box of
+/// the directions' sizes (first direction fastest), from their fast diagonalizations.
+std::vector<double> separable_inverse(int dim, const std::array<SeparableBlock1D, 3>& blocks, double laplace, double mass);
+/// The same operator assembled densely (for tests).
+std::vector<double> separable_matrix(int dim, const std::array<SeparableBlock1D, 3>& blocks, double laplace, double mass);
 
 /// Assembles the patch matrices of degree k for cell length h and diagonalizes their interior
 /// block (LAPACK dsygv). Throws if LAPACK reports a failure.
