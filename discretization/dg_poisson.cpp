@@ -1,5 +1,8 @@
 #include "discretization/dg_poisson.hpp"
 
+#include <cmath>
+#include <vector>
+
 #include "discretization/cell_errors.hpp"
 
 namespace tensormg {
@@ -103,11 +106,71 @@ DiscretizationErrors compute_errors(const DgDofLayout<ExecSpace>& layout, const 
                                 DgCellValues<Number, typename ExecSpace::memory_space>{box, uh.view()}, problem);
 }
 
+template <class Number, class ExecSpace>
+double compute_energy_error(const DgLaplaceOperator<Number, ExecSpace>& op, const DistributedVector<Number, ExecSpace>& uh,
+                            const PoissonProblem& problem) {
+  const auto& layout = op.layout();
+  const double h1 = compute_errors(layout, uh, problem).h1;
+  uh.update_ghosts();  // the upper neighbours' face values
+  const auto u = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), uh.view());
+  const CellBox& box = layout.box();
+  const NodeCoordinates& coords = layout.node_coordinates();
+  const int dim = box.dim, k = box.degree, n = k + 1;
+  const auto& lines = op.lines();
+  double jumps = 0;
+  std::vector<double> jump(n * n);
+  for (local_index cell = 0; cell < box.n_owned_cells; ++cell) {
+    local_index cc[3];
+    box.coordinates(cell, cc);
+    for (int d = 0; d < dim; ++d)
+      for (int side = 0; side < 2; ++side) {
+        // Each interior face once (by its lower cell), each boundary face by its cell.
+        const local_index nb = box.neighbor(cc, d, side);
+        if (side == 0 && nb >= 0) continue;
+        const int t0 = d == 0 ? 1 : 0, t1 = d == 2 ? 1 : 2;
+        const int n1 = dim == 3 ? n : 1;
+        for (int q = 0; q < n1; ++q)
+          for (int p = 0; p < n; ++p) {
+            int i[3] = {0, 0, 0};
+            i[d] = side ? k : 0;
+            i[t0] = p;
+            if (dim == 3) i[t1] = q;
+            const double own = double(u(cell * box.cell_dofs + i[0] + n * (i[1] + n * i[2])));
+            double other;
+            if (nb >= 0) {
+              i[d] = 0;  // the upper neighbour's lower face
+              other = double(u(nb * box.cell_dofs + i[0] + n * (i[1] + n * i[2])));
+            } else {
+              double x[3] = {0, 0, 0};
+              for (int e = 0; e < dim; ++e) x[e] = coords.global(e, (box.offset[e] + cc[e]) * k + i[e]);
+              x[d] = coords.global(d, (box.offset[d] + cc[d] + side) * k);
+              other = problem.known_solution() ? problem.solution(x[0], x[1], x[2]) : 0.0;
+            }
+            jump[p + n * q] = own - other;
+          }
+        double sum = 0;  // jumpᵀ (M_t1 ⊗ M_t0) jump
+        for (int q = 0; q < n1; ++q)
+          for (int p = 0; p < n; ++p)
+            for (int qq = 0; qq < n1; ++qq)
+              for (int pp = 0; pp < n; ++pp) {
+                const double m = lines[t0].m(p, pp) * (dim == 3 ? lines[t1].m(q, qq) : 1.0);
+                sum += jump[p + n * q] * m * jump[pp + n * qq];
+              }
+        jumps += (nb >= 0 ? lines[d].sigma : lines[d].sigma_boundary) * sum;
+      }
+  }
+  double total = 0;
+  MPI_Allreduce(&jumps, &total, 1, MPI_DOUBLE, MPI_SUM, layout.mesh().comm());
+  return std::sqrt(h1 * h1 + total);
+}
+
 #define TENSORMG_INSTANTIATE(Number, Exec)                                                                        \
   template void assemble_rhs<Number, Exec>(const DgLaplaceOperator<Number, Exec>&, const PoissonProblem&,         \
                                            DistributedVector<Number, Exec>&);                                     \
   template DiscretizationErrors compute_errors<Number, Exec>(const DgDofLayout<Exec>&,                            \
-                                                             const DistributedVector<Number, Exec>&, const PoissonProblem&);
+                                                             const DistributedVector<Number, Exec>&, const PoissonProblem&); \
+  template double compute_energy_error<Number, Exec>(const DgLaplaceOperator<Number, Exec>&,                      \
+                                                     const DistributedVector<Number, Exec>&, const PoissonProblem&);
 TENSORMG_FOR_EACH_NUMBER_AND_SPACE(TENSORMG_INSTANTIATE)
 #undef TENSORMG_INSTANTIATE
 

@@ -42,4 +42,12 @@ template <class Number, class ExecSpace>
 DiscretizationErrors compute_errors(const DgDofLayout<ExecSpace>& layout, const DistributedVector<Number, ExecSpace>& uh,
                                     const PoissonProblem& problem);
 
+/// The error in the DG energy norm, ‖u − u_h‖²_DG = Σ_K |u − u_h|²_{H1(K)} + Σ_F σ_F ‖[u − u_h]‖²_F
+/// (σ_F the operator's interior penalty σ or boundary penalty σ_b; on the boundary [u − u_h] =
+/// g − u_h with g interpolated on the face nodes). The face sums run on the host (a loop over
+/// the rank's cells; for tests and moderate sizes), the cell sums as compute_errors. Collective.
+template <class Number, class ExecSpace>
+double compute_energy_error(const DgLaplaceOperator<Number, ExecSpace>& op, const DistributedVector<Number, ExecSpace>& uh,
+                            const PoissonProblem& problem);
+
 }  // namespace tensormg

@@ -2,7 +2,8 @@
 // penalty), the matrix-free operator against the assembled CRS matrix (whose boundary faces are
 // written as Nitsche terms, not the kernel's mirror data) for every degree, on 1, 2 and 4 ranks,
 // symmetry and definiteness of the whole operator, the diagonal, float against double, and the
-// manufactured solutions: L2 rate k + 1 and broken H1 rate k, homogeneous and inhomogeneous data,
+// manufactured solutions: L2 rate k + 1, broken H1 and DG energy-norm rate k, homogeneous and
+// inhomogeneous (Nitsche) data,
 // and the same iterations and errors on one rank and on all of them.
 #include <gtest/gtest.h>
 
@@ -188,8 +189,14 @@ TYPED_TEST(DgLaplace, SymmetricPositiveDefiniteAndDiagonal) {
     }
 }
 
+struct DgSolveResult {
+  DiscretizationErrors errors;
+  int iterations = 0;
+  double energy = 0;  ///< error in the DG energy norm
+};
+
 template <class ExecSpace>
-std::pair<DiscretizationErrors, int> dg_solve(MPI_Comm comm, int dim, int k, int refinements, const std::string& name) {
+DgSolveResult dg_solve(MPI_Comm comm, int dim, int k, int refinements, const std::string& name) {
   BrickDescription brick;
   brick.dim = dim;
   brick.refinements = refinements;
@@ -204,14 +211,18 @@ std::pair<DiscretizationErrors, int> dg_solve(MPI_Comm comm, int dim, int k, int
   c.max_iterations = 20000;
   const auto r = solve_cg(A, x, b, JacobiPreconditioner<DistributedVector<double, ExecSpace>>(diag), c);
   EXPECT_TRUE(r.converged()) << to_string(r.reason);
-  return {compute_errors(*layout, x, problem), r.iterations};
+  return {compute_errors(*layout, x, problem), r.iterations, compute_energy_error(A, x, problem)};
 }
 
 template <class ExecSpace>
 void check_dg_rates(int dim, int k, int first_refinement, const std::string& problem) {
-  const auto coarse = dg_solve<ExecSpace>(MPI_COMM_WORLD, dim, k, first_refinement, problem).first;
-  const auto fine = dg_solve<ExecSpace>(MPI_COMM_WORLD, dim, k, first_refinement + 1, problem).first;
+  const auto c = dg_solve<ExecSpace>(MPI_COMM_WORLD, dim, k, first_refinement, problem);
+  const auto f = dg_solve<ExecSpace>(MPI_COMM_WORLD, dim, k, first_refinement + 1, problem);
+  const auto &coarse = c.errors, &fine = f.errors;
   const double l2_rate = std::log2(coarse.l2 / fine.l2), h1_rate = std::log2(coarse.h1 / fine.h1);
+  const double energy_rate = std::log2(c.energy / f.energy);
+  EXPECT_GE(energy_rate, k - 0.2) << problem << " dim=" << dim << " k=" << k << " energy " << c.energy << " -> " << f.energy;
+  EXPECT_GT(c.energy, coarse.h1) << "the energy norm adds the jumps to the broken H1 seminorm";
   EXPECT_GE(l2_rate, k + 1 - 0.2) << problem << " dim=" << dim << " k=" << k << " L2 " << coarse.l2 << " -> " << fine.l2;
   EXPECT_GE(h1_rate, k - 0.2) << problem << " dim=" << dim << " k=" << k << " H1 " << coarse.h1 << " -> " << fine.h1;
 }
@@ -234,8 +245,9 @@ TYPED_TEST(DgLaplace, SameIterationsAndErrorsOnOneRankAndOnAll) {
     const int k = dim == 2 ? 3 : 2, r = dim == 2 ? 3 : 2;
     const auto all = dg_solve<TypeParam>(MPI_COMM_WORLD, dim, k, r, "sine");
     const auto one = dg_solve<TypeParam>(MPI_COMM_SELF, dim, k, r, "sine");
-    EXPECT_NEAR(all.second, one.second, 1) << "dim=" << dim;
-    EXPECT_NEAR(all.first.l2, one.first.l2, 1e-10 * one.first.l2) << "dim=" << dim;
+    EXPECT_NEAR(all.iterations, one.iterations, 1) << "dim=" << dim;
+    EXPECT_NEAR(all.errors.l2, one.errors.l2, 1e-10 * one.errors.l2) << "dim=" << dim;
+    EXPECT_NEAR(all.energy, one.energy, 1e-9 * one.energy) << "dim=" << dim;
   }
 }
 
