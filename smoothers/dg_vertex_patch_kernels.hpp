@@ -1,0 +1,241 @@
+#pragma once
+/// @file
+/// Device body of one colour of the DG vertex-patch smoother (paper 002 §3.1, Algorithm 1): one
+/// team per patch (the 2^d cells around an interior vertex), one thread per line of the patch
+/// ((2n)^(d−1) lines, n = k + 1). The patch residual is either computed from the patch cells
+/// only (the Dirichlet local solver's inconsistent residual: r = b − A_P u_P on the patch values,
+/// A_P the global matrix restricted to the patch cells) or gathered from a global residual vector
+/// (the full local solver), then the local problem is solved by fast diagonalization,
+///   δ = (S_z ⊗ S_y ⊗ S_x) diag(1 / (a Σ_d λ + b)) (S_z ⊗ S_y ⊗ S_x)ᵀ r,
+/// and x += δ. The Dirichlet solver's S is the full-size S with zero rows and columns on the
+/// patch boundary (its eigenvalues there set to 1): one code path, boundary values untouched.
+/// Only dg_vertex_patch_smoother.cpp launches these.
+
+#include <Kokkos_Core.hpp>
+
+#include "backends/device_traits.hpp"
+#include "core/fast_divisor.hpp"
+#include "core/kernel_table.hpp"
+#include "core/tensor_contraction.hpp"
+#include "discretization/dg_dof_layout.hpp"
+
+namespace tensormg {
+
+template <class Number, class ExecSpace>
+struct DgPatchArgs {
+  using memory_space = typename ExecSpace::memory_space;
+  Kokkos::View<Number*, memory_space> x;
+  Kokkos::View<const Number*, memory_space> b;  ///< right-hand side (local residual) or residual (global)
+  /// Per direction and boundary position (4): L, M, S (2n × 2n each, row-major) and λ (2n).
+  Kokkos::View<const Number*, memory_space> data;
+  CellBox box;
+  int color = 0;
+  bool local_residual = true;
+  Number laplace = 1, mass = 0;
+  local_index patches[3] = {1, 1, 1};  ///< patches of this colour per direction
+  int scratch_level = 0;
+};
+
+template <class Number, class ExecSpace>
+struct DgPatchKernelTable {
+  void (*launch)(const DgPatchArgs<Number, ExecSpace>&) = nullptr;
+  std::size_t (*scratch_bytes)() = nullptr;
+};
+
+template <int dim, int k, class Number, class ExecSpace>
+DgPatchKernelTable<Number, ExecSpace> dg_patch_kernels_of();
+
+template <class Number, class ExecSpace>
+DgPatchKernelTable<Number, ExecSpace> dg_patch_kernels(int dim, int degree) {
+  return kernel_table<DgPatchKernelTable<Number, ExecSpace>>(dim, degree, [](auto d, auto k) {
+    return dg_patch_kernels_of<decltype(d)::value, decltype(k)::value, Number, ExecSpace>();
+  });
+}
+
+/// Offsets in DgPatchArgs::data of direction d, position p (N = 2n).
+template <int N>
+struct DgPatchData {
+  static constexpr int block = 3 * N * N + N;
+  KOKKOS_INLINE_FUNCTION static int offset(int d, int position) { return (d * 4 + position) * block; }
+  static constexpr int l = 0, m = N * N, s = 2 * N * N, lambda = 3 * N * N;
+};
+
+template <int dim, int n, class Number, class ExecSpace>
+struct DgPatchKernel {
+  static constexpr int N = 2 * n;
+  static constexpr int patch_size = dim == 2 ? N * N : N * N * N;
+  static constexpr int lines = patch_size / N;
+  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  using Member = typename Policy::member_type;
+  using ScratchView = Kokkos::View<Number*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
+  using Data = DgPatchData<N>;
+
+  DgPatchArgs<Number, ExecSpace> args;
+  FastDivisor by_patches[2];
+
+  static std::size_t scratch_bytes() { return ScratchView::shmem_size(2 * patch_size); }
+
+  /// A row / column accessor of an N × N matrix in the data view.
+  struct Row {
+    const Number* p;
+    KOKKOS_INLINE_FUNCTION Number operator[](int m) const { return p[m]; }
+  };
+  struct Matrix {
+    const Number* p;
+    KOKKOS_INLINE_FUNCTION Row operator[](int row) const { return {p + row * N}; }
+  };
+
+  /// Global index of patch value (X, Y, Z) (each 0..N−1) of the patch whose first cell is c0.
+  KOKKOS_INLINE_FUNCTION local_index index_of(const local_index c0[3], int X, int Y, int Z) const {
+    const local_index cell = args.box.cell_index(c0[0] + X / n, c0[1] + Y / n, dim == 3 ? c0[2] + Z / n : 0);
+    return cell * args.box.cell_dofs + X % n + n * ((Y % n) + n * (dim == 3 ? Z % n : 0));
+  }
+
+  /// In place along a line of `buffer` (start, stride): v ← A v (transposed: Aᵀ v).
+  KOKKOS_INLINE_FUNCTION static void line_apply(Number* buffer, int start, int stride, Matrix a, bool transposed) {
+    Number v[1][N];
+    contraction::load_column(buffer + start, stride, v[0]);
+    for (int o = 0; o < N; ++o) {
+      Number s[1];
+      if (transposed) contraction::dot_column(a, o, v, s);
+      else contraction::dot(a[o], v, s);
+      buffer[start + o * stride] = s[0];
+    }
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    const int rank = team.team_rank(), size = team.team_size();
+    Number* const t0 =
+        static_cast<Number*>(team.team_scratch(args.scratch_level).get_shmem(sizeof(Number) * 2 * patch_size));
+    Number* const t1 = t0 + patch_size;
+    // The patch: its vertex, first cell and the boundary position per direction.
+    local_index p = team.league_rank(), v[3] = {0, 0, 0}, c0[3] = {0, 0, 0};
+    local_index q0, r0, r1;
+    q0 = by_patches[0].divmod(p, r0);
+    const local_index q1 = by_patches[1].divmod(q0, r1);
+    const local_index rest[3] = {r0, r1, q1};
+    const Number* m[3][4];  // L, M, S, λ per direction
+    for (int d = 0; d < dim; ++d) {
+      v[d] = 1 + ((args.color >> d) & 1) + 2 * rest[d];  // vertex coordinate: 1..cells−1 of the colour's parity
+      c0[d] = v[d] - 1;
+      const int position = (v[d] == 1 ? 1 : 0) + (v[d] + 1 == args.box.cells[d] ? 2 : 0);
+      const Number* base = args.data.data() + Data::offset(d, position);
+      m[d][0] = base + Data::l;
+      m[d][1] = base + Data::m;
+      m[d][2] = base + Data::s;
+      m[d][3] = base + Data::lambda;
+    }
+    const Matrix L[3] = {{m[0][0]}, {m[1][0]}, {dim == 3 ? m[2][0] : m[1][0]}};
+    const Matrix M[3] = {{m[0][1]}, {m[1][1]}, {dim == 3 ? m[2][1] : m[1][1]}};
+    const Matrix S[3] = {{m[0][2]}, {m[1][2]}, {dim == 3 ? m[2][2] : m[1][2]}};
+    const int last = dim - 1;
+    const int last_stride = dim == 2 ? N : N * N;
+
+    // ---- the patch residual r into t0 (patch-lexicographic, x fastest)
+    if (args.local_residual) {
+      // First direction: t0 = M_x u, t1 = L_x u along the x-lines, u read from x.
+      for (int line = rank; line < lines; line += size) {
+        const int Y = line % N, Z = line / N;
+        Number u[1][N];
+        for (int X = 0; X < N; ++X) u[0][X] = args.x(index_of(c0, X, Y, Z));
+        for (int o = 0; o < N; ++o) {
+          Number sm[1], sl[1];
+          contraction::dot_two(M[0][o], L[0][o], u, sm, sl);
+          t0[line * N + o] = sm[0];
+          t1[line * N + o] = sl[0];
+        }
+      }
+      team.team_barrier();
+      if constexpr (dim == 3) {
+        // y: t0 ← M_y t0, t1 ← L_y t0 + M_y t1, in place per y-line.
+        for (int line = rank; line < lines; line += size) {
+          const int base = line % N + N * N * (line / N);
+          Number a0[1][N], a1[1][N];
+          contraction::load_column(t0 + base, N, a0[0]);
+          contraction::load_column(t1 + base, N, a1[0]);
+          for (int o = 0; o < N; ++o) {
+            Number s0[1], s1[1];
+            contraction::dot_two_sum<contraction::Pair::split>(M[1][o], L[1][o], a0, a1, s0, s1);
+            t0[base + o * N] = s0[0];
+            t1[base + o * N] = s1[0];
+          }
+        }
+        team.team_barrier();
+      }
+      // Last direction: r = b − (a (L t0 + M t1) + b_mass M t0), into t0 in place.
+      for (int line = rank; line < lines; line += size) {
+        Number a0[1][N], a1[1][N];
+        contraction::load_column(t0 + line, last_stride, a0[0]);
+        contraction::load_column(t1 + line, last_stride, a1[0]);
+        for (int j = 0; j < N; ++j) {
+          a1[0][j] = args.laplace * a1[0][j] + args.mass * a0[0][j];
+          a0[0][j] *= args.laplace;
+        }
+        const int X = line % N, Y = dim == 3 ? line / N : 0;
+        Number r[N];
+        for (int o = 0; o < N; ++o) {
+          Number s[1];
+          contraction::dot_sum<contraction::Pair::split>(L[last][o], a0, M[last][o], a1, s);
+          const local_index g = dim == 3 ? index_of(c0, X, Y, o) : index_of(c0, X, o, 0);
+          r[o] = args.b(g) - s[0];
+        }
+        for (int o = 0; o < N; ++o) t0[line + o * last_stride] = r[o];
+      }
+    } else {
+      for (int e = rank; e < patch_size; e += size) {
+        const int X = e % N, Y = (e / N) % N, Z = dim == 3 ? e / (N * N) : 0;
+        t0[e] = args.b(index_of(c0, X, Y, Z));
+      }
+    }
+    team.team_barrier();
+
+    // ---- δ = S diag(1 / (a Σλ + b)) Sᵀ r, in place in t0; then x += δ.
+    for (int line = rank; line < lines; line += size) line_apply(t0, line * N, 1, S[0], true);
+    team.team_barrier();
+    if constexpr (dim == 3) {
+      for (int line = rank; line < lines; line += size) line_apply(t0, line % N + N * N * (line / N), N, S[1], true);
+      team.team_barrier();
+    }
+    for (int line = rank; line < lines; line += size) {
+      line_apply(t0, line, last_stride, S[last], true);
+      const int X = line % N, Y = dim == 3 ? line / N : 0;
+      for (int o = 0; o < N; ++o) {
+        Number lambda = m[0][3][X] + (dim == 3 ? m[1][3][Y] + m[2][3][o] : m[1][3][o]);
+        t0[line + o * last_stride] /= args.laplace * lambda + args.mass;
+      }
+      line_apply(t0, line, last_stride, S[last], false);
+    }
+    team.team_barrier();
+    if constexpr (dim == 3) {
+      for (int line = rank; line < lines; line += size) line_apply(t0, line % N + N * N * (line / N), N, S[1], false);
+      team.team_barrier();
+    }
+    for (int line = rank; line < lines; line += size) {
+      line_apply(t0, line * N, 1, S[0], false);
+      const int Y = line % N, Z = line / N;
+      for (int X = 0; X < N; ++X) args.x(index_of(c0, X, Y, Z)) += t0[line * N + X];
+    }
+  }
+};
+
+template <int dim, int n, class Number, class ExecSpace>
+void launch_dg_patch(const DgPatchArgs<Number, ExecSpace>& args) {
+  using Kernel = DgPatchKernel<dim, n, Number, ExecSpace>;
+  const local_index patches = args.patches[0] * args.patches[1] * args.patches[2];
+  if (patches == 0) return;
+  Kernel kernel{args, {FastDivisor(args.patches[0]), FastDivisor(args.patches[1])}};
+  const int team_size = runs_on_host<ExecSpace>() ? 1 : (Kernel::lines < 128 ? Kernel::lines : 128);
+  typename Kernel::Policy policy(patches, team_size);
+  Kokkos::parallel_for("tensormg::smoother::dg_vertex_patch",
+                       policy.set_scratch_size(args.scratch_level, Kokkos::PerTeam(Kernel::scratch_bytes())), kernel);
+}
+
+template <int dim, int k, class Number, class ExecSpace>
+DgPatchKernelTable<Number, ExecSpace> dg_patch_kernels_of() {
+  return {&launch_dg_patch<dim, k + 1, Number, ExecSpace>, &DgPatchKernel<dim, k + 1, Number, ExecSpace>::scratch_bytes};
+}
+
+}  // namespace tensormg
+
+#define TENSORMG_INSTANTIATE_DG_PATCH_KERNELS(Number, Exec) \
+  template DgPatchKernelTable<Number, Exec> dg_patch_kernels_of<TENSORMG_DIM, TENSORMG_DEGREE, Number, Exec>();

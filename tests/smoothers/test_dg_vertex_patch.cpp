@@ -1,0 +1,167 @@
+// The DG vertex-patch smoother against a sequential host implementation of Algorithm 1 of paper
+// 002 (dense patch matrices, patch by patch, colour by colour) for both local solvers and both
+// colour orders; one patch covering the whole mesh makes one full smoothing step an exact solve
+// (every degree, including those whose patch buffers leave the fast scratch on a GPU).
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "discretization/assembled_dg_laplace.hpp"
+#include "smoothers/dg_vertex_patch_smoother.hpp"
+#include "tests/test_spaces.hpp"
+#include "tests/test_utils.hpp"
+
+namespace {
+
+using namespace tensormg;
+using namespace tensormg::testing;
+
+template <class ExecSpace>
+class DgVertexPatch : public ::testing::Test {};
+TYPED_TEST_SUITE(DgVertexPatch, ExecSpaces, ExecSpaceName);
+
+/// One smoothing step on the host, dense: x ← S(x, b).
+void reference_step(const std::shared_ptr<const DgDofLayout<HostExec>>& layout_ptr, const DgLaplaceOptions& options,
+                    DgLocalSolver solver, bool forward, std::vector<double>& x, const std::vector<double>& b) {
+  const DgDofLayout<HostExec>& layout = *layout_ptr;
+  const CellBox& box = layout.box();
+  const int dim = box.dim, k = box.degree, n = k + 1, N = 2 * n;
+  const AssembledDgLaplace<double, HostExec> global(layout_ptr, options);
+  const auto rows = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), global.matrix().graph.row_map);
+  const auto cols = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), global.matrix().graph.entries);
+  const auto vals = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), global.matrix().values);
+  const local_index size = box.n_owned_cells * box.cell_dofs;
+  const int colors = 1 << dim;
+  for (int step = 0; step < colors; ++step) {
+    const int color = forward ? step : colors - 1 - step;
+    std::vector<double> r(size);
+    for (local_index i = 0; i < size; ++i) {
+      double ax = 0;
+      for (auto e = rows(i); e < rows(i + 1); ++e) ax += vals(e) * x[cols(e)];
+      r[i] = b[i] - ax;
+    }
+    local_index count[3] = {1, 1, 1};
+    for (int d = 0; d < dim; ++d) count[d] = std::max<local_index>(0, (box.cells[d] - ((color >> d) & 1)) / 2);
+    for (local_index pz = 0; pz < count[2]; ++pz)
+      for (local_index py = 0; py < count[1]; ++py)
+        for (local_index px = 0; px < count[0]; ++px) {
+          const local_index rest[3] = {px, py, pz};
+          std::array<DgPatchMatrices1D, 3> full, local;
+          local_index c0[3] = {0, 0, 0};
+          std::array<SeparableBlock1D, 3> full_blocks{}, local_blocks{};
+          for (int d = 0; d < dim; ++d) {
+            const local_index v = 1 + ((color >> d) & 1) + 2 * rest[d];
+            c0[d] = v - 1;
+            const bool lower = v == 1, upper = v + 1 == box.cells[d];
+            const double h = layout.mesh().h()[d];
+            full[d] = dg_patch_matrices_1d(k, h, options.penalty_factor, lower, upper, DgLocalSolver::full);
+            local[d] = dg_patch_matrices_1d(k, h, options.penalty_factor, lower, upper, solver);
+            full_blocks[d] = full[d].block();
+            local_blocks[d] = local[d].block();
+          }
+          // Patch values (X, Y, Z), x fastest, and their global indices.
+          const int P = dim == 2 ? N * N : N * N * N;
+          std::vector<local_index> index(P);
+          for (int e = 0; e < P; ++e) {
+            const int X = e % N, Y = (e / N) % N, Z = dim == 3 ? e / (N * N) : 0;
+            const local_index cell = box.cell_index(c0[0] + X / n, c0[1] + Y / n, dim == 3 ? c0[2] + Z / n : 0);
+            index[e] = cell * box.cell_dofs + X % n + n * (Y % n + n * (Z % n));
+          }
+          std::vector<double> a;  // the patch cells' matrix (the Dirichlet solver's residual)
+          if (solver == DgLocalSolver::dirichlet)
+            a = separable_matrix(dim, full_blocks, options.laplace_coefficient, options.mass_coefficient);
+          std::vector<double> rl;
+          std::vector<int> where;  // patch value of each local unknown
+          const int first = local[0].first, s = local[0].size;
+          for (int e = 0; e < P; ++e) {
+            const int X = e % N, Y = (e / N) % N, Z = dim == 3 ? e / (N * N) : 0;
+            const int c[3] = {X, Y, Z};
+            bool inside = true;
+            for (int d = 0; d < dim; ++d) inside = inside && c[d] >= first && c[d] < first + s;
+            if (!inside) continue;
+            where.push_back(e);
+            if (solver == DgLocalSolver::full) {
+              rl.push_back(r[index[e]]);
+            } else {  // the residual of the patch cells only
+              double au = 0;
+              for (int f = 0; f < P; ++f) au += a[std::size_t(e) * P + f] * x[index[f]];
+              rl.push_back(b[index[e]] - au);
+            }
+          }
+          const auto inv = separable_inverse(dim, local_blocks, options.laplace_coefficient, options.mass_coefficient);
+          const int m = int(where.size());
+          for (int i = 0; i < m; ++i) {
+            double delta = 0;
+            for (int j = 0; j < m; ++j) delta += inv[std::size_t(i) * m + j] * rl[j];
+            x[index[where[i]]] += delta;
+          }
+        }
+  }
+}
+
+template <class ExecSpace>
+void compare_step(int dim, int k, std::array<int, 3> cells, DgLocalSolver solver, bool forward) {
+  const auto mesh = make_mesh(dim, cells, 0, {1.0, 0.7, 1.3});
+  DgLaplaceOptions options;
+  options.penalty_factor = 1.5;
+  options.mass_coefficient = 0.1;
+  const auto layout = std::make_shared<DgDofLayout<ExecSpace>>(mesh, k);
+  const auto host_layout = std::make_shared<DgDofLayout<HostExec>>(mesh, k);
+  const auto op = std::make_shared<const DgLaplaceOperator<double, ExecSpace>>(layout, options);
+  const DgVertexPatchSmoother<double, ExecSpace> smoother(op, solver);
+  auto x = op->make_vector(), b = op->make_vector();
+  const local_index size = x.n_owned();
+  std::vector<double> hx(size), hb(size);
+  for (local_index i = 0; i < size; ++i) {
+    hx[i] = random_value(i, 11);
+    hb[i] = random_value(i, 12);
+  }
+  Kokkos::deep_copy(x.view(), Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(hx.data(), size));
+  Kokkos::deep_copy(b.view(), Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(hb.data(), size));
+  smoother.smooth(x, b, forward ? SweepOrder::forward : SweepOrder::reverse);
+  reference_step(host_layout, options, solver, forward, hx, hb);
+  const auto dx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x.view());
+  double worst = 0, scale = 0;
+  for (local_index i = 0; i < size; ++i) {
+    worst = std::max(worst, std::abs(dx(i) - hx[i]));
+    scale = std::max(scale, std::abs(hx[i]));
+  }
+  EXPECT_LE(worst, 1e-11 * scale) << "dim=" << dim << " k=" << k << " " << to_string(solver)
+                                  << (forward ? " forward" : " reverse");
+}
+
+TYPED_TEST(DgVertexPatch, MatchesSequentialHostImplementation) {
+  if (world_size() > 1) GTEST_SKIP() << "one rank";
+  for (const auto solver : {DgLocalSolver::dirichlet, DgLocalSolver::full}) {
+    for (int k = 1; k <= 4; ++k) compare_step<TypeParam>(2, k, {5, 4, 1}, solver, k % 2 == 1);
+    for (int k = 1; k <= 2; ++k) compare_step<TypeParam>(3, k, {3, 4, 3}, solver, k == 1);
+    compare_step<TypeParam>(3, 3, {2, 3, 2}, solver, false);
+  }
+}
+
+TYPED_TEST(DgVertexPatch, OneFullPatchOverTheMeshSolvesExactly) {
+  if (world_size() > 1) GTEST_SKIP() << "one rank";
+  for (int dim = 2; dim <= 3; ++dim)
+    for (int k = 1; k <= max_degree(dim); ++k) {
+      const auto layout = std::make_shared<DgDofLayout<TypeParam>>(make_mesh(dim, {2, 2, 2}, 0, {1.0, 0.5, 0.8}), k);
+      const auto op = std::make_shared<const DgLaplaceOperator<double, TypeParam>>(layout);
+      const DgVertexPatchSmoother<double, TypeParam> smoother(op, DgLocalSolver::full);
+      auto x = op->make_vector(), b = op->make_vector(), r = op->make_vector();
+      auto hb = Kokkos::create_mirror_view(b.view());
+      for (local_index i = 0; i < b.n_owned(); ++i) hb(i) = random_value(i, 7);
+      Kokkos::deep_copy(b.view(), hb);
+      smoother.smooth(x, b, SweepOrder::forward);
+      op->vmult(r, x);
+      r.axpby(1.0, b, -1.0);
+      EXPECT_LE(r.l2_norm(), 1e-9 * b.l2_norm()) << "dim=" << dim << " k=" << k;
+    }
+}
+
+TYPED_TEST(DgVertexPatch, RefusesSeveralRanks) {
+  if (world_size() == 1) GTEST_SKIP() << "needs ranks";
+  const auto layout = std::make_shared<DgDofLayout<TypeParam>>(make_mesh(2, {4, 4, 1}, 0), 2);
+  const auto op = std::make_shared<const DgLaplaceOperator<double, TypeParam>>(layout);
+  EXPECT_THROW((DgVertexPatchSmoother<double, TypeParam>(op, DgLocalSolver::full)), InputError);
+}
+
+}  // namespace
