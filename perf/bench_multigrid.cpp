@@ -5,6 +5,8 @@
 //                       7, 9): GDoF/s, GFLOP/s, % of the FP64/FP32 FMA and shared-memory ceilings
 //   --study vcycle      time of one V-cycle by component (Figs. 10–12)
 //   --study fmg         full-multigrid solve time per billion DoFs, double and mixed (Fig. 18)
+//   --study dg-smoother one smoothing step of the DG vertex-patch smoother (paper 002), Dirichlet and
+//                       full local solvers: GDoF/s, GFLOP/s, % of the FMA ceiling
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -28,6 +30,7 @@
 #include "multigrid/mixed_full_multigrid.hpp"
 #include "multigrid/multigrid.hpp"
 #include "perf/benchmark_support.hpp"
+#include "smoothers/dg_vertex_patch_smoother.hpp"
 #include "smoothers/vertex_patch_smoother.hpp"
 
 namespace {
@@ -80,6 +83,11 @@ int smoother_cells(const Settings& s, int dim, int k) {
   return std::max(2, int(std::lround((per_direction - 1) / k)));
 }
 
+/// Cells per direction of the DG smoother study's mesh: close to --dofs values, at least 2.
+int dg_smoother_cells(const Settings& s, int dim, int k) {
+  return std::max(2, int(std::lround(std::pow(s.dofs, 1.0 / dim) / (k + 1))));
+}
+
 // ---- checks before any study runs -----------------------------------------------------------
 
 /// The precisions a study runs: its solves' or kernels' number types.
@@ -95,8 +103,9 @@ void validate(const Settings& s, int ranks) {
   // only when the first case is built (the smoother study would skip every case and exit 0).
   TENSORMG_CHECK(ranks == 1, "tensormg-bench-multigrid runs on one MPI rank in this version (given "
                                  << ranks << " ranks): multigrid and the vertex-patch smoother are single-rank");
-  TENSORMG_CHECK(s.study == "iterations" || s.study == "smoother" || s.study == "vcycle" || s.study == "fmg",
-                 "--study '" << s.study << "': use iterations, smoother, vcycle or fmg");
+  TENSORMG_CHECK(s.study == "iterations" || s.study == "smoother" || s.study == "vcycle" || s.study == "fmg" ||
+                     s.study == "dg-smoother",
+                 "--study '" << s.study << "': use iterations, smoother, vcycle, fmg or dg-smoother");
   TENSORMG_CHECK(!s.dims.empty() && !s.degrees.empty() && !s.levels.empty() && !s.smoothers.empty() &&
                      !s.precisions.empty() && !s.patches_per_team.empty() && !s.threads_per_patch.empty(),
                  "--dims, --degrees, --levels, --smoothers, --precisions, --patches-per-team and --threads-per-patch "
@@ -183,6 +192,14 @@ void check_study_sizes(const Settings& s, MPI_Comm comm) {
                   multigrid_need(dim, k, L, 8, 8, "fmg", parse_smoother_kind(smoother), false),
                   "use a smaller --max-dofs or fewer --levels");
           }
+      } else if (s.study == "dg-smoother") {
+        for (const auto& p : s.precisions) {
+          // x, b, the full solver's residual and the right-hand side's copy; a margin for the rest.
+          const double values = std::pow(double(dg_smoother_cells(s, dim, k)) * (k + 1), dim);
+          MemoryNeed need;
+          need.device_bytes = 4 * values * (p == "float" ? 4 : 8) + 64.0 * (1 << 20);
+          check(dim, k, p, values, need, "use smaller --dofs");
+        }
       } else if (s.study == "smoother") {
         for (const auto& p : s.precisions) {
           // The study's mesh, x, b and the smoother's two work vectors; a margin for the rest.
@@ -363,6 +380,65 @@ Json study_smoother(const Settings& s, MPI_Comm comm, bool root, const perf::Cei
   return out;
 }
 
+// ---- dg-smoother ----------------------------------------------------------------------------
+
+template <class Number>
+void dg_smoother_cases(const Settings& s, MPI_Comm comm, bool root, int dim, int k, const perf::Ceilings& ceil, Json& out) {
+  BrickDescription brick;
+  brick.dim = dim;
+  const int cells = dg_smoother_cells(s, dim, k);
+  brick.coarse_cells = {cells, cells, dim == 3 ? cells : 1};
+  const auto layout = std::make_shared<DgDofLayout<Exec>>(std::make_shared<CartesianMesh>(brick, comm), k);
+  const auto op = std::make_shared<const DgLaplaceOperator<Number, Exec>>(layout);
+  auto x = op->make_vector(), b = op->make_vector();
+  b.fill(Number(1));
+  const double dofs = double(layout->n_global_dofs());
+  const double N = 2.0 * (k + 1), patch_flops = 2 * std::pow(N, dim + 1);  // one contraction of a patch
+  double patches = 1;
+  for (int d = 0; d < dim; ++d) patches *= cells - 1;
+  for (const auto solver : {DgLocalSolver::dirichlet, DgLocalSolver::full}) {
+    const DgVertexPatchSmoother<Number, Exec> smoother(op, solver);
+    const double seconds = perf::median_seconds(comm, s.repeats, [&] { smoother.smooth(x, b, SweepOrder::forward); });
+    // Dirichlet: the patch residual (2D 4, 3D 7 contractions) and the solve (2d); full: the
+    // solve, plus one operator application per colour.
+    const double flops = solver == DgLocalSolver::dirichlet
+                             ? patches * ((dim == 2 ? 4 : 7) + 2 * dim) * patch_flops
+                             : patches * 2 * dim * patch_flops + (1 << dim) * op->flops_per_vmult();
+    const double gflops = flops / seconds / 1e9;
+    const double fma = std::is_same_v<Number, float> ? ceil.fp32_GFLOPs : ceil.fp64_GFLOPs;
+    Json r = Json::object();
+    r["dim"] = dim;
+    r["degree"] = k;
+    r["precision"] = number_name<Number>();
+    r["local_solver"] = to_string(solver);
+    r["dofs"] = dofs;
+    r["seconds"] = seconds;
+    r["GDoFps"] = dofs / seconds / 1e9;
+    r["GFLOPs"] = gflops;
+    if (fma > 0) r["pct_fma_ceiling"] = 100 * gflops / fma;
+    if (root) {
+      std::printf("%3d %2d %-6s %-9s %11.0f %9.3f %9.1f %6.2f\n", dim, k, number_name<Number>(), to_string(solver).c_str(),
+                  dofs, dofs / seconds / 1e9, gflops, fma > 0 ? 100 * gflops / fma : 0.0);
+      std::fflush(stdout);
+    }
+    out.push_back(std::move(r));
+  }
+}
+
+Json study_dg_smoother(const Settings& s, MPI_Comm comm, bool root, const perf::Ceilings& ceil) {
+  Json out = Json::array();
+  if (root)
+    std::printf("%3s %2s %-6s %-9s %11s %9s %9s %6s\n", "dim", "k", "prec", "solver", "DoFs", "GDoF/s", "GFLOP/s", "%FMA");
+  for (int dim : s.dims)
+    for (int k : s.degrees)
+      for (const auto& p : s.precisions) {
+        if (p == "float") dg_smoother_cases<float>(s, comm, root, dim, k, ceil, out);
+        else dg_smoother_cases<double>(s, comm, root, dim, k, ceil, out);
+      }
+  if (root) std::printf("flops: patches x contractions x 2 (2n)^(d+1); full adds 2^d operator applications\n");
+  return out;
+}
+
 // ---- vcycle ---------------------------------------------------------------------------------
 
 template <class Number>
@@ -491,7 +567,7 @@ int main(int argc, char** argv) {
     std::string output;
     bool overwrite = false;
     CLI::App app{"tensormg-bench-multigrid: iteration counts, smoother throughput, V-cycle breakdown, FMG time"};
-    app.add_option("--study", s.study, "iterations, smoother, vcycle or fmg");
+    app.add_option("--study", s.study, "iterations, smoother, vcycle, fmg or dg-smoother");
     app.add_option("--dims", s.dims, "dimensions")->delimiter(',');
     app.add_option("--degrees", s.degrees, "polynomial degrees")->delimiter(',');
     app.add_option("--levels", s.levels, "refinements of the unit cell (iterations study)")->delimiter(',');
@@ -528,6 +604,7 @@ int main(int argc, char** argv) {
     if (s.study == "iterations") results = study_iterations(s, env.comm(), root);
     else if (s.study == "smoother") results = study_smoother(s, env.comm(), root, ceil);
     else if (s.study == "vcycle") results = study_vcycle(s, env.comm(), root);
+    else if (s.study == "dg-smoother") results = study_dg_smoother(s, env.comm(), root, ceil);
     else results = study_fmg(s, env.comm(), root);
     if (output.empty()) return 0;
     // Rank 0 writes; a failure there is everyone's error (one message, exit code 2).

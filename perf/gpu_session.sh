@@ -18,7 +18,8 @@
 #   smoother smoother-2d smoother-teams smoother-all one smoothing step (tensormg-bench-multigrid)
 #   vcycle fmg iterations                           multigrid studies
 #   dg dg-2d dg-teams dg-2d-teams dg-spmv dg-solve  DG (SIPG): operator beside the continuous one,
-#                                                   cells per team, SpMV, a CG + Jacobi solve
+#   dg-smoother                                     cells per team, SpMV, a CG + Jacobi solve, one
+#                                                   smoothing step of the DG vertex-patch smoother
 #   ncu-operator ncu-vmult ncu-smoother             Nsight Compute profiles
 # Each part's time cap is $PART_TIMEOUT seconds (default 300).
 set -uo pipefail
@@ -136,6 +137,9 @@ for part in "${parts[@]}"; do
     dg-2d-teams)
       need_ceilings "$part" && run dg-2d-teams $op --discretizations dg --dims 2 --degrees 1,2,3,4,5,6,7,8,9,10 --dofs 5e7 \
         --cells-per-team 4,8,16,32,64 --spmv-max-gib 0 --repeats 10 --ceilings "$ceil" --output "$out/dg-2d-teams.json" ;;
+    dg-smoother)
+      need_ceilings "$part" && run dg-smoother $mg --study dg-smoother --dims 2,3 --degrees 1,2,3,4,5,6,7,8 --dofs 3e7 \
+        --precisions double,float --ceilings "$ceil" --repeats 5 -o "$out/dg-smoother.json" ;;
     dg-spmv)
       need_ceilings "$part" && run dg-3d-spmv $op --discretizations dg --dims 3 --degrees 2,3 --dofs 2e6,8e6 \
         --ceilings "$ceil" --spmv-max-gib 16 --output "$out/dg-3d-spmv.json" ;;
