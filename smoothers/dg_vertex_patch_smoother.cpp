@@ -42,6 +42,7 @@ DgVertexPatchSmoother<Number, ExecSpace>::DgVertexPatchSmoother(
     }
   data_ = Kokkos::View<Number*, typename ExecSpace::memory_space>("tensormg::smoother::dg_patch_data", host.size());
   Kokkos::deep_copy(data_, Kokkos::View<const Number*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(host.data(), host.size()));
+  host_data_ = std::move(host);
   if (solver_ == DgLocalSolver::full) residual_ = op_->make_vector("dg_patch_residual");
 }
 
@@ -51,6 +52,7 @@ void DgVertexPatchSmoother<Number, ExecSpace>::smooth_color(vector_type& x, cons
   DgPatchArgs<Number, ExecSpace> args;
   args.x = x.view();
   args.data = data_;
+  args.host_data = host_data_.data();
   args.box = box;
   args.color = color;
   args.laplace = static_cast<Number>(op_->options().laplace_coefficient);

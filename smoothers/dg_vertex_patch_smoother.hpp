@@ -12,6 +12,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "discretization/dg_laplace_operator.hpp"
 #include "smoothers/dg_patch_matrices.hpp"
@@ -39,6 +40,7 @@ class DgVertexPatchSmoother final : public Smoother<Number, ExecSpace> {
   DgLocalSolver solver_;
   DgPatchKernelTable<Number, ExecSpace> kernels_;
   Kokkos::View<Number*, typename ExecSpace::memory_space> data_;
+  std::vector<Number> host_data_;
   int scratch_level_ = 0;
   mutable vector_type residual_;  ///< full: b − A x
 };
