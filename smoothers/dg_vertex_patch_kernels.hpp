@@ -70,6 +70,10 @@ struct DgPatchKernel {
   using Member = typename Policy::member_type;
   using ScratchView = Kokkos::View<Number*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
   using Data = DgPatchData<N>;
+  /// Output loops fully unrolled (every 1D matrix entry a compile-time offset) up to 2n = 12; above
+  /// that the unrolled code grows past what nvcc compiles in reasonable time (the 2D unit took > 7
+  /// minutes with k = 10 unrolled) and the rows are indexed at run time (uniform constant loads).
+  static constexpr int unroll = N <= 12 ? N : 1;
 
   DgPatchArgs<Number, ExecSpace> args;
   FastDivisor by_patches[2];
@@ -121,8 +125,9 @@ struct DgPatchKernel {
   KOKKOS_INLINE_FUNCTION static void line_apply(Number* buffer, int start, int stride, const A& a, bool transposed) {
     Number v[1][N];
     contraction::load_column(buffer + start, stride, v[0]);
-    TENSORMG_UNROLL_ALL
+    TENSORMG_UNROLL(unroll)
     for (int o = 0; o < N; ++o) {
+      DeviceTraits<ExecSpace>::template keep_unroll<unroll, N>();
       Number s[1];
       if (transposed) contraction::dot_column(a, o, v, s);
       else contraction::dot(a[o], v, s);
@@ -169,8 +174,9 @@ struct DgPatchKernel {
         const int Y = line % N, Z = line / N;
         Number u[1][N];
         for (int X = 0; X < N; ++X) u[0][X] = args.x(index_of(c0, X, Y, Z));
-        TENSORMG_UNROLL_ALL
+        TENSORMG_UNROLL(unroll)
         for (int o = 0; o < N; ++o) {
+          DeviceTraits<ExecSpace>::template keep_unroll<unroll, N>();
           Number sm[1], sl[1];
           contraction::dot_two(Mx[o], Lx[o], u, sm, sl);
           t0[line * N + o] = sm[0];
@@ -187,8 +193,9 @@ struct DgPatchKernel {
           Number a0[1][N], a1[1][N];
           contraction::load_column(t0 + base, N, a0[0]);
           contraction::load_column(t1 + base, N, a1[0]);
-          TENSORMG_UNROLL_ALL
+          TENSORMG_UNROLL(unroll)
           for (int o = 0; o < N; ++o) {
+            DeviceTraits<ExecSpace>::template keep_unroll<unroll, N>();
             Number s0[1], s1[1];
             contraction::dot_two_sum<contraction::Pair::split>(My[o], Ly[o], a0, a1, s0, s1);
             t0[base + o * N] = s0[0];
@@ -210,8 +217,9 @@ struct DgPatchKernel {
         }
         const int X = line % N, Y = dim == 3 ? line / N : 0;
         Number r[N];
-        TENSORMG_UNROLL_ALL
+        TENSORMG_UNROLL(unroll)
         for (int o = 0; o < N; ++o) {
+          DeviceTraits<ExecSpace>::template keep_unroll<unroll, N>();
           Number s[1];
           contraction::dot_sum<contraction::Pair::split>(Ll[o], a0, Ml[o], a1, s);
           const local_index g = dim == 3 ? index_of(c0, X, Y, o) : index_of(c0, X, o, 0);
