@@ -18,6 +18,7 @@
 #include "core/kernel_table.hpp"
 #include "core/tensor_contraction.hpp"
 #include "discretization/dg_dof_layout.hpp"
+#include "smoothers/dg_vertex_patch_tuning.hpp"
 
 namespace tensormg {
 
@@ -74,6 +75,7 @@ struct DgPatchKernel {
   /// that the unrolled code grows past what nvcc compiles in reasonable time (the 2D unit took > 7
   /// minutes with k = 10 unrolled) and the rows are indexed at run time (uniform constant loads).
   static constexpr int unroll = N <= 12 ? N : 1;
+  static constexpr DgPatchTuning tuning = dg_patch_tuning(dim, n - 1);
 
   DgPatchArgs<Number, ExecSpace> args;
   FastDivisor by_patches[2];
@@ -151,9 +153,15 @@ struct DgPatchKernel {
       is_interior = is_interior && position == 0;
       array.base[d] = args.data.data() + Data::offset(d, position);
     }
-    // The branch is uniform over the team (one patch per team).
-    if (is_interior) run(team, c0, ConstantSource{&interior});
-    else run(team, c0, array);
+    // The branch is uniform over the team (one patch per team); the tuning row says whether the
+    // functor path exists for this (dim, k).
+    if constexpr (tuning.constant_interior) {
+      if (is_interior) {
+        run(team, c0, ConstantSource{&interior});
+        return;
+      }
+    }
+    run(team, c0, array);
   }
 
   template <class Source>

@@ -9,6 +9,7 @@
 
 #include "core/kernel_table.hpp"
 #include "discretization/dg_laplace_tuning.hpp"
+#include "smoothers/dg_vertex_patch_tuning.hpp"
 #include "discretization/laplace_tuning.hpp"
 #include "smoothers/vertex_patch_tuning.hpp"
 
@@ -100,5 +101,16 @@ void check_cell_kernel_rows(tensormg::LaplaceTuning (*table)(int, int, TuningTar
 TEST(TuningTables, LaplaceRows) { check_cell_kernel_rows(&tensormg::laplace_tuning, "continuous"); }
 
 TEST(TuningTables, DgLaplaceRows) { check_cell_kernel_rows(&tensormg::dg_laplace_tuning, "DG"); }
+
+TEST(TuningTables, DgPatchRows) {
+  for (int dim = 2; dim <= 3; ++dim)
+    for (int k = 1; k <= tensormg::max_degree(dim); ++k) {
+      const auto r = tensormg::dg_patch_tuning(dim, k);
+      const std::string where = "DG patch " + std::to_string(dim) + "D k=" + std::to_string(k);
+      EXPECT_EQ(r.dim, dim) << where;
+      EXPECT_EQ(r.k, k) << where;
+      expect_record(r.reason, r.record, where);
+    }
+}
 
 }  // namespace
