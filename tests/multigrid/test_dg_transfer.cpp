@@ -64,6 +64,18 @@ TYPED_TEST(DgTransferTest, ProlongationIsExactForCoarseFunctions) {
     }
 }
 
+TYPED_TEST(DgTransferTest, MoreRanksThanCoarseCells) {
+  // One coarse cell: on 2 or 4 ranks most of them own no cell on either level.
+  const auto levels = nested_levels<TypeParam>(2, 2, {1, 1, 1}, 0);
+  const DgTransfer<double, TypeParam> transfer(levels.coarse, levels.fine);
+  DistributedVector<double, TypeParam> uc(levels.coarse->partitioner()), uf(levels.fine->partitioner()),
+      expected(levels.fine->partitioner());
+  interpolate_on_device(*levels.coarse, uc, TensorPolynomial{2});
+  interpolate_on_device(*levels.fine, expected, TensorPolynomial{2});
+  transfer.prolongate(uf, uc);
+  EXPECT_LE(relative_max_difference(uf, expected), 1e-12);
+}
+
 TYPED_TEST(DgTransferTest, RestrictionIsTheTransposeOfProlongation) {
   for (int dim = 2; dim <= 3; ++dim)
     for (int k : {1, 2, 4, dim == 2 ? 9 : 7}) {
