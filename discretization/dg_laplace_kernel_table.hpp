@@ -10,6 +10,7 @@
 
 #include "core/kernel_table.hpp"
 #include "discretization/dg_dof_layout.hpp"
+#include "discretization/laplace_kernel_table.hpp"  // CellKernelTable
 #include "discretization/sipg_matrices_1d.hpp"
 
 namespace tensormg {
@@ -46,15 +47,7 @@ struct DgKernelArgs {
 
 /// The kernels of one (dim, k), looked up at run time.
 template <class Number, class ExecSpace>
-struct DgLaplaceKernelTable {
-  using launch_fn = void (*)(const DgKernelArgs<Number, ExecSpace>&);
-  launch_fn apply = nullptr;
-  launch_fn diagonal = nullptr;
-  int default_cells_per_team = 1;
-  int threads_per_cell = 1;  ///< team threads per cell on a GPU (one per line)
-  int max_team_size = 1;
-  std::size_t (*scratch_bytes)(int cells_per_team) = nullptr;
-};
+using DgLaplaceKernelTable = CellKernelTable<DgKernelArgs<Number, ExecSpace>>;
 
 template <int dim, int k, class Number, class ExecSpace>
 DgLaplaceKernelTable<Number, ExecSpace> dg_laplace_kernels_of();

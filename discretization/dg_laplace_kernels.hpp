@@ -285,9 +285,8 @@ SipgMatrices<dim, n, Number> sipg_matrices_of(const SipgMatrices1D* lines) {
 template <int dim, int n, class ExecSpace>
 int dg_default_cells_per_team() {
   if constexpr (runs_on_host<ExecSpace>()) return 1;
-  constexpr int lines = dim == 2 ? n : n * n;
-  constexpr int target = DgCellOperatorKernel<dim, n, double, ExecSpace>::tuning.team_threads;
-  return (target + lines / 2) / lines > 0 ? (target + lines / 2) / lines : 1;
+  using Kernel = DgCellOperatorKernel<dim, n, double, ExecSpace>;
+  return cells_per_team_of(Kernel::tuning, Kernel::lines);
 }
 
 template <int dim, int n, class Number, class ExecSpace>

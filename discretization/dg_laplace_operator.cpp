@@ -15,23 +15,8 @@ DgLaplaceOperator<Number, ExecSpace>::DgLaplaceOperator(std::shared_ptr<const Dg
   collectively(layout_->mesh().comm(), [&] {
     TENSORMG_CHECK(options.penalty_factor > 0 && options.penalty_factor < 1e6,
                    "the penalty factor must be in (0, 1e6), given " << options.penalty_factor);
-    TENSORMG_CHECK(options.cells_per_team >= 0 && options.cells_per_team <= 256,
-                   "cells per team must be in 0..256 (0 = automatic), given " << options.cells_per_team);
-    const std::size_t scratch_max = Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0);
-    if (options.cells_per_team > 0) {
-      cells_per_team_ = options.cells_per_team;
-      TENSORMG_CHECK(cells_per_team_ * table.threads_per_cell <= table.max_team_size,
-                     cells_per_team_ << " cells per team need " << cells_per_team_ * table.threads_per_cell
-                                     << " threads for DG Q" << k << " in " << dim << "D; at most "
-                                     << table.max_team_size << " are allowed");
-      TENSORMG_CHECK(table.scratch_bytes(cells_per_team_) <= scratch_max,
-                     cells_per_team_ << " cells per team need " << table.scratch_bytes(cells_per_team_)
-                                     << " bytes of team scratch for DG Q" << k << " in " << dim
-                                     << "D; this backend allows " << scratch_max << "; choose fewer cells per team");
-    } else {
-      cells_per_team_ = table.default_cells_per_team;
-      while (cells_per_team_ > 1 && table.scratch_bytes(cells_per_team_) > scratch_max) --cells_per_team_;
-    }
+    cells_per_team_ = choose_cells_per_team<ExecSpace>(table, options.cells_per_team,
+                                                       "DG Q" + std::to_string(k) + " in " + std::to_string(dim) + "D");
   });
   for (int d = 0; d < dim; ++d) lines_.push_back(sipg_matrices_1d(k, layout_->mesh().h()[d], options_.penalty_factor));
 }

@@ -5,7 +5,9 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <cstddef>
+#include <string>
 
 #include "core/kernel_table.hpp"
 #include "discretization/continuous_dof_layout.hpp"
@@ -31,10 +33,11 @@ struct CellKernelArgs {
   int cells_per_team = 1;
 };
 
-/// The kernels of one (dim, k), looked up at run time.
-template <class Number, class ExecSpace>
-struct LaplaceKernelTable {
-  using launch_fn = void (*)(const CellKernelArgs<Number, ExecSpace>&);
+/// The kernels of one (dim, k) of a cell-kernel family (the continuous operator here, the DG one
+/// in dg_laplace_kernel_table.hpp), looked up at run time; Args: the family's launch arguments.
+template <class Args>
+struct CellKernelTable {
+  using launch_fn = void (*)(const Args&);
   launch_fn apply = nullptr;
   launch_fn diagonal = nullptr;
   int default_cells_per_team = 1;
@@ -42,6 +45,34 @@ struct LaplaceKernelTable {
   int max_team_size = 1;
   std::size_t (*scratch_bytes)(int cells_per_team) = nullptr;
 };
+
+/// Cells per team of an operator: the user's choice (1..256; 0 = automatic), refused with the
+/// limit it breaks (threads of the launch bound, scratch of the backend); automatic: the table's
+/// default, shrunk until a team's scratch fits. Throws a local InputError (callers make it
+/// collective). `what` names the operator in messages ("Q3 in 3D").
+template <class ExecSpace, class Args>
+int choose_cells_per_team(const CellKernelTable<Args>& table, int requested, const std::string& what) {
+  TENSORMG_CHECK(requested >= 0 && requested <= 256,
+                 "cells per team must be in 0..256 (0 = automatic), given " << requested);
+  const std::size_t scratch_max = Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0);
+  if (requested > 0) {
+    TENSORMG_CHECK(requested * table.threads_per_cell <= table.max_team_size,
+                   requested << " cells per team need " << requested * table.threads_per_cell << " threads for "
+                             << what << "; at most " << table.max_team_size << " are allowed; choose at most "
+                             << table.max_team_size / std::max(table.threads_per_cell, 1));
+    TENSORMG_CHECK(table.scratch_bytes(requested) <= scratch_max,
+                   requested << " cells per team need " << table.scratch_bytes(requested) << " bytes of team scratch for "
+                             << what << "; this backend allows " << scratch_max << "; choose fewer cells per team");
+    return requested;
+  }
+  int cells = table.default_cells_per_team;
+  while (cells > 1 && table.scratch_bytes(cells) > scratch_max) --cells;
+  return cells;
+}
+
+/// The kernels of one (dim, k) of the continuous operator.
+template <class Number, class ExecSpace>
+using LaplaceKernelTable = CellKernelTable<CellKernelArgs<Number, ExecSpace>>;
 
 /// The kernels of one (dim, k). Declared here, defined in laplace_instantiate.hpp and instantiated
 /// in the translation units discretization/CMakeLists.txt generates, a few degrees each.

@@ -335,9 +335,8 @@ namespace tensormg {
 template <int dim, int n, class ExecSpace>
 int default_cells_per_team() {
   if constexpr (runs_on_host<ExecSpace>()) return 1;
-  constexpr int lines = dim == 2 ? n : n * n;
-  constexpr int target = CellOperatorKernel<dim, n, double, ExecSpace>::tuning.team_threads;
-  return (target + lines / 2) / lines > 0 ? (target + lines / 2) / lines : 1;
+  using Kernel = CellOperatorKernel<dim, n, double, ExecSpace>;
+  return cells_per_team_of(Kernel::tuning, Kernel::lines);
 }
 
 template <int dim, int n, class Number, class ExecSpace>

@@ -50,25 +50,8 @@ LaplaceOperator<Number, ExecSpace>::LaplaceOperator(std::shared_ptr<const Contin
   const auto& table = kernels_;
   // Every rank checks the same options: a refusal is collective (one message, exit code 2).
   collectively(layout_->mesh().comm(), [&] {
-    TENSORMG_CHECK(options.cells_per_team >= 0 && options.cells_per_team <= 256,
-                   "cells per team must be in 0..256 (0 = automatic), given " << options.cells_per_team);
-    // The automatic choice shrinks until a team's scratch fits; a user's choice that does not fit
-    // is an error naming the limit.
-    const std::size_t scratch_max = Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0);
-    if (options.cells_per_team > 0) {
-      cells_per_team_ = options.cells_per_team;
-      TENSORMG_CHECK(cells_per_team_ * table.threads_per_cell <= table.max_team_size,
-                     cells_per_team_ << " cells per team need " << cells_per_team_ * table.threads_per_cell
-                                     << " threads for Q" << k << " in " << dim << "D; at most " << table.max_team_size
-                                     << " are allowed; choose at most " << table.max_team_size / table.threads_per_cell);
-      TENSORMG_CHECK(table.scratch_bytes(cells_per_team_) <= scratch_max,
-                     cells_per_team_ << " cells per team need " << table.scratch_bytes(cells_per_team_)
-                                     << " bytes of team scratch for Q" << k << " in " << dim << "D; this backend allows "
-                                     << scratch_max << "; choose fewer cells per team");
-    } else {
-      cells_per_team_ = table.default_cells_per_team;
-      while (cells_per_team_ > 1 && table.scratch_bytes(cells_per_team_) > scratch_max) --cells_per_team_;
-    }
+    cells_per_team_ = choose_cells_per_team<ExecSpace>(table, options.cells_per_team,
+                                                       "Q" + std::to_string(k) + " in " + std::to_string(dim) + "D");
   });
   const auto host = matrices_1d();
   matrices_ = Kokkos::View<Number*, typename ExecSpace::memory_space>("tensormg::operator::matrices_1d", host.size());

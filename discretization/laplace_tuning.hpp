@@ -51,6 +51,13 @@ inline constexpr LaplaceTuning laplace_device_rows[] = {
 };
 }  // namespace detail
 
+/// Cells per team a row asks for when the user does not choose: about team_threads threads, one
+/// per line of a cell (`lines`); at least one. (Host rows ask for one thread: one cell.)
+constexpr int cells_per_team_of(const LaplaceTuning& row, int lines) {
+  const int cells = (row.team_threads + lines / 2) / lines;
+  return cells > 0 ? cells : 1;
+}
+
 /// The row of (dim, k) for the target. Host rows: one cell per team of one thread by default, so
 /// launch bounds and team targets do not apply (face merging still runs where a user asks for
 /// several cells per team, and the tests do).

@@ -282,7 +282,8 @@ int main(int argc, char** argv) {
         // Only a refusal every rank made is a skipped case; a local one would leave the ranks apart.
         if (!e.collective()) throw;
         if (env.rank() == 0)
-          std::printf("%-3s %3d %2d %-6s %-8s %4d skipped: %s\n", c.dg ? "dg" : "cg", c.dim, c.degree, c.precision.c_str(), c.scatter.c_str(),
+          std::printf("%-3s %3d %2d %-6s %-8s %4d skipped: %s\n", c.dg ? "dg" : "cg", c.dim, c.degree, c.precision.c_str(),
+                      c.dg ? "-" : c.scatter.c_str(),
                       c.cells_per_team, e.what());
         r["discretization"] = c.dg ? "dg" : "cg";
         r["dim"] = c.dim;

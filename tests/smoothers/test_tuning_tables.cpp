@@ -88,7 +88,7 @@ void check_cell_kernel_rows(tensormg::LaplaceTuning (*table)(int, int, TuningTar
         EXPECT_TRUE(r.unroll_outputs == 1 || r.unroll_outputs == n) << where << ": all outputs or none";
         if (target == TuningTarget::device) {
           // The launch uses cells_per_team × lines threads without clamping (laplace_kernels.hpp).
-          const int cells = (r.team_threads + lines / 2) / lines > 0 ? (r.team_threads + lines / 2) / lines : 1;
+          const int cells = tensormg::cells_per_team_of(r, lines);
           EXPECT_LE(cells * lines, r.max_team_size) << where << ": the default team exceeds the launch bound";
         } else {
           EXPECT_EQ(r.team_threads, 1) << where;
