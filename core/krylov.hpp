@@ -8,6 +8,7 @@
 #include <cmath>
 #include <functional>
 #include <string>
+#include <limits>
 #include <vector>
 
 #include "core/error.hpp"
@@ -48,6 +49,16 @@ struct SolverResult {
   double true_residual = 0;   ///< ‖b − A x‖ recomputed at exit (one extra operator application)
   std::vector<double> history;
   bool converged() const { return tensormg::converged(reason); }
+  /// The fractional iteration count of paper 002 §3.3 (Kanschat's): the steps the mean reduction
+  /// per step ρ = (‖r_n‖ / ‖r_0‖)^{1/n} needs for a reduction by `reduction` (the tolerance):
+  /// n · log(reduction) / log(‖r_n‖ / ‖r_0‖). Integer counts jump with the stopping criterion, this
+  /// does not. 0 without iterations; +inf when the residual did not decrease.
+  double fractional_iterations(double reduction) const {
+    if (iterations == 0) return 0;
+    const double ratio = final_residual / initial_residual;
+    if (!(ratio > 0) || !(ratio < 1)) return ratio == 0 ? double(iterations) : std::numeric_limits<double>::infinity();
+    return iterations * std::log(reduction) / std::log(ratio);
+  }
 };
 
 /// dst = src.

@@ -10,6 +10,7 @@
 #include <limits>
 #include <memory>
 
+#include "core/distributed_vector.hpp"
 #include "core/kernel_table.hpp"
 #include "core/partitioner.hpp"
 #include "discretization/cartesian_mesh.hpp"
@@ -77,6 +78,9 @@ class DgDofLayout {
   /// Global index of dof `i` (0..(k+1)^d − 1) of owned cell (cx, cy, cz): global cell-wise
   /// lexicographic, independent of the rank count.
   global_index global_index_of(local_index cx, local_index cy, local_index cz, int i) const;
+  /// No constrained values: SIPG imposes Dirichlet data weakly. Empty, so that code written for
+  /// both discretizations (multigrid's copy/set of constrained entries) needs no branch.
+  const Kokkos::View<local_index*, typename ExecSpace::memory_space>& constrained_nodes() const { return no_constraints_; }
 
   /// The most values (owned + ghost) one rank may hold: local indices are 32-bit.
   static constexpr std::int64_t max_local_dofs() { return std::numeric_limits<local_index>::max(); }
@@ -86,6 +90,21 @@ class DgDofLayout {
   CellBox box_;
   NodeCoordinates coordinates_;
   std::shared_ptr<const Partitioner<ExecSpace>> partitioner_;
+  Kokkos::View<local_index*, typename ExecSpace::memory_space> no_constraints_{"dg_no_constraints", 0};
 };
+
+/// v(value) = f(global index) on owned values: independent of the rank count.
+template <class Number, class ExecSpace, class F>
+void fill_by_global_index(const DgDofLayout<ExecSpace>& layout, DistributedVector<Number, ExecSpace>& v, const F& f) {
+  auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v.view());
+  const CellBox& b = layout.box();
+  for (local_index c = 0; c < b.n_owned_cells; ++c) {
+    local_index cc[3];
+    b.coordinates(c, cc);
+    for (int i = 0; i < b.cell_dofs; ++i)
+      host(std::size_t(c) * b.cell_dofs + i) = static_cast<Number>(f(layout.global_index_of(cc[0], cc[1], cc[2], i)));
+  }
+  Kokkos::deep_copy(v.view(), host);
+}
 
 }  // namespace tensormg

@@ -34,6 +34,9 @@ struct Options {
   std::string discretization = "cg";  ///< cg: continuous Q_k; dg: discontinuous Q_k with SIPG
   double penalty = 1;                 ///< γ of the SIPG penalty (dg)
   bool penalty_given = false;
+  bool dg_local_solver_given = false;
+  /// Continuous-only vertex-patch and operator options, and whether each was given.
+  std::vector<std::pair<bool, std::string>> cg_only_given;
   int dim = 2;
   int degree = 2;
   std::vector<int> cells{1};
@@ -50,6 +53,7 @@ struct Options {
   std::string smoothing_order = "auto";
   std::string smoother_kernel = "auto";
   std::string local_solver = "fast-diagonalization";
+  std::string dg_local_solver = "dirichlet";  ///< dg vertex patches: dirichlet or full (paper 002 §3.1)
   std::string thread_structure = "per-column";
   int patches_per_team = 0;
   int threads_per_patch = 0;
@@ -101,6 +105,7 @@ SolveShape solve_shape(const Options& o, int ranks) {
   s.patch_kernel = parse_patch_kernel(o.smoother_kernel);
   s.gather_output = !o.output.empty();
   s.discontinuous = o.discretization == "dg";
+  s.dg_global_residual = s.discontinuous && parse_dg_local_solver(o.dg_local_solver) == DgLocalSolver::full;
   return s;
 }
 
@@ -163,13 +168,18 @@ void validate(Options& o) {
   TENSORMG_CHECK(o.max_iterations >= 0, "--max-iterations must be >= 0");
   TENSORMG_CHECK(o.restart >= 1, "--restart must be >= 1");
   TENSORMG_CHECK(!o.output_given || !o.output.empty(), "--output needs a file name (it is empty)");
+  (void)parse_dg_local_solver(o.dg_local_solver);
   if (o.discretization == "dg") {
-    TENSORMG_CHECK(!uses_multigrid(o), "multigrid for --discretization dg is not available yet; use --solver "
-                                       "cg|gmres|fgmres with --preconditioner none|jacobi");
     TENSORMG_CHECK(!o.output_given, "--output is not available for --discretization dg yet");
     TENSORMG_CHECK(o.penalty > 0 && o.penalty < 1e6, "--penalty must be in (0, 1e6), given " << o.penalty);
+    TENSORMG_CHECK(!uses_multigrid(o) || o.smoother != "gauss-seidel",
+                   "--smoother gauss-seidel is for --discretization cg only; DG multigrid smooths with vertex-patch, "
+                   "jacobi or chebyshev");
+    for (const auto& [given, name] : o.cg_only_given)
+      TENSORMG_CHECK(!given, name << " applies to --discretization cg only (DG: --dg-local-solver)");
   } else {
     TENSORMG_CHECK(!o.penalty_given, "--penalty applies to --discretization dg only");
+    TENSORMG_CHECK(!o.dg_local_solver_given, "--dg-local-solver applies to --discretization dg only");
   }
 }
 
@@ -193,6 +203,7 @@ Json options_record(const Options& o) {
   j["smoothing_order"] = o.smoothing_order;
   j["smoother_kernel"] = o.smoother_kernel;
   j["local_solver"] = o.local_solver;
+  if (o.discretization == "dg") j["dg_local_solver"] = o.dg_local_solver;
   j["thread_structure"] = o.thread_structure;
   j["patches_per_team"] = o.patches_per_team;
   j["threads_per_patch"] = o.threads_per_patch;
@@ -205,26 +216,14 @@ Json options_record(const Options& o) {
   return j;
 }
 
-/// The layout and operator of each discretization.
-struct Continuous {
-  using Layout = ContinuousDofLayout<DefaultExec>;
-  template <class Number>
-  using Operator = LaplaceOperator<Number, DefaultExec>;
-};
-struct Discontinuous {
-  using Layout = DgDofLayout<DefaultExec>;
-  template <class Number>
-  using Operator = DgLaplaceOperator<Number, DefaultExec>;
-};
-
 /// Number: vectors, operator and the outer solver; MGNumber: the multigrid (float in mixed).
-/// Disc: Continuous or Discontinuous (no multigrid and no output yet: validate() refuses them).
+/// Disc: ContinuousQk or DgSipg (no output for DG yet: validate() refuses it).
 template <class Disc, class Number, class MGNumber>
 int run(const Options& o, Environment& env) {
   using Exec = DefaultExec;
-  using Layout = typename Disc::Layout;
-  using Operator = typename Disc::template Operator<Number>;
-  constexpr bool continuous = std::is_same_v<Disc, Continuous>;
+  using Layout = typename Disc::template Layout<Exec>;
+  using Operator = typename Disc::template Operator<Number, Exec>;
+  constexpr bool continuous = std::is_same_v<Disc, ContinuousQk>;
   using Vector = DistributedVector<Number, Exec>;
   // Counts every Kokkos allocation of the run, to hold the memory estimate to the truth.
   std::optional<AllocationTracker> allocations;
@@ -248,16 +247,20 @@ int run(const Options& o, Environment& env) {
     brick.upper[d] = o.upper[d];
   }
   brick.refinements = o.refinements;
-  LaplaceOptions lo;
-  lo.scatter = parse_scatter_mode(o.scatter);
+  typename Disc::OperatorOptions lo;
+  if constexpr (continuous) {
+    lo.scatter = parse_scatter_mode(o.scatter);
+  } else {
+    lo.penalty_factor = o.penalty;
+  }
   lo.cells_per_team = o.cells_per_team;
   // One way: levels (meshes and layouts) built once; the multigrid's operators on them; the
   // solver's operator is the multigrid's finest one when the precisions agree.
   std::shared_ptr<const Layout> layout;
-  std::unique_ptr<Multigrid<MGNumber, Exec>> mg;
-  std::unique_ptr<MixedFullMultigrid<Exec>> mixed_fmg;
+  std::unique_ptr<Multigrid<MGNumber, Exec, Disc>> mg;
+  std::unique_ptr<MixedFullMultigrid<Exec, Disc>> mixed_fmg;
   std::shared_ptr<const Operator> A_ptr;
-  if constexpr (continuous) if (uses_multigrid(o)) {
+  if (uses_multigrid(o)) {
     MultigridOptions mo;
     mo.smoother = parse_smoother_kind(o.smoother);
     mo.order = parse_smoothing_order(o.smoothing_order);
@@ -266,18 +269,20 @@ int run(const Options& o, Environment& env) {
     mo.patch.structure = parse_thread_structure(o.thread_structure);
     mo.patch.patches_per_team = o.patches_per_team;
     mo.patch.threads_per_patch = o.threads_per_patch;
+    mo.dg_solver = parse_dg_local_solver(o.dg_local_solver);
     mo.point.chebyshev_degree = o.chebyshev_degree;
     mo.collect_times = o.mg_times;
-    std::shared_ptr<const LevelHierarchy<Exec>> hierarchy;
-    phase("levels (meshes, layouts)", [&] { hierarchy = std::make_shared<const LevelHierarchy<Exec>>(brick, o.degree, env.comm()); });
+    std::shared_ptr<const LevelHierarchy<Exec, Disc>> hierarchy;
+    phase("levels (meshes, layouts)",
+          [&] { hierarchy = std::make_shared<const LevelHierarchy<Exec, Disc>>(brick, o.degree, env.comm()); });
     layout = hierarchy->finest();
     // Mixed full multigrid starts in double below the finest level (mixed_full_multigrid.hpp).
     if constexpr (!std::is_same_v<Number, MGNumber>) {
       if (o.solver == "fmg" && hierarchy->n_levels() >= 2)
         phase("multigrid (float cycle, double start)",
-              [&] { mixed_fmg = std::make_unique<MixedFullMultigrid<Exec>>(hierarchy, lo, mo); });
+              [&] { mixed_fmg = std::make_unique<MixedFullMultigrid<Exec, Disc>>(hierarchy, lo, mo); });
     }
-    if (!mixed_fmg) phase("multigrid", [&] { mg = std::make_unique<Multigrid<MGNumber, Exec>>(hierarchy, lo, mo); });
+    if (!mixed_fmg) phase("multigrid", [&] { mg = std::make_unique<Multigrid<MGNumber, Exec, Disc>>(hierarchy, lo, mo); });
     if constexpr (std::is_same_v<Number, MGNumber>) A_ptr = mg->fine_operator_ptr();
   }
   if (!layout)
@@ -286,20 +291,10 @@ int run(const Options& o, Environment& env) {
       layout = std::make_shared<Layout>(mesh, o.degree);
     });
   const CartesianMesh* mesh = &layout->mesh();
-  if (!A_ptr)
-    phase("operator", [&] {
-      if constexpr (continuous) {
-        A_ptr = std::make_shared<const Operator>(layout, lo);
-      } else {
-        DgLaplaceOptions dgo;
-        dgo.penalty_factor = o.penalty;
-        dgo.cells_per_team = o.cells_per_team;
-        A_ptr = std::make_shared<const Operator>(layout, dgo);
-      }
-    });
+  if (!A_ptr) phase("operator", [&] { A_ptr = std::make_shared<const Operator>(layout, lo); });
   const Operator& A = *A_ptr;
   // The V-cycle in MGNumber, for the preconditioner and the records.
-  const Multigrid<MGNumber, Exec>* cycle = mg.get();
+  const Multigrid<MGNumber, Exec, Disc>* cycle = mg.get();
   if constexpr (!std::is_same_v<Number, MGNumber>)
     if (mixed_fmg) cycle = &mixed_fmg->cycle();
   const bool multigrid_iteration = o.solver == "fmg" || o.solver == "vcycle";
@@ -321,7 +316,7 @@ int run(const Options& o, Environment& env) {
       jacobi.emplace(diag);
     });
   }
-  std::optional<MultigridPreconditioner<Number, MGNumber, Exec>> mg_preconditioner;
+  std::optional<MultigridPreconditioner<Number, MGNumber, Exec, Disc>> mg_preconditioner;
   if (mg && o.solver != "fmg" && o.solver != "vcycle") mg_preconditioner.emplace(*mg);
   timers["setup"].stop();
   const auto setup_times = setup_phases.max_over_ranks(env.comm());
@@ -341,16 +336,14 @@ int run(const Options& o, Environment& env) {
   if (cycle) cycle->reset_times();
   timers["solve"].start();
   SolverResult result;
-  if constexpr (continuous) {
-    if (o.solver == "fmg") {
-      if constexpr (!std::is_same_v<Number, MGNumber>)
-        if (mixed_fmg) result = mixed_fmg->solve(A, x, b, control);
-      if (mg) result = solve_full_multigrid(*mg, A, x, b, control);
-    } else if (o.solver == "vcycle") {
-      result = solve_vcycles(*mg, A, x, b, control);
-    } else if (mg_preconditioner) {
-      result = solve(*mg_preconditioner);
-    }
+  if (o.solver == "fmg") {
+    if constexpr (!std::is_same_v<Number, MGNumber>)
+      if (mixed_fmg) result = mixed_fmg->solve(A, x, b, control);
+    if (mg) result = solve_full_multigrid(*mg, A, x, b, control);
+  } else if (o.solver == "vcycle") {
+    result = solve_vcycles(*mg, A, x, b, control);
+  } else if (mg_preconditioner) {
+    result = solve(*mg_preconditioner);
   }
   if (!(o.solver == "fmg" || o.solver == "vcycle" || mg_preconditioner)) {
     if (jacobi) result = solve(*jacobi);
@@ -375,6 +368,8 @@ int run(const Options& o, Environment& env) {
   res["rank_grid"] = std::vector<int>(mesh->rank_grid().begin(), mesh->rank_grid().begin() + o.dim);
   res["cells_per_team"] = A.cells_per_team();
   res["iterations"] = result.iterations;
+  if (o.rtol > 0 && std::isfinite(result.fractional_iterations(o.rtol)))
+    res["fractional_iterations"] = result.fractional_iterations(o.rtol);
   res["reason"] = to_string(result.reason);
   res["converged"] = result.converged();
   res["initial_residual"] = result.initial_residual;
@@ -432,7 +427,11 @@ int run(const Options& o, Environment& env) {
     std::printf("  %-24s %s\n", "device", device_name().c_str());
     std::printf("  %-24s %.0f\n", "DoFs", dofs);
     std::printf("  %-24s %d (grid %dx%dx%d)\n", "MPI ranks", env.size(), mesh->rank_grid()[0], mesh->rank_grid()[1], mesh->rank_grid()[2]);
-    std::printf("  %-24s %d\n", "iterations", result.iterations);
+    if (o.rtol > 0)
+      std::printf("  %-24s %d (fractional %.2f for a reduction by %.0e)\n", "iterations", result.iterations,
+                  result.fractional_iterations(o.rtol), o.rtol);
+    else
+      std::printf("  %-24s %d\n", "iterations", result.iterations);
     std::printf("  %-24s %s\n", "reason", to_string(result.reason).c_str());
     std::printf("  %-24s %.3e\n", "relative true residual", relative_true);
     std::printf("  %-24s %.4f s\n", "setup time", times.at("setup"));
@@ -484,8 +483,10 @@ int main(int argc, char** argv) {
     Options o;
     CLI::App app{"tensormg-poisson: -Laplace u = f, continuous Q_k or DG (SIPG), matrix-free, Krylov and multigrid"};
     app.add_option("--discretization", o.discretization,
-                   "cg (continuous Q_k, default) or dg (discontinuous Q_k, symmetric interior penalty; Krylov with "
-                   "Jacobi for now)");
+                   "cg (continuous Q_k, default) or dg (discontinuous Q_k, symmetric interior penalty)");
+    app.add_option("--dg-local-solver", o.dg_local_solver,
+                   "dg vertex-patch local solver: dirichlet (default; patch residual, interior values) or full (global "
+                   "residual, all patch values)");
     app.add_option("--penalty", o.penalty, "dg: penalty factor gamma of sigma = gamma k (k+1) / h (default 1)");
     app.add_option("--dim", o.dim, "space dimension (2 or 3)");
     app.add_option("-k,--degree", o.degree, "polynomial degree (1..10 in 2D, 1..8 in 3D)");
@@ -525,6 +526,10 @@ int main(int argc, char** argv) {
     if (auto code = tensormg::parse_command_line(app, env)) return *code;
     o.output_given = app.count("--output") > 0;
     o.penalty_given = app.count("--penalty") > 0;
+    o.dg_local_solver_given = app.count("--dg-local-solver") > 0;
+    for (const char* name : {"--smoother-kernel", "--local-solver", "--thread-structure", "--patches-per-team",
+                             "--threads-per-patch", "--scatter"})
+      o.cg_only_given.push_back({app.count(name) > 0, name});
     o.rtol_given = app.count("--rtol") > 0;
     tensormg::collectively(env.comm(), [&] { validate(o); });
     // Before anything is allocated or solved: the output can be written, the memory suffices.
@@ -539,11 +544,12 @@ int main(int argc, char** argv) {
     }
     tensormg::check_solve_memory(solve_shape(o, env.size()), env.comm());
     if (o.discretization == "dg") {
-      if (o.precision == "float") return run<Discontinuous, float, float>(o, env);
-      return run<Discontinuous, double, double>(o, env);
+        if (o.precision == "float") return run<DgSipg, float, float>(o, env);
+      if (o.precision == "mixed") return run<DgSipg, double, float>(o, env);
+      return run<DgSipg, double, double>(o, env);
     }
-    if (o.precision == "float") return run<Continuous, float, float>(o, env);
-    if (o.precision == "mixed") return run<Continuous, double, float>(o, env);
-    return run<Continuous, double, double>(o, env);
+    if (o.precision == "float") return run<ContinuousQk, float, float>(o, env);
+    if (o.precision == "mixed") return run<ContinuousQk, double, float>(o, env);
+    return run<ContinuousQk, double, double>(o, env);
   });
 }

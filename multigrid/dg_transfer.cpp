@@ -29,29 +29,34 @@ DgTransfer<Number, ExecSpace>::DgTransfer(std::shared_ptr<const DgDofLayout<Exec
 }
 
 template <class Number, class ExecSpace>
-void DgTransfer<Number, ExecSpace>::prolongate(vector_type& fine, const vector_type& coarse) const {
-  ScopedRegion region("tensormg::dg_transfer::prolongate");
+void DgTransfer<Number, ExecSpace>::launch(vector_type& out, const vector_type& in, bool prolongate, bool add) const {
   DgTransferArgs<Number, ExecSpace> args;
-  args.in = coarse.view();
-  args.out = fine.view();
+  args.in = in.view();
+  args.out = out.view();
   args.coarse = coarse_->box();
   args.fine = fine_->box();
-  args.prolongate = true;
+  args.prolongate = prolongate;
+  args.add = add;
   args.host_matrices = p_.data();
   kernels_.launch(args);
 }
 
 template <class Number, class ExecSpace>
+void DgTransfer<Number, ExecSpace>::prolongate(vector_type& fine, const vector_type& coarse) const {
+  ScopedRegion region("tensormg::dg_transfer::prolongate");
+  launch(fine, coarse, true, false);
+}
+
+template <class Number, class ExecSpace>
+void DgTransfer<Number, ExecSpace>::prolongate_add(vector_type& fine, const vector_type& coarse) const {
+  ScopedRegion region("tensormg::dg_transfer::prolongate_add");
+  launch(fine, coarse, true, true);
+}
+
+template <class Number, class ExecSpace>
 void DgTransfer<Number, ExecSpace>::restrict_to(vector_type& coarse, const vector_type& fine) const {
   ScopedRegion region("tensormg::dg_transfer::restrict");
-  DgTransferArgs<Number, ExecSpace> args;
-  args.in = fine.view();
-  args.out = coarse.view();
-  args.coarse = coarse_->box();
-  args.fine = fine_->box();
-  args.prolongate = false;
-  args.host_matrices = p_.data();
-  kernels_.launch(args);
+  launch(coarse, fine, false, false);
 }
 
 #define TENSORMG_INSTANTIATE(Number, Exec) template class DgTransfer<Number, Exec>;

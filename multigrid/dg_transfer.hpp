@@ -22,6 +22,8 @@ class DgTransfer {
 
   /// fine = P coarse (owned values; no communication).
   void prolongate(vector_type& fine, const vector_type& coarse) const;
+  /// fine += P coarse (owned values; no communication): the V-cycle's correction.
+  void prolongate_add(vector_type& fine, const vector_type& coarse) const;
   /// coarse = Pᵀ fine (owned values; no communication).
   void restrict_to(vector_type& coarse, const vector_type& fine) const;
   /// P_0 and P_1 (2 × (k+1) × (k+1), row-major).
@@ -30,6 +32,7 @@ class DgTransfer {
  private:
   std::shared_ptr<const DgDofLayout<ExecSpace>> coarse_, fine_;
   DgTransferKernelTable<Number, ExecSpace> kernels_;
+  void launch(vector_type& out, const vector_type& in, bool prolongate, bool add) const;
   std::vector<double> p_;
 };
 

@@ -24,6 +24,7 @@ struct DgTransferArgs {
   Kokkos::View<Number*, typename ExecSpace::memory_space> out;
   CellBox coarse, fine;
   bool prolongate = true;               ///< fine = P coarse; else coarse = Pᵀ fine
+  bool add = false;                     ///< prolongation only: fine += P coarse
   const double* host_matrices = nullptr;  ///< P_0, P_1: 2 × (k+1) × (k+1), row-major
 };
 
@@ -89,7 +90,7 @@ struct DgTransferKernel {
       }
       const Number* const u = args.in.data() + std::size_t(args.coarse.cell_index(pc[0], pc[1], pc[2])) * cell_size;
       Number* const v = args.out.data() + std::size_t(cell) * cell_size;
-      apply(team, rank, size, child, false, false, u, t0, t1, v);
+      apply(team, rank, size, child, false, args.add, u, t0, t1, v);
     } else {
       // Coarse cell `cell`: the sum over its children; a thread adds to the same outputs for
       // every child (its last-direction lines), the first child assigns.

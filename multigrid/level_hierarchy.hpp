@@ -1,26 +1,30 @@
 #pragma once
 /// @file
-/// The nested meshes of a brick and their continuous Q_k layouts, coarsest first (paper 000
-/// §2.1): built once from the brick description, then shared by everything that works on levels
-/// (the V-cycle's operators, smoothers and transfers, the double start of mixed full multigrid,
-/// the driver's finest-level operator and right-hand side).
+/// The nested meshes of a brick and their layouts (continuous Q_k or DG, discretizations.hpp),
+/// coarsest first (paper 000 §2.1, paper 002 §3): built once from the brick description, then
+/// shared by everything that works on levels (the V-cycle's operators, smoothers and transfers,
+/// the double start of mixed full multigrid, the driver's finest-level operator and right-hand
+/// side).
 
 #include <memory>
 #include <vector>
 
 #include "discretization/cartesian_mesh.hpp"
-#include "discretization/continuous_dof_layout.hpp"
+#include "discretization/discretizations.hpp"
 
 namespace tensormg {
 
-template <class ExecSpace>
+template <class ExecSpace, class Disc = ContinuousQk>
 class LevelHierarchy {
  public:
-  using layout_type = ContinuousDofLayout<ExecSpace>;
+  using discretization = Disc;
+  using layout_type = typename Disc::template Layout<ExecSpace>;
 
   /// Levels from the first refinement of `fine` with at least two cells in every direction (the
   /// coarsest level is then made of whole vertex patches) up to `fine` itself. Collective; throws
-  /// InputError when `fine` has fewer refinements than that.
+  /// InputError when `fine` has fewer refinements than that. DG levels share the coarsest level's
+  /// rank grid and balance in units of 2^level cells, so every rank box nests in its coarser one
+  /// (the DG transfer needs the parents on the same rank).
   LevelHierarchy(const BrickDescription& fine, int degree, MPI_Comm comm);
 
   /// The refinement of the coarsest level of a hierarchy over this brick.

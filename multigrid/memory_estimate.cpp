@@ -76,7 +76,10 @@ MemoryNeed estimate_solve_memory(const SolveShape& s) {
     // inverse; a mixed preconditioner converts through two fine-level vectors.
     double smoother_vectors = 0;
     switch (s.smoother) {
-      case SmootherKind::vertex_patch: smoother_vectors = s.patch_kernel == PatchKernel::fused ? 0 : 2; break;
+      case SmootherKind::vertex_patch:
+        if (s.discontinuous) smoother_vectors = s.dg_global_residual ? 1 : 0;
+        else smoother_vectors = s.patch_kernel == PatchKernel::fused ? 0 : 2;
+        break;
       case SmootherKind::jacobi: smoother_vectors = 3; break;
       case SmootherKind::chebyshev: smoother_vectors = 5; break;
       case SmootherKind::gauss_seidel: smoother_vectors = 2; break;

@@ -33,6 +33,7 @@ struct SolveShape {
   PatchKernel patch_kernel = PatchKernel::automatic;
   bool gather_output = false;  ///< the solution is gathered on rank 0 for the HDF5 file
   bool discontinuous = false;  ///< DG: (k+1)^d values per cell, ghost cells behind each box face
+  bool dg_global_residual = false;  ///< DG vertex patches with the full local solver keep b − A x
 };
 
 /// What estimate_solve_memory adds for Kokkos' own and small per-level data (1D matrices, boundary

@@ -6,9 +6,8 @@
 namespace tensormg {
 
 namespace {
-template <class ExecSpace>
-const std::shared_ptr<const LevelHierarchy<ExecSpace>>& with_two_levels(
-    const std::shared_ptr<const LevelHierarchy<ExecSpace>>& hierarchy) {
+template <class Hierarchy>
+const std::shared_ptr<const Hierarchy>& with_two_levels(const std::shared_ptr<const Hierarchy>& hierarchy) {
   TENSORMG_CHECK_COLLECTIVE(hierarchy->finest()->mesh().comm(), hierarchy->n_levels() >= 2,
                             "mixed full multigrid needs two levels or more (given one): use one more refinement, "
                             "or plain full multigrid");
@@ -16,11 +15,11 @@ const std::shared_ptr<const LevelHierarchy<ExecSpace>>& with_two_levels(
 }
 }  // namespace
 
-template <class ExecSpace>
-MixedFullMultigrid<ExecSpace>::MixedFullMultigrid(std::shared_ptr<const LevelHierarchy<ExecSpace>> hierarchy,
-                                                  LaplaceOptions operator_options, MultigridOptions options)
-    : cycle_(with_two_levels(hierarchy), operator_options, options),
-      start_(hierarchy, operator_options,
+template <class ExecSpace, class Disc>
+MixedFullMultigrid<ExecSpace, Disc>::MixedFullMultigrid(std::shared_ptr<const hierarchy_type> hierarchy,
+                                                        operator_options op_options, MultigridOptions options)
+    : cycle_(with_two_levels(hierarchy), op_options, options),
+      start_(hierarchy, op_options,
              [&] {
                MultigridOptions o = options;
                o.collect_times = false;  // the times asked for are the float cycle's
@@ -31,8 +30,8 @@ MixedFullMultigrid<ExecSpace>::MixedFullMultigrid(std::shared_ptr<const LevelHie
       coarse_b_(hierarchy->layout(hierarchy->n_levels() - 2)->partitioner(), "fmg_coarse_b"),
       coarse_x_(hierarchy->layout(hierarchy->n_levels() - 2)->partitioner(), "fmg_coarse_x") {}
 
-template <class ExecSpace>
-SolverResult MixedFullMultigrid<ExecSpace>::solve(const LaplaceOperator<double, ExecSpace>& A,
+template <class ExecSpace, class Disc>
+SolverResult MixedFullMultigrid<ExecSpace, Disc>::solve(const operator_type& A,
                                                   DistributedVector<double, ExecSpace>& x,
                                                   const DistributedVector<double, ExecSpace>& b,
                                                   const SolverControl& control) const {
@@ -46,7 +45,9 @@ SolverResult MixedFullMultigrid<ExecSpace>::solve(const LaplaceOperator<double, 
   return cycle_until_converged(cycle_, A, x, b, control, CycleStart::prolongated_coarse);
 }
 
-template class MixedFullMultigrid<DefaultExec>;
-template class MixedFullMultigrid<SecondaryExec>;
+template class MixedFullMultigrid<DefaultExec, ContinuousQk>;
+template class MixedFullMultigrid<SecondaryExec, ContinuousQk>;
+template class MixedFullMultigrid<DefaultExec, DgSipg>;
+template class MixedFullMultigrid<SecondaryExec, DgSipg>;
 
 }  // namespace tensormg

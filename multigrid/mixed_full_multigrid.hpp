@@ -19,28 +19,32 @@
 
 namespace tensormg {
 
-template <class ExecSpace = DefaultExec>
+template <class ExecSpace = DefaultExec, class Disc = ContinuousQk>
 class MixedFullMultigrid {
  public:
+  using hierarchy_type = LevelHierarchy<ExecSpace, Disc>;
+  using operator_type = typename Disc::template Operator<double, ExecSpace>;
+  using operator_options = typename Disc::OperatorOptions;
+
   /// Collective; the hierarchy needs at least two levels (else plain float FMG has no double start:
   /// throws InputError).
-  MixedFullMultigrid(std::shared_ptr<const LevelHierarchy<ExecSpace>> hierarchy, LaplaceOptions operator_options = {},
+  MixedFullMultigrid(std::shared_ptr<const hierarchy_type> hierarchy, operator_options op_options = {},
                      MultigridOptions options = {});
 
   /// The float V-cycle on all levels.
-  const Multigrid<float, ExecSpace>& cycle() const { return cycle_; }
+  const Multigrid<float, ExecSpace, Disc>& cycle() const { return cycle_; }
   /// The double multigrid of the start, on all levels but the finest.
-  const Multigrid<double, ExecSpace>& start() const { return start_; }
+  const Multigrid<double, ExecSpace, Disc>& start() const { return start_; }
 
   /// Solves A x = b (A on the finest layout of the hierarchy) to the control, measured against ‖b‖
   /// as full multigrid is; x's input is ignored.
-  SolverResult solve(const LaplaceOperator<double, ExecSpace>& A, DistributedVector<double, ExecSpace>& x,
+  SolverResult solve(const operator_type& A, DistributedVector<double, ExecSpace>& x,
                      const DistributedVector<double, ExecSpace>& b, const SolverControl& control) const;
 
  private:
-  Multigrid<float, ExecSpace> cycle_;
-  Multigrid<double, ExecSpace> start_;
-  Transfer<double, ExecSpace> to_finest_;
+  Multigrid<float, ExecSpace, Disc> cycle_;
+  Multigrid<double, ExecSpace, Disc> start_;
+  typename Multigrid<double, ExecSpace, Disc>::transfer_type to_finest_;
   mutable DistributedVector<double, ExecSpace> coarse_b_, coarse_x_;
 };
 

@@ -8,6 +8,7 @@
 #include "core/error.hpp"
 #include "core/preconditioners.hpp"
 #include "core/profiling.hpp"
+#include "smoothers/dg_vertex_patch_smoother.hpp"
 #include "smoothers/point_smoothers.hpp"
 #include "smoothers/vertex_patch_smoother.hpp"
 
@@ -22,27 +23,48 @@ std::string to_string(SmoothingOrder o) { return enum_name(order_names, o); }
 SmoothingOrder parse_smoothing_order(const std::string& text) { return parse_enum(order_names, text, "smoothing order"); }
 
 namespace {
-template <class Number, class ExecSpace>
-std::unique_ptr<Smoother<Number, ExecSpace>> make_smoother(std::shared_ptr<const LaplaceOperator<Number, ExecSpace>> op,
-                                                          const MultigridOptions& o) {
+template <class Number, class ExecSpace, class Disc>
+std::unique_ptr<Smoother<Number, ExecSpace>> make_smoother(
+    std::shared_ptr<const typename Disc::template Operator<Number, ExecSpace>> op, const MultigridOptions& o) {
+  using Op = typename Disc::template Operator<Number, ExecSpace>;
   switch (o.smoother) {
-    case SmootherKind::vertex_patch: return std::make_unique<VertexPatchSmoother<Number, ExecSpace>>(op, o.patch);
-    case SmootherKind::jacobi: return std::make_unique<JacobiSmoother<Number, ExecSpace>>(op, o.point);
-    case SmootherKind::chebyshev: return std::make_unique<ChebyshevSmoother<Number, ExecSpace>>(op, o.point);
-    case SmootherKind::gauss_seidel: return std::make_unique<GaussSeidelSmoother<Number, ExecSpace>>(op);
+    case SmootherKind::vertex_patch:
+      if constexpr (std::is_same_v<Disc, DgSipg>) return std::make_unique<DgVertexPatchSmoother<Number, ExecSpace>>(op, o.dg_solver);
+      else return std::make_unique<VertexPatchSmoother<Number, ExecSpace>>(op, o.patch);
+    case SmootherKind::jacobi: return std::make_unique<JacobiSmoother<Number, ExecSpace, Op>>(op, o.point);
+    case SmootherKind::chebyshev: return std::make_unique<ChebyshevSmoother<Number, ExecSpace, Op>>(op, o.point);
+    case SmootherKind::gauss_seidel:
+      if constexpr (std::is_same_v<Disc, DgSipg>) {
+        collectively(op->layout().mesh().comm(), [] {
+          TENSORMG_CHECK(false, "the Gauss-Seidel smoother is for continuous Q_k only; DG multigrid smooths with "
+                                "vertex-patch, jacobi or chebyshev");
+        });
+        return nullptr;
+      } else {
+        return std::make_unique<GaussSeidelSmoother<Number, ExecSpace>>(op);
+      }
   }
   return nullptr;
 }
+
+/// The exact solve of a coarsest level made of one vertex patch: a patch solve whose local space
+/// is the whole level (fast diagonalization; DG: the full local solver).
+template <class Number, class ExecSpace, class Disc>
+std::unique_ptr<Smoother<Number, ExecSpace>> make_single_patch_solver(
+    std::shared_ptr<const typename Disc::template Operator<Number, ExecSpace>> op) {
+  if constexpr (std::is_same_v<Disc, DgSipg>) return std::make_unique<DgVertexPatchSmoother<Number, ExecSpace>>(op, DgLocalSolver::full);
+  else return std::make_unique<VertexPatchSmoother<Number, ExecSpace>>(op, VertexPatchOptions{});
+}
 }  // namespace
 
-template <class Number, class ExecSpace>
-Multigrid<Number, ExecSpace>::Multigrid(const BrickDescription& fine, int degree, MPI_Comm comm,
-                                        LaplaceOptions operator_options, MultigridOptions options)
-    : Multigrid(std::make_shared<const LevelHierarchy<ExecSpace>>(fine, degree, comm), operator_options, options) {}
+template <class Number, class ExecSpace, class Disc>
+Multigrid<Number, ExecSpace, Disc>::Multigrid(const BrickDescription& fine, int degree, MPI_Comm comm,
+                                              operator_options op_options, MultigridOptions options)
+    : Multigrid(std::make_shared<const hierarchy_type>(fine, degree, comm), op_options, options) {}
 
-template <class Number, class ExecSpace>
-Multigrid<Number, ExecSpace>::Multigrid(std::shared_ptr<const LevelHierarchy<ExecSpace>> hierarchy,
-                                        LaplaceOptions operator_options, MultigridOptions options, int n_levels)
+template <class Number, class ExecSpace, class Disc>
+Multigrid<Number, ExecSpace, Disc>::Multigrid(std::shared_ptr<const hierarchy_type> hierarchy,
+                                              operator_options op_options, MultigridOptions options, int n_levels)
     : hierarchy_(std::move(hierarchy)), options_(options) {
   const MPI_Comm comm = hierarchy_->finest()->mesh().comm();
   int ranks = 1;
@@ -57,10 +79,10 @@ Multigrid<Number, ExecSpace>::Multigrid(std::shared_ptr<const LevelHierarchy<Exe
   for (int l = 0; l < n_levels; ++l) {
     Level level;
     level.layout = hierarchy_->layout(l);
-    level.op = std::make_shared<operator_type>(level.layout, operator_options);
+    level.op = std::make_shared<operator_type>(level.layout, op_options);
     if (l > 0) {
-      level.smoother = make_smoother<Number, ExecSpace>(level.op, options_);
-      level.from_coarser = std::make_unique<Transfer<Number, ExecSpace>>(levels_.back().layout, level.layout);
+      level.smoother = make_smoother<Number, ExecSpace, Disc>(level.op, options_);
+      level.from_coarser = std::make_unique<transfer_type>(levels_.back().layout, level.layout);
     }
     level.dirichlet = level.layout->constrained_nodes();
     level.x = level.op->make_vector("mg_x");
@@ -73,8 +95,7 @@ Multigrid<Number, ExecSpace>::Multigrid(std::shared_ptr<const LevelHierarchy<Exe
   bool single_patch = true;
   for (int d = 0; d < dim; ++d) single_patch = single_patch && coarse_cells[d] == 2;
   if (single_patch) {
-    VertexPatchOptions exact;  // fast diagonalization: exact on one patch
-    coarse_patch_ = std::make_unique<VertexPatchSmoother<Number, ExecSpace>>(levels_.front().op, exact);
+    coarse_patch_ = make_single_patch_solver<Number, ExecSpace, Disc>(levels_.front().op);
   } else {
     vector_type diag = levels_.front().op->make_vector("coarse_diagonal");
     levels_.front().op->compute_diagonal(diag);
@@ -82,8 +103,8 @@ Multigrid<Number, ExecSpace>::Multigrid(std::shared_ptr<const LevelHierarchy<Exe
   }
 }
 
-template <class Number, class ExecSpace>
-void Multigrid<Number, ExecSpace>::coarse_solve(vector_type& x, const vector_type& b) const {
+template <class Number, class ExecSpace, class Disc>
+void Multigrid<Number, ExecSpace, Disc>::coarse_solve(vector_type& x, const vector_type& b) const {
   ScopedRegion region("multigrid::coarse_solve");
   const Level& c = levels_.front();
   if (coarse_patch_) {
@@ -99,23 +120,23 @@ void Multigrid<Number, ExecSpace>::coarse_solve(vector_type& x, const vector_typ
   solve_cg(*c.op, x, b, *coarse_jacobi_, control);
 }
 
-template <class Number, class ExecSpace>
-SmoothingOrder Multigrid<Number, ExecSpace>::preconditioner_order() const {
+template <class Number, class ExecSpace, class Disc>
+SmoothingOrder Multigrid<Number, ExecSpace, Disc>::preconditioner_order() const {
   return options_.order == SmoothingOrder::automatic ? SmoothingOrder::symmetric : options_.order;
 }
 
-template <class Number, class ExecSpace>
-SmoothingOrder Multigrid<Number, ExecSpace>::iteration_order() const {
+template <class Number, class ExecSpace, class Disc>
+SmoothingOrder Multigrid<Number, ExecSpace, Disc>::iteration_order() const {
   return options_.order == SmoothingOrder::automatic ? SmoothingOrder::forward : options_.order;
 }
 
-template <class Number, class ExecSpace>
-void Multigrid<Number, ExecSpace>::vcycle(vector_type& x, const vector_type& b) const {
+template <class Number, class ExecSpace, class Disc>
+void Multigrid<Number, ExecSpace, Disc>::vcycle(vector_type& x, const vector_type& b) const {
   vcycle(n_levels() - 1, x, b, iteration_order());
 }
 
-template <class Number, class ExecSpace>
-void Multigrid<Number, ExecSpace>::vcycle(int l, vector_type& x, const vector_type& b, SmoothingOrder order) const {
+template <class Number, class ExecSpace, class Disc>
+void Multigrid<Number, ExecSpace, Disc>::vcycle(int l, vector_type& x, const vector_type& b, SmoothingOrder order) const {
   if (order == SmoothingOrder::automatic) order = iteration_order();
   const SweepOrder pre = order == SmoothingOrder::symmetric ? SweepOrder::reverse : SweepOrder::forward;
   const bool timed = options_.collect_times && l == n_levels() - 1;
@@ -147,20 +168,20 @@ void Multigrid<Number, ExecSpace>::vcycle(int l, vector_type& x, const vector_ty
   step("smoothing", [&] { f.smoother->smooth(x, b, SweepOrder::forward); });
 }
 
-template <class Number, class ExecSpace>
-void Multigrid<Number, ExecSpace>::vmult(vector_type& dst, const vector_type& src) const {
+template <class Number, class ExecSpace, class Disc>
+void Multigrid<Number, ExecSpace, Disc>::vmult(vector_type& dst, const vector_type& src) const {
   dst.fill(Number(0));
   vcycle(n_levels() - 1, dst, src, preconditioner_order());
 }
 
-template <class Number, class ExecSpace>
-void Multigrid<Number, ExecSpace>::correction(vector_type& dst, const vector_type& src) const {
+template <class Number, class ExecSpace, class Disc>
+void Multigrid<Number, ExecSpace, Disc>::correction(vector_type& dst, const vector_type& src) const {
   dst.fill(Number(0));
   vcycle(n_levels() - 1, dst, src, iteration_order());
 }
 
-template <class Number, class ExecSpace>
-void Multigrid<Number, ExecSpace>::full_multigrid_start(vector_type& x, const vector_type& b) const {
+template <class Number, class ExecSpace, class Disc>
+void Multigrid<Number, ExecSpace, Disc>::full_multigrid_start(vector_type& x, const vector_type& b) const {
   ScopedRegion region("multigrid::full_multigrid_start");
   const int top = n_levels() - 1;
   levels_[top].b.copy_from(b);
@@ -178,16 +199,16 @@ void Multigrid<Number, ExecSpace>::full_multigrid_start(vector_type& x, const ve
   if (top == 0) copy_entries(levels_[0].dirichlet, x, b);
 }
 
-template <class Number, class ExecSpace>
-std::map<std::string, double> Multigrid<Number, ExecSpace>::times() const {
+template <class Number, class ExecSpace, class Disc>
+std::map<std::string, double> Multigrid<Number, ExecSpace, Disc>::times() const {
   std::map<std::string, double> t;
   for (const auto& [name, timer] : timers_.timers()) t[name] = timer.seconds();
   return t;
 }
 
-template <class Number, class MGNumber, class ExecSpace>
-MultigridPreconditioner<Number, MGNumber, ExecSpace>::MultigridPreconditioner(const Multigrid<MGNumber, ExecSpace>& mg,
-                                                                             bool iteration)
+template <class Number, class MGNumber, class ExecSpace, class Disc>
+MultigridPreconditioner<Number, MGNumber, ExecSpace, Disc>::MultigridPreconditioner(
+    const Multigrid<MGNumber, ExecSpace, Disc>& mg, bool iteration)
     : mg_(mg), iteration_(iteration) {
   if constexpr (!std::is_same_v<Number, MGNumber>) {
     src_ = mg_.fine_operator().make_vector("mg_preconditioner_src");
@@ -195,8 +216,8 @@ MultigridPreconditioner<Number, MGNumber, ExecSpace>::MultigridPreconditioner(co
   }
 }
 
-template <class Number, class MGNumber, class ExecSpace>
-void MultigridPreconditioner<Number, MGNumber, ExecSpace>::vmult(vector_type& dst, const vector_type& src) const {
+template <class Number, class MGNumber, class ExecSpace, class Disc>
+void MultigridPreconditioner<Number, MGNumber, ExecSpace, Disc>::vmult(vector_type& dst, const vector_type& src) const {
   const auto cycle = [&](auto& d, const auto& s) { iteration_ ? mg_.correction(d, s) : mg_.vmult(d, s); };
   if constexpr (std::is_same_v<Number, MGNumber>) {
     cycle(dst, src);
@@ -207,8 +228,9 @@ void MultigridPreconditioner<Number, MGNumber, ExecSpace>::vmult(vector_type& ds
   }
 }
 
-template <class Number, class MGNumber, class ExecSpace>
-SolverResult cycle_until_converged(const Multigrid<MGNumber, ExecSpace>& mg, const LaplaceOperator<Number, ExecSpace>& A,
+template <class Number, class MGNumber, class ExecSpace, class Disc>
+SolverResult cycle_until_converged(const Multigrid<MGNumber, ExecSpace, Disc>& mg,
+                                   const typename Disc::template Operator<Number, ExecSpace>& A,
                                    DistributedVector<Number, ExecSpace>& x, const DistributedVector<Number, ExecSpace>& b,
                                    const SolverControl& control, CycleStart start) {
   using Vector = DistributedVector<Number, ExecSpace>;
@@ -226,7 +248,7 @@ SolverResult cycle_until_converged(const Multigrid<MGNumber, ExecSpace>& mg, con
       x.copy_converted_from(xm);
     }
   }
-  const MultigridPreconditioner<Number, MGNumber, ExecSpace> cycle(mg, true);
+  const MultigridPreconditioner<Number, MGNumber, ExecSpace, Disc> cycle(mg, true);
   Vector r = A.make_vector("cycle_residual"), e = A.make_vector("cycle_correction");
   const auto residual = [&] {
     A.vmult(r, x);
@@ -275,43 +297,49 @@ SolverResult cycle_until_converged(const Multigrid<MGNumber, ExecSpace>& mg, con
   return result;
 }
 
-template <class Number, class MGNumber, class ExecSpace>
-SolverResult solve_full_multigrid(const Multigrid<MGNumber, ExecSpace>& mg, const LaplaceOperator<Number, ExecSpace>& A,
+template <class Number, class MGNumber, class ExecSpace, class Disc>
+SolverResult solve_full_multigrid(const Multigrid<MGNumber, ExecSpace, Disc>& mg,
+                                   const typename Disc::template Operator<Number, ExecSpace>& A,
                                   DistributedVector<Number, ExecSpace>& x, const DistributedVector<Number, ExecSpace>& b,
                                   const SolverControl& control) {
   ScopedRegion region("solver::full_multigrid");
   return cycle_until_converged(mg, A, x, b, control, CycleStart::full_multigrid);
 }
 
-template <class Number, class MGNumber, class ExecSpace>
-SolverResult solve_vcycles(const Multigrid<MGNumber, ExecSpace>& mg, const LaplaceOperator<Number, ExecSpace>& A,
+template <class Number, class MGNumber, class ExecSpace, class Disc>
+SolverResult solve_vcycles(const Multigrid<MGNumber, ExecSpace, Disc>& mg,
+                                   const typename Disc::template Operator<Number, ExecSpace>& A,
                            DistributedVector<Number, ExecSpace>& x, const DistributedVector<Number, ExecSpace>& b,
                            const SolverControl& control) {
   ScopedRegion region("solver::vcycles");
   return cycle_until_converged(mg, A, x, b, control, CycleStart::none);
 }
 
-#define TENSORMG_INSTANTIATE_MG(Number, Exec) template class Multigrid<Number, Exec>;
+#define TENSORMG_INSTANTIATE_MG(Number, Exec)       \
+  template class Multigrid<Number, Exec, ContinuousQk>; \
+  template class Multigrid<Number, Exec, DgSipg>;
 TENSORMG_FOR_EACH_NUMBER_AND_SPACE(TENSORMG_INSTANTIATE_MG)
 #undef TENSORMG_INSTANTIATE_MG
 
-#define TENSORMG_INSTANTIATE_PAIR(Number, MGNumber, Exec)                                                    \
-  template class MultigridPreconditioner<Number, MGNumber, Exec>;                                            \
-  template SolverResult solve_full_multigrid<Number, MGNumber, Exec>(                                        \
-      const Multigrid<MGNumber, Exec>&, const LaplaceOperator<Number, Exec>&, DistributedVector<Number, Exec>&, \
-      const DistributedVector<Number, Exec>&, const SolverControl&);                                        \
-  template SolverResult cycle_until_converged<Number, MGNumber, Exec>(                                       \
-      const Multigrid<MGNumber, Exec>&, const LaplaceOperator<Number, Exec>&, DistributedVector<Number, Exec>&, \
-      const DistributedVector<Number, Exec>&, const SolverControl&, CycleStart);                           \
-  template SolverResult solve_vcycles<Number, MGNumber, Exec>(                                               \
-      const Multigrid<MGNumber, Exec>&, const LaplaceOperator<Number, Exec>&, DistributedVector<Number, Exec>&, \
-      const DistributedVector<Number, Exec>&, const SolverControl&);
-#define TENSORMG_INSTANTIATE_SPACE(Exec)         \
-  TENSORMG_INSTANTIATE_PAIR(double, double, Exec) \
-  TENSORMG_INSTANTIATE_PAIR(double, float, Exec)  \
-  TENSORMG_INSTANTIATE_PAIR(float, float, Exec)
-TENSORMG_INSTANTIATE_SPACE(::tensormg::DefaultExec)
-TENSORMG_INSTANTIATE_SPACE(::tensormg::SecondaryExec)
+#define TENSORMG_INSTANTIATE_PAIR(Number, MGNumber, Exec, Disc)                                                        \
+  template class MultigridPreconditioner<Number, MGNumber, Exec, Disc>;                                                \
+  template SolverResult solve_full_multigrid<Number, MGNumber, Exec, Disc>(                                            \
+      const Multigrid<MGNumber, Exec, Disc>&, const typename Disc::template Operator<Number, Exec>&,                   \
+      DistributedVector<Number, Exec>&, const DistributedVector<Number, Exec>&, const SolverControl&);                \
+  template SolverResult cycle_until_converged<Number, MGNumber, Exec, Disc>(                                           \
+      const Multigrid<MGNumber, Exec, Disc>&, const typename Disc::template Operator<Number, Exec>&,                   \
+      DistributedVector<Number, Exec>&, const DistributedVector<Number, Exec>&, const SolverControl&, CycleStart);    \
+  template SolverResult solve_vcycles<Number, MGNumber, Exec, Disc>(                                                   \
+      const Multigrid<MGNumber, Exec, Disc>&, const typename Disc::template Operator<Number, Exec>&,                   \
+      DistributedVector<Number, Exec>&, const DistributedVector<Number, Exec>&, const SolverControl&);
+#define TENSORMG_INSTANTIATE_SPACE(Exec, Disc)         \
+  TENSORMG_INSTANTIATE_PAIR(double, double, Exec, Disc) \
+  TENSORMG_INSTANTIATE_PAIR(double, float, Exec, Disc)  \
+  TENSORMG_INSTANTIATE_PAIR(float, float, Exec, Disc)
+TENSORMG_INSTANTIATE_SPACE(::tensormg::DefaultExec, ContinuousQk)
+TENSORMG_INSTANTIATE_SPACE(::tensormg::SecondaryExec, ContinuousQk)
+TENSORMG_INSTANTIATE_SPACE(::tensormg::DefaultExec, DgSipg)
+TENSORMG_INSTANTIATE_SPACE(::tensormg::SecondaryExec, DgSipg)
 #undef TENSORMG_INSTANTIATE_SPACE
 #undef TENSORMG_INSTANTIATE_PAIR
 

@@ -1,15 +1,17 @@
 #pragma once
 /// @file
-/// Geometric multigrid on the nested meshes of a brick (paper 000 §2.1, Algorithms 2.1 and 2.2):
-/// per level a matrix-free operator, a smoother and the transfer from the next coarser level, all
-/// in one precision (MGNumber). The V-cycle uses one pre- and one post-smoothing step, in the
+/// Geometric multigrid on the nested meshes of a brick (paper 000 §2.1, Algorithms 2.1 and 2.2;
+/// paper 002 §3 for DG): per level a matrix-free operator, a smoother and the transfer from the
+/// next coarser level, all in one precision (MGNumber), for either discretization (Disc:
+/// ContinuousQk or DgSipg, discretizations.hpp; MultigridParts names each one's transfer and
+/// smoothers). The V-cycle uses one pre- and one post-smoothing step, in the
 /// colour order of SmoothingOrder (symmetric as a preconditioner, forward in multigrid
 /// iterations); the coarsest level is
 /// solved exactly: by one patch solve when it is a single vertex patch (2 cells per direction),
 /// otherwise by CG to a tight tolerance.
 ///
-/// Dirichlet rows are identity rows (as in LaplaceOperator): a cycle sets x = b on them and keeps
-/// the correction zero there on coarser levels.
+/// Continuous Q_k: Dirichlet rows are identity rows (as in LaplaceOperator): a cycle sets x = b on
+/// them and keeps the correction zero there on coarser levels. DG has no such rows (Nitsche).
 ///
 /// One MPI rank in this version; the constructor refuses more with a collective error.
 
@@ -21,9 +23,11 @@
 #include "core/preconditioners.hpp"
 #include "core/timer.hpp"
 #include "discretization/cartesian_mesh.hpp"
-#include "discretization/laplace_operator.hpp"
+#include "discretization/discretizations.hpp"
+#include "multigrid/dg_transfer.hpp"
 #include "multigrid/level_hierarchy.hpp"
 #include "multigrid/transfer.hpp"
+#include "smoothers/dg_patch_matrices.hpp"
 #include "smoothers/smoother.hpp"
 
 namespace tensormg {
@@ -47,24 +51,47 @@ SmoothingOrder parse_smoothing_order(const std::string& text);
 struct MultigridOptions {
   SmootherKind smoother = SmootherKind::vertex_patch;
   SmoothingOrder order = SmoothingOrder::automatic;
-  VertexPatchOptions patch;
+  VertexPatchOptions patch;  ///< continuous Q_k
+  /// DG: the vertex patch's local solver (paper 002 §3.1). Dirichlet is the default: its smoothing
+  /// step is several times cheaper, which outweighs its extra iterations (paper 002 Fig. 5).
+  DgLocalSolver dg_solver = DgLocalSolver::dirichlet;
   PointSmootherOptions point;
   /// Collect a per-component time breakdown of the cycles (adds a fence per component).
   bool collect_times = false;
 };
 
-template <class Number, class ExecSpace = DefaultExec>
+/// What a discretization's multigrid uses besides its layout and operator: the transfer between
+/// nested levels.
+template <class Disc>
+struct MultigridParts;
+template <>
+struct MultigridParts<ContinuousQk> {
+  template <class Number, class ExecSpace>
+  using Transfer = ::tensormg::Transfer<Number, ExecSpace>;
+};
+template <>
+struct MultigridParts<DgSipg> {
+  template <class Number, class ExecSpace>
+  using Transfer = DgTransfer<Number, ExecSpace>;
+};
+
+template <class Number, class ExecSpace = DefaultExec, class Disc = ContinuousQk>
 class Multigrid {
  public:
   using vector_type = DistributedVector<Number, ExecSpace>;
-  using operator_type = LaplaceOperator<Number, ExecSpace>;
+  using discretization = Disc;
+  using operator_type = typename Disc::template Operator<Number, ExecSpace>;
+  using operator_options = typename Disc::OperatorOptions;
+  using layout_type = typename Disc::template Layout<ExecSpace>;
+  using transfer_type = typename MultigridParts<Disc>::template Transfer<Number, ExecSpace>;
+  using hierarchy_type = LevelHierarchy<ExecSpace, Disc>;
   using value_type = Number;
 
   struct Level {
-    std::shared_ptr<const ContinuousDofLayout<ExecSpace>> layout;
+    std::shared_ptr<const layout_type> layout;
     std::shared_ptr<const operator_type> op;
     std::unique_ptr<Smoother<Number, ExecSpace>> smoother;
-    std::unique_ptr<Transfer<Number, ExecSpace>> from_coarser;  ///< null on the coarsest level
+    std::unique_ptr<transfer_type> from_coarser;  ///< null on the coarsest level
     Kokkos::View<local_index*, typename ExecSpace::memory_space> dirichlet;
     mutable vector_type x, b, r;
   };
@@ -72,14 +99,14 @@ class Multigrid {
   /// Operators, smoothers and transfers on the first `n_levels` levels of `hierarchy` (0: all of
   /// them); the layouts are shared, not rebuilt. Collective; throws InputError on more than one
   /// rank or for n_levels beyond the hierarchy.
-  Multigrid(std::shared_ptr<const LevelHierarchy<ExecSpace>> hierarchy, LaplaceOptions operator_options = {},
+  Multigrid(std::shared_ptr<const hierarchy_type> hierarchy, operator_options op_options = {},
             MultigridOptions options = {}, int n_levels = 0);
   /// On a hierarchy of its own: LevelHierarchy(fine, degree, comm).
-  Multigrid(const BrickDescription& fine, int degree, MPI_Comm comm, LaplaceOptions operator_options = {},
+  Multigrid(const BrickDescription& fine, int degree, MPI_Comm comm, operator_options op_options = {},
             MultigridOptions options = {});
 
   int n_levels() const { return static_cast<int>(levels_.size()); }
-  const std::shared_ptr<const LevelHierarchy<ExecSpace>>& hierarchy() const { return hierarchy_; }
+  const std::shared_ptr<const hierarchy_type>& hierarchy() const { return hierarchy_; }
   const Level& level(int l) const { return levels_.at(l); }
   const operator_type& fine_operator() const { return *levels_.back().op; }
   std::shared_ptr<const operator_type> fine_operator_ptr() const { return levels_.back().op; }
@@ -113,7 +140,7 @@ class Multigrid {
   void reset_times() const { timers_ = TimerSet(); }
 
  private:
-  std::shared_ptr<const LevelHierarchy<ExecSpace>> hierarchy_;
+  std::shared_ptr<const hierarchy_type> hierarchy_;
   std::vector<Level> levels_;
   MultigridOptions options_;
   int coarsest_refinement_ = 0;
@@ -126,15 +153,15 @@ class Multigrid {
 /// Multigrid in MGNumber as preconditioner of a Krylov method in Number: converts at entry and
 /// exit when the precisions differ (mixed precision). `iteration`: the cycle of a multigrid
 /// iteration (Multigrid::correction) instead of the preconditioner's (Multigrid::vmult).
-template <class Number, class MGNumber, class ExecSpace = DefaultExec>
+template <class Number, class MGNumber, class ExecSpace = DefaultExec, class Disc = ContinuousQk>
 class MultigridPreconditioner {
  public:
   using vector_type = DistributedVector<Number, ExecSpace>;
-  explicit MultigridPreconditioner(const Multigrid<MGNumber, ExecSpace>& mg, bool iteration = false);
+  explicit MultigridPreconditioner(const Multigrid<MGNumber, ExecSpace, Disc>& mg, bool iteration = false);
   void vmult(vector_type& dst, const vector_type& src) const;
 
  private:
-  const Multigrid<MGNumber, ExecSpace>& mg_;
+  const Multigrid<MGNumber, ExecSpace, Disc>& mg_;
   bool iteration_ = false;
   mutable DistributedVector<MGNumber, ExecSpace> src_, dst_;
 };
@@ -143,8 +170,9 @@ class MultigridPreconditioner {
 /// ‖b − A x‖ ≤ rtol ‖b‖ (or ≤ atol); the residual and the solution are kept in Number (double in
 /// mixed precision: each further cycle is a correction x += V(0, r)). `iterations` counts the
 /// cycles of the while loop (line 6), as in the paper's tables.
-template <class Number, class MGNumber, class ExecSpace>
-SolverResult solve_full_multigrid(const Multigrid<MGNumber, ExecSpace>& mg, const LaplaceOperator<Number, ExecSpace>& A,
+template <class Number, class MGNumber, class ExecSpace, class Disc>
+SolverResult solve_full_multigrid(const Multigrid<MGNumber, ExecSpace, Disc>& mg,
+                                  const typename Disc::template Operator<Number, ExecSpace>& A,
                                   DistributedVector<Number, ExecSpace>& x, const DistributedVector<Number, ExecSpace>& b,
                                   const SolverControl& control);
 
@@ -157,15 +185,17 @@ enum class CycleStart {
 
 /// The cycle loop of full multigrid and V-cycle iteration: x += V(0, b − A x) until the residual
 /// meets the control (see solve_full_multigrid); residual and solution in Number, cycles in MGNumber.
-template <class Number, class MGNumber, class ExecSpace>
-SolverResult cycle_until_converged(const Multigrid<MGNumber, ExecSpace>& mg, const LaplaceOperator<Number, ExecSpace>& A,
+template <class Number, class MGNumber, class ExecSpace, class Disc>
+SolverResult cycle_until_converged(const Multigrid<MGNumber, ExecSpace, Disc>& mg,
+                                   const typename Disc::template Operator<Number, ExecSpace>& A,
                                    DistributedVector<Number, ExecSpace>& x, const DistributedVector<Number, ExecSpace>& b,
                                    const SolverControl& control, CycleStart start);
 
 /// The V-cycle as a stationary solver from the given x: x ← x + V(0, b − A x) until
 /// ‖b − A x‖ ≤ rtol ‖b − A x_0‖ (or ≤ atol); iterations count the cycles.
-template <class Number, class MGNumber, class ExecSpace>
-SolverResult solve_vcycles(const Multigrid<MGNumber, ExecSpace>& mg, const LaplaceOperator<Number, ExecSpace>& A,
+template <class Number, class MGNumber, class ExecSpace, class Disc>
+SolverResult solve_vcycles(const Multigrid<MGNumber, ExecSpace, Disc>& mg,
+                                  const typename Disc::template Operator<Number, ExecSpace>& A,
                            DistributedVector<Number, ExecSpace>& x, const DistributedVector<Number, ExecSpace>& b,
                            const SolverControl& control);
 

@@ -4,7 +4,8 @@
 /// team per patch (the 2^d cells around an interior vertex), one thread per line of the patch
 /// ((2n)^(d−1) lines, n = k + 1). The patch residual is either computed from the patch cells
 /// only (the Dirichlet local solver's inconsistent residual: r = b − A_P u_P on the patch values,
-/// A_P the global matrix restricted to the patch cells) or gathered from a global residual vector
+/// A_P the operator of the patch cells continued without jump across the patch's inner faces,
+/// DgPatchMatrices1D::residual_laplace) or gathered from a global residual vector
 /// (the full local solver), then the local problem is solved by fast diagonalization,
 ///   δ = (S_z ⊗ S_y ⊗ S_x) diag(1 / (a Σ_d λ + b)) (S_z ⊗ S_y ⊗ S_x)ᵀ r,
 /// and x += δ. The Dirichlet solver's S is the full-size S with zero rows and columns on the

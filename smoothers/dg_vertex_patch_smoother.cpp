@@ -17,7 +17,7 @@ DgVertexPatchSmoother<Number, ExecSpace>::DgVertexPatchSmoother(
   const int dim = layout.dim(), k = layout.degree(), n = k + 1, N = 2 * n;
   kernels_ = dg_patch_kernels<Number, ExecSpace>(dim, k);
   scratch_level_ = kernels_.scratch_bytes() <= Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0) ? 0 : 1;
-  // [direction][position]: L and M of the full patch (the residual), S and λ of the local solver
+  // [direction][position]: L of the local residual and M of the patch, S and λ of the local solver
   // padded to 2n (zero rows and columns, λ = 1, outside the solver's values).
   const int block = 3 * N * N + N;
   std::vector<Number> host(std::size_t(dim) * 4 * block, Number(0));
@@ -30,7 +30,7 @@ DgVertexPatchSmoother<Number, ExecSpace>::DgVertexPatchSmoother(
       const auto local = solver == DgLocalSolver::full ? full : dg_patch_matrices_1d(k, h, gamma, lower, upper, solver);
       Number* b = host.data() + (std::size_t(d) * 4 + position) * block;
       for (int i = 0; i < N * N; ++i) {
-        b[i] = static_cast<Number>(full.laplace[i]);
+        b[i] = static_cast<Number>(local.residual_laplace[i]);  // the local residual's (dirichlet only)
         b[N * N + i] = static_cast<Number>(full.mass[i]);
       }
       for (int i = 0; i < N; ++i) b[3 * N * N + i] = Number(1);

@@ -4,8 +4,9 @@
 /// Algorithm 1): one patch per interior vertex of the mesh, the 2^d cells around it, 2^d colours
 /// by vertex parity (patches of one colour share no cell), visited one colour after the other.
 /// Local solvers (dg_patch_matrices.hpp), inverted by fast diagonalization:
-///   - dirichlet: the patch values without those on the patch boundary, with the residual of the
-///     patch cells only (the paper's inconsistent residual, one kernel per colour);
+///   - dirichlet: the patch values without those on the patch boundary inside the domain, with the
+///     residual of the patch cells only (the paper's inconsistent residual, exact for iterates
+///     without jumps across the patch boundary; one kernel per colour);
 ///   - full: all patch values, with the global residual b − A x recomputed before each colour by the
 ///     matrix-free operator (the paper's global residual update).
 /// One MPI rank for now (the ghost patches of paper 002 §5 come with multi-rank multigrid).

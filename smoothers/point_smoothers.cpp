@@ -10,8 +10,8 @@
 namespace tensormg {
 
 namespace {
-template <class Number, class ExecSpace>
-DistributedVector<Number, ExecSpace> inverse_diagonal(const LaplaceOperator<Number, ExecSpace>& op) {
+template <class Operator>
+auto inverse_diagonal(const Operator& op) {
   auto d = op.make_vector("inverse_diagonal");
   op.compute_diagonal(d);
   d.invert_entries();
@@ -19,8 +19,8 @@ DistributedVector<Number, ExecSpace> inverse_diagonal(const LaplaceOperator<Numb
 }
 
 /// r = D^{-1} (b − A x); `product` is scratch.
-template <class Number, class ExecSpace>
-void preconditioned_residual(const LaplaceOperator<Number, ExecSpace>& op, const DistributedVector<Number, ExecSpace>& dinv,
+template <class Operator, class Number, class ExecSpace>
+void preconditioned_residual(const Operator& op, const DistributedVector<Number, ExecSpace>& dinv,
                              const DistributedVector<Number, ExecSpace>& x, const DistributedVector<Number, ExecSpace>& b,
                              DistributedVector<Number, ExecSpace>& r) {
   op.vmult(r, x);
@@ -29,8 +29,8 @@ void preconditioned_residual(const LaplaceOperator<Number, ExecSpace>& op, const
 }
 }  // namespace
 
-template <class Number, class ExecSpace>
-JacobiSmoother<Number, ExecSpace>::JacobiSmoother(std::shared_ptr<const LaplaceOperator<Number, ExecSpace>> op,
+template <class Number, class ExecSpace, class Operator>
+JacobiSmoother<Number, ExecSpace, Operator>::JacobiSmoother(std::shared_ptr<const Operator> op,
                                                    PointSmootherOptions options)
     : op_(std::move(op)), damping_(Number(options.jacobi_damping > 0 ? options.jacobi_damping : 2.0 / 3.0)) {
   collectively(op_->layout().mesh().comm(), [&] {
@@ -41,22 +41,22 @@ JacobiSmoother<Number, ExecSpace>::JacobiSmoother(std::shared_ptr<const LaplaceO
   residual_ = op_->make_vector("jacobi_residual");
 }
 
-template <class Number, class ExecSpace>
-void JacobiSmoother<Number, ExecSpace>::smooth(vector_type& x, const vector_type& b, SweepOrder) const {
+template <class Number, class ExecSpace, class Operator>
+void JacobiSmoother<Number, ExecSpace, Operator>::smooth(vector_type& x, const vector_type& b, SweepOrder) const {
   ScopedRegion region("smoother::jacobi");
   preconditioned_residual(*op_, inverse_diagonal_, x, b, residual_);
   x.add(damping_, residual_);
 }
 
-template <class Number, class ExecSpace>
-std::string JacobiSmoother<Number, ExecSpace>::description() const {
+template <class Number, class ExecSpace, class Operator>
+std::string JacobiSmoother<Number, ExecSpace, Operator>::description() const {
   std::ostringstream s;
   s << "jacobi damping=" << damping_;
   return s.str();
 }
 
-template <class Number, class ExecSpace>
-ChebyshevSmoother<Number, ExecSpace>::ChebyshevSmoother(std::shared_ptr<const LaplaceOperator<Number, ExecSpace>> op,
+template <class Number, class ExecSpace, class Operator>
+ChebyshevSmoother<Number, ExecSpace, Operator>::ChebyshevSmoother(std::shared_ptr<const Operator> op,
                                                          PointSmootherOptions options)
     : op_(std::move(op)), options_(options) {
   collectively(op_->layout().mesh().comm(), [&] {  // the same options on every rank: one message
@@ -88,8 +88,8 @@ ChebyshevSmoother<Number, ExecSpace>::ChebyshevSmoother(std::shared_ptr<const La
   lambda_max_ = lambda;
 }
 
-template <class Number, class ExecSpace>
-void ChebyshevSmoother<Number, ExecSpace>::smooth(vector_type& x, const vector_type& b, SweepOrder) const {
+template <class Number, class ExecSpace, class Operator>
+void ChebyshevSmoother<Number, ExecSpace, Operator>::smooth(vector_type& x, const vector_type& b, SweepOrder) const {
   ScopedRegion region("smoother::chebyshev");
   const double upper = 1.1 * lambda_max_, lower = upper / options_.chebyshev_range;
   const double theta = 0.5 * (upper + lower), delta = 0.5 * (upper - lower);
@@ -108,8 +108,8 @@ void ChebyshevSmoother<Number, ExecSpace>::smooth(vector_type& x, const vector_t
   }
 }
 
-template <class Number, class ExecSpace>
-std::string ChebyshevSmoother<Number, ExecSpace>::description() const {
+template <class Number, class ExecSpace, class Operator>
+std::string ChebyshevSmoother<Number, ExecSpace, Operator>::description() const {
   std::ostringstream s;
   s << "chebyshev degree=" << options_.chebyshev_degree << " range=" << options_.chebyshev_range
     << " lambda_max=" << lambda_max_;
@@ -161,9 +161,11 @@ void GaussSeidelSmoother<Number, ExecSpace>::smooth(vector_type& x, const vector
   Kokkos::deep_copy(x.view(), hx);
 }
 
-#define TENSORMG_INSTANTIATE(Number, Exec)      \
-  template class JacobiSmoother<Number, Exec>;  \
-  template class ChebyshevSmoother<Number, Exec>; \
+#define TENSORMG_INSTANTIATE(Number, Exec)                                  \
+  template class JacobiSmoother<Number, Exec>;                              \
+  template class ChebyshevSmoother<Number, Exec>;                           \
+  template class JacobiSmoother<Number, Exec, DgLaplaceOperator<Number, Exec>>;    \
+  template class ChebyshevSmoother<Number, Exec, DgLaplaceOperator<Number, Exec>>; \
   template class GaussSeidelSmoother<Number, Exec>;
 TENSORMG_FOR_EACH_NUMBER_AND_SPACE(TENSORMG_INSTANTIATE)
 #undef TENSORMG_INSTANTIATE

@@ -7,22 +7,23 @@
 #include <memory>
 
 #include "discretization/assembled_laplace.hpp"
+#include "discretization/dg_laplace_operator.hpp"
 #include "discretization/laplace_operator.hpp"
 #include "smoothers/smoother.hpp"
 
 namespace tensormg {
 
 /// x ← x + ω D^{-1} (b − A x).
-template <class Number, class ExecSpace = DefaultExec>
+template <class Number, class ExecSpace = DefaultExec, class Operator = LaplaceOperator<Number, ExecSpace>>
 class JacobiSmoother final : public Smoother<Number, ExecSpace> {
  public:
   using vector_type = DistributedVector<Number, ExecSpace>;
-  JacobiSmoother(std::shared_ptr<const LaplaceOperator<Number, ExecSpace>> op, PointSmootherOptions options = {});
+  JacobiSmoother(std::shared_ptr<const Operator> op, PointSmootherOptions options = {});
   void smooth(vector_type& x, const vector_type& b, SweepOrder order) const override;
   std::string description() const override;
 
  private:
-  std::shared_ptr<const LaplaceOperator<Number, ExecSpace>> op_;
+  std::shared_ptr<const Operator> op_;
   Number damping_;
   vector_type inverse_diagonal_;
   mutable vector_type residual_;
@@ -30,18 +31,18 @@ class JacobiSmoother final : public Smoother<Number, ExecSpace> {
 
 /// Chebyshev iteration of the given degree on D^{-1} A over [λ_max / range, 1.1 λ_max], with
 /// λ_max estimated by power iteration at set-up (Adams, Brezina, Hu, Tuminaro 2003).
-template <class Number, class ExecSpace = DefaultExec>
+template <class Number, class ExecSpace = DefaultExec, class Operator = LaplaceOperator<Number, ExecSpace>>
 class ChebyshevSmoother final : public Smoother<Number, ExecSpace> {
  public:
   using vector_type = DistributedVector<Number, ExecSpace>;
-  ChebyshevSmoother(std::shared_ptr<const LaplaceOperator<Number, ExecSpace>> op, PointSmootherOptions options = {});
+  ChebyshevSmoother(std::shared_ptr<const Operator> op, PointSmootherOptions options = {});
   void smooth(vector_type& x, const vector_type& b, SweepOrder order) const override;
   std::string description() const override;
   /// The estimate of λ_max(D^{-1} A) before the safety factor.
   double max_eigenvalue_estimate() const { return lambda_max_; }
 
  private:
-  std::shared_ptr<const LaplaceOperator<Number, ExecSpace>> op_;
+  std::shared_ptr<const Operator> op_;
   PointSmootherOptions options_;
   double lambda_max_ = 0;
   vector_type inverse_diagonal_;

@@ -1,12 +1,15 @@
 // The local problems of the DG vertex-patch smoother: the full patch operator is the global SIPG
 // matrix restricted to the patch's values, the Dirichlet one that restriction without the values
 // on the patch boundary (interior and boundary-adjacent patches, anisotropic cells), and the
-// fast-diagonalization inverse is the inverse of that dense matrix.
+// fast-diagonalization inverse is the inverse of that dense matrix; the Dirichlet solver's local
+// residual is exact for functions without jumps (and not for others).
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "discretization/assembled_dg_laplace.hpp"
+#include "discretization/polynomials_1d.hpp"
+#include "discretization/sipg_matrices_1d.hpp"
 #include "smoothers/dg_patch_matrices.hpp"
 #include "tests/test_utils.hpp"
 
@@ -99,6 +102,44 @@ TEST(DgPatchMatrices, AreTheGlobalMatrixRestrictedToThePatch) {
         compare_with_global_matrix(3, k, {2, 1, 2}, solver);
         compare_with_global_matrix(3, k, {1, 2, 1}, solver);
       }
+}
+
+/// The local unknowns' rows of residual_laplace applied to the patch cells' values equal the rows
+/// of the global line operator applied to the whole line, for a polynomial of degree <= k (no
+/// jumps); for a function with jumps at the patch's inner ends they differ (the inconsistency).
+TEST(DgPatchMatrices, DirichletResidualIsExactWithoutJumps) {
+  for (int k = 1; k <= 8; ++k)
+    for (int position = 0; position < 4; ++position) {
+      const bool lower = position & 1, upper = position & 2;
+      const int n = k + 1, cells = 2 + !lower + !upper, c0 = lower ? 0 : 1, size = cells * n;
+      const double h = 0.3, gamma = 1.5;
+      const SipgMatrices1D s = sipg_matrices_1d(k, h, gamma);
+      const auto global = sipg_line_matrix(s, cells, true, true);
+      const auto p = dg_patch_matrices_1d(k, h, gamma, lower, upper, DgLocalSolver::dirichlet);
+      const auto nodes = LagrangeBasis1D::gauss_lobatto(k).nodes();
+      for (const bool jumps : {false, true}) {
+        std::vector<double> u(size);
+        for (int c = 0; c < cells; ++c)
+          for (int i = 0; i < n; ++i) {
+            const double x = (c + nodes[i]) * h;
+            u[c * n + i] = std::pow(x, k) - 0.7 * x + 0.2 + (jumps && (c < c0 || c >= c0 + 2) ? 0.5 : 0.0);
+          }
+        double worst = 0, scale = 0;
+        for (int i = p.first; i < p.first + p.size; ++i) {
+          const int row = c0 * n + i;
+          double g = 0, l = 0;
+          for (int j = 0; j < size; ++j) g += global[std::size_t(row) * size + j] * u[j];
+          for (int j = 0; j < 2 * n; ++j) l += p.residual_laplace[std::size_t(i) * 2 * n + j] * u[c0 * n + j];
+          worst = std::max(worst, std::abs(g - l));
+          scale = std::max(scale, std::abs(g));
+        }
+        if (!jumps || position == 3) {  // a patch without inner ends has no inconsistency
+          EXPECT_LE(worst, 1e-10 * std::max(scale, 1.0)) << "k=" << k << " position " << position;
+        } else {
+          EXPECT_GT(worst, 1e-3 * std::max(scale, 1.0)) << "k=" << k << " position " << position;
+        }
+      }
+    }
 }
 
 TEST(DgPatchMatrices, LocalSolverNames) {

@@ -67,17 +67,19 @@ void reference_step(const std::shared_ptr<const DgDofLayout<HostExec>>& layout_p
             const local_index cell = box.cell_index(c0[0] + X / n, c0[1] + Y / n, dim == 3 ? c0[2] + Z / n : 0);
             index[e] = cell * box.cell_dofs + X % n + n * (Y % n + n * (Z % n));
           }
-          std::vector<double> a;  // the patch cells' matrix (the Dirichlet solver's residual)
-          if (solver == DgLocalSolver::dirichlet)
-            a = separable_matrix(dim, full_blocks, options.laplace_coefficient, options.mass_coefficient);
+          std::vector<double> a;  // the patch cells' residual matrix (the Dirichlet solver's residual)
+          if (solver == DgLocalSolver::dirichlet) {
+            std::array<SeparableBlock1D, 3> residual_blocks = full_blocks;
+            for (int d = 0; d < dim; ++d) residual_blocks[d].laplace = local[d].residual_laplace.data();
+            a = separable_matrix(dim, residual_blocks, options.laplace_coefficient, options.mass_coefficient);
+          }
           std::vector<double> rl;
           std::vector<int> where;  // patch value of each local unknown
-          const int first = local[0].first, s = local[0].size;
           for (int e = 0; e < P; ++e) {
             const int X = e % N, Y = (e / N) % N, Z = dim == 3 ? e / (N * N) : 0;
             const int c[3] = {X, Y, Z};
-            bool inside = true;
-            for (int d = 0; d < dim; ++d) inside = inside && c[d] >= first && c[d] < first + s;
+            bool inside = true;  // per direction: the local solver's values (they differ at the boundary)
+            for (int d = 0; d < dim; ++d) inside = inside && c[d] >= local[d].first && c[d] < local[d].first + local[d].size;
             if (!inside) continue;
             where.push_back(e);
             if (solver == DgLocalSolver::full) {
