@@ -8,7 +8,7 @@
 
 #include "core/distributed_vector.hpp"
 #include "discretization/dg_dof_layout.hpp"
-#include "multigrid/dg_transfer_kernels.hpp"
+#include "multigrid/dg_transfer_kernel_table.hpp"
 
 namespace tensormg {
 

@@ -11,37 +11,11 @@
 #include <Kokkos_Core.hpp>
 
 #include "backends/device_traits.hpp"
-#include "core/kernel_table.hpp"
 #include "core/tensor_contraction.hpp"
 #include "discretization/dg_dof_layout.hpp"
+#include "multigrid/dg_transfer_kernel_table.hpp"
 
 namespace tensormg {
-
-/// What one launch needs besides (dim, k, Number, ExecSpace).
-template <class Number, class ExecSpace>
-struct DgTransferArgs {
-  Kokkos::View<const Number*, typename ExecSpace::memory_space> in;
-  Kokkos::View<Number*, typename ExecSpace::memory_space> out;
-  CellBox coarse, fine;
-  bool prolongate = true;               ///< fine = P coarse; else coarse = Pᵀ fine
-  bool add = false;                     ///< prolongation only: fine += P coarse
-  const double* host_matrices = nullptr;  ///< P_0, P_1: 2 × (k+1) × (k+1), row-major
-};
-
-template <class Number, class ExecSpace>
-struct DgTransferKernelTable {
-  void (*launch)(const DgTransferArgs<Number, ExecSpace>&) = nullptr;
-};
-
-template <int dim, int k, class Number, class ExecSpace>
-DgTransferKernelTable<Number, ExecSpace> dg_transfer_kernels_of();
-
-template <class Number, class ExecSpace>
-DgTransferKernelTable<Number, ExecSpace> dg_transfer_kernels(int dim, int degree) {
-  return kernel_table<DgTransferKernelTable<Number, ExecSpace>>(dim, degree, [](auto d, auto k) {
-    return dg_transfer_kernels_of<decltype(d)::value, decltype(k)::value, Number, ExecSpace>();
-  });
-}
 
 /// One team per output cell (a fine cell when prolongating, a coarse cell when restricting), one
 /// thread per line (n^(d−1)); any team size works (threads stride). Scratch: two cell buffers.

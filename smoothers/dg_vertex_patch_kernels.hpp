@@ -16,44 +16,12 @@
 
 #include "backends/device_traits.hpp"
 #include "core/fast_divisor.hpp"
-#include "core/kernel_table.hpp"
 #include "core/tensor_contraction.hpp"
 #include "discretization/dg_dof_layout.hpp"
+#include "smoothers/dg_vertex_patch_kernel_table.hpp"
 #include "smoothers/dg_vertex_patch_tuning.hpp"
 
 namespace tensormg {
-
-template <class Number, class ExecSpace>
-struct DgPatchArgs {
-  using memory_space = typename ExecSpace::memory_space;
-  Kokkos::View<Number*, memory_space> x;
-  Kokkos::View<const Number*, memory_space> b;  ///< right-hand side (local residual) or residual (global)
-  /// Per direction and boundary position (4): L, M, S (2n × 2n each, row-major) and λ (2n).
-  Kokkos::View<const Number*, memory_space> data;
-  const Number* host_data = nullptr;  ///< the same on the host (the interior patches' data go into the functor)
-  CellBox box;
-  int color = 0;
-  bool local_residual = true;
-  Number laplace = 1, mass = 0;
-  local_index patches[3] = {1, 1, 1};  ///< patches of this colour per direction
-  int scratch_level = 0;
-};
-
-template <class Number, class ExecSpace>
-struct DgPatchKernelTable {
-  void (*launch)(const DgPatchArgs<Number, ExecSpace>&) = nullptr;
-  std::size_t (*scratch_bytes)() = nullptr;
-};
-
-template <int dim, int k, class Number, class ExecSpace>
-DgPatchKernelTable<Number, ExecSpace> dg_patch_kernels_of();
-
-template <class Number, class ExecSpace>
-DgPatchKernelTable<Number, ExecSpace> dg_patch_kernels(int dim, int degree) {
-  return kernel_table<DgPatchKernelTable<Number, ExecSpace>>(dim, degree, [](auto d, auto k) {
-    return dg_patch_kernels_of<decltype(d)::value, decltype(k)::value, Number, ExecSpace>();
-  });
-}
 
 /// Offsets in DgPatchArgs::data of direction d, position p (N = 2n).
 template <int N>

@@ -17,7 +17,7 @@
 
 #include "discretization/dg_laplace_operator.hpp"
 #include "smoothers/dg_patch_matrices.hpp"
-#include "smoothers/dg_vertex_patch_kernels.hpp"
+#include "smoothers/dg_vertex_patch_kernel_table.hpp"
 #include "smoothers/smoother.hpp"
 
 namespace tensormg {

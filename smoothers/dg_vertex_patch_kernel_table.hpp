@@ -1,0 +1,47 @@
+#pragma once
+/// @file
+/// What the DG vertex-patch smoother's host glue (dg_vertex_patch_smoother.cpp) needs to launch the
+/// patch kernels (dg_vertex_patch_kernels.hpp) without seeing their bodies: the launch arguments
+/// and the per-(dim, k) launcher, declared here and instantiated only in the units
+/// smoothers/CMakeLists.txt generates (a unit that saw the bodies would compile every kernel again).
+
+#include <Kokkos_Core.hpp>
+
+#include "core/kernel_table.hpp"
+#include "discretization/dg_dof_layout.hpp"
+
+namespace tensormg {
+
+template <class Number, class ExecSpace>
+struct DgPatchArgs {
+  using memory_space = typename ExecSpace::memory_space;
+  Kokkos::View<Number*, memory_space> x;
+  Kokkos::View<const Number*, memory_space> b;  ///< right-hand side (local residual) or residual (global)
+  /// Per direction and boundary position (4): L, M, S (2n × 2n each, row-major) and λ (2n).
+  Kokkos::View<const Number*, memory_space> data;
+  const Number* host_data = nullptr;  ///< the same on the host (the interior patches' data go into the functor)
+  CellBox box;
+  int color = 0;
+  bool local_residual = true;
+  Number laplace = 1, mass = 0;
+  local_index patches[3] = {1, 1, 1};  ///< patches of this colour per direction
+  int scratch_level = 0;
+};
+
+template <class Number, class ExecSpace>
+struct DgPatchKernelTable {
+  void (*launch)(const DgPatchArgs<Number, ExecSpace>&) = nullptr;
+  std::size_t (*scratch_bytes)() = nullptr;
+};
+
+template <int dim, int k, class Number, class ExecSpace>
+DgPatchKernelTable<Number, ExecSpace> dg_patch_kernels_of();
+
+template <class Number, class ExecSpace>
+DgPatchKernelTable<Number, ExecSpace> dg_patch_kernels(int dim, int degree) {
+  return kernel_table<DgPatchKernelTable<Number, ExecSpace>>(dim, degree, [](auto d, auto k) {
+    return dg_patch_kernels_of<decltype(d)::value, decltype(k)::value, Number, ExecSpace>();
+  });
+}
+
+}  // namespace tensormg
