@@ -7,6 +7,9 @@
 //   --study fmg         full-multigrid solve time per billion DoFs, double and mixed (Fig. 18)
 //   --study dg-smoother one smoothing step of the DG vertex-patch smoother (paper 002), Dirichlet and
 //                       full local solvers: GDoF/s, GFLOP/s, % of the FMA ceiling
+//   --study dg-iterations  DG (SIPG) multigrid, paper 002 Tables 1 and 2: fractional iteration counts
+//                       of GMRES preconditioned by one V-cycle, f = 1, per degree and level, for each
+//                       local solver of the vertex patches; setup and solve times (its Fig. 5 right)
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -24,6 +27,8 @@
 #include "core/memory.hpp"
 #include "core/output_file.hpp"
 #include "core/provenance.hpp"
+#include "core/timer.hpp"
+#include "discretization/dg_poisson.hpp"
 #include "discretization/poisson_problem.hpp"
 #include "drivers/command_line.hpp"
 #include "multigrid/memory_estimate.hpp"
@@ -44,6 +49,7 @@ struct Settings {
   std::vector<int> degrees{1, 2, 3, 4};
   std::vector<int> levels{4, 5, 6};
   std::vector<std::string> smoothers{"vertex-patch"};
+  std::vector<std::string> local_solvers{"full", "dirichlet"};  ///< dg-iterations
   std::string smoothing_order = "auto";
   std::vector<std::string> precisions{"double"};
   std::string variants = "default";
@@ -66,6 +72,7 @@ BrickDescription unit_brick(int dim, int refinements) {
 }
 
 double dofs_of(int dim, int k, int refinements) { return std::pow(double(k) * (1 << refinements) + 1, dim); }
+double dg_dofs_of(int dim, int k, int refinements) { return std::pow(double(k + 1) * (1 << refinements), dim); }
 
 /// The largest refinement with at most max_dofs nodes (at least 1).
 int largest_level(int dim, int k, double max_dofs) {
@@ -92,7 +99,7 @@ int dg_smoother_cells(const Settings& s, int dim, int k) {
 
 /// The precisions a study runs: its solves' or kernels' number types.
 std::vector<std::string> study_precisions(const std::string& study) {
-  if (study == "iterations") return {"double"};
+  if (study == "iterations" || study == "dg-iterations") return {"double"};
   if (study == "fmg") return {"double", "mixed"};
   return {"double", "float"};
 }
@@ -104,8 +111,10 @@ void validate(const Settings& s, int ranks) {
   TENSORMG_CHECK(ranks == 1, "tensormg-bench-multigrid runs on one MPI rank in this version (given "
                                  << ranks << " ranks): multigrid and the vertex-patch smoother are single-rank");
   TENSORMG_CHECK(s.study == "iterations" || s.study == "smoother" || s.study == "vcycle" || s.study == "fmg" ||
-                     s.study == "dg-smoother",
-                 "--study '" << s.study << "': use iterations, smoother, vcycle, fmg or dg-smoother");
+                     s.study == "dg-smoother" || s.study == "dg-iterations",
+                 "--study '" << s.study << "': use iterations, smoother, vcycle, fmg, dg-smoother or dg-iterations");
+  TENSORMG_CHECK(!s.local_solvers.empty(), "--local-solvers needs at least one value");
+  for (const auto& l : s.local_solvers) (void)parse_dg_local_solver(l);
   TENSORMG_CHECK(!s.dims.empty() && !s.degrees.empty() && !s.levels.empty() && !s.smoothers.empty() &&
                      !s.precisions.empty() && !s.patches_per_team.empty() && !s.threads_per_patch.empty(),
                  "--dims, --degrees, --levels, --smoothers, --precisions, --patches-per-team and --threads-per-patch "
@@ -157,8 +166,10 @@ void validate(const Settings& s, int ranks) {
 
 /// What a multigrid case allocates (the estimate tensormg-poisson checks its solves with).
 MemoryNeed multigrid_need(int dim, int k, int L, int number_bytes, int mg_number_bytes, const std::string& solver,
-                          SmootherKind smoother, bool mixed_fmg) {
+                          SmootherKind smoother, bool mixed_fmg, bool discontinuous = false, bool dg_full = false) {
   SolveShape shape;
+  shape.discontinuous = discontinuous;
+  shape.dg_global_residual = dg_full;
   shape.brick = unit_brick(dim, L);
   shape.degree = k;
   shape.number_bytes = number_bytes;
@@ -190,6 +201,15 @@ void check_study_sizes(const Settings& s, MPI_Comm comm) {
             if (dofs_of(dim, k, L) > s.max_dofs) continue;  // skipped by the study
             check(dim, k, "double", dofs_of(dim, k, L),
                   multigrid_need(dim, k, L, 8, 8, "fmg", parse_smoother_kind(smoother), false),
+                  "use a smaller --max-dofs or fewer --levels");
+          }
+      } else if (s.study == "dg-iterations") {
+        for (const auto& l : s.local_solvers)
+          for (int L : s.levels) {
+            if (dg_dofs_of(dim, k, L) > s.max_dofs) continue;  // skipped by the study
+            check(dim, k, "double", dg_dofs_of(dim, k, L),
+                  multigrid_need(dim, k, L, 8, 8, "gmres", SmootherKind::vertex_patch, false, true,
+                                 parse_dg_local_solver(l) == DgLocalSolver::full),
                   "use a smaller --max-dofs or fewer --levels");
           }
       } else if (s.study == "dg-smoother") {
@@ -268,6 +288,78 @@ Json study_iterations(const Settings& s, MPI_Comm comm, bool root) {
           if (root) std::fflush(stdout);
           r["iterations"] = result.iterations;
           r["converged"] = result.converged();
+          r["residual_history"] = result.history;
+          out.push_back(std::move(r));
+        }
+        if (root) std::printf("\n");
+      }
+    }
+  return out;
+}
+
+/// Paper 002 Tables 1 and 2: GMRES with one V-cycle (symmetric order) as preconditioner on the DG
+/// discretization of the unit cube refined L times, f = 1, to --rtol; the fractional iteration
+/// count n log(rtol) / log(|r_n| / |r_0|) per degree (rows) and level (columns), one table per
+/// local solver. Each case also records its setup (hierarchy, operators, smoothers) and solve times.
+Json study_dg_iterations(const Settings& s, MPI_Comm comm, bool root) {
+  Json out = Json::array();
+  for (int dim : s.dims)
+    for (const auto& solver_name : s.local_solvers) {
+      const DgLocalSolver solver = parse_dg_local_solver(solver_name);
+      if (root) {
+        std::printf("\nDG multigrid: GMRES + V-cycle, %dD, f = 1, relative accuracy %.0e, %s local solver: fractional "
+                    "iterations (setup s / solve s)\n", dim, s.rtol, solver_name.c_str());
+        std::printf("%4s", "k \\ L");
+        for (int L : s.levels) std::printf(" %21d", L);
+        std::printf("\n");
+      }
+      for (int k : s.degrees) {
+        if (root) std::printf("%5d", k);
+        for (int L : s.levels) {
+          Json r = Json::object();
+          r["dim"] = dim;
+          r["degree"] = k;
+          r["level"] = L;
+          r["local_solver"] = solver_name;
+          r["dofs"] = dg_dofs_of(dim, k, L);
+          if (dg_dofs_of(dim, k, L) > s.max_dofs) {
+            if (root) std::printf(" %21s", "-");
+            r["skipped"] = "above --max-dofs";
+            out.push_back(std::move(r));
+            continue;
+          }
+          MultigridOptions mo;
+          mo.dg_solver = solver;
+          mo.order = parse_smoothing_order(s.smoothing_order);
+          Timer setup;
+          setup.start();
+          const Multigrid<double, Exec, DgSipg> mg(unit_brick(dim, L), k, comm, {}, mo);
+          setup.stop();
+          const auto& A = mg.fine_operator();
+          auto x = A.make_vector(), b = A.make_vector();
+          assemble_rhs(A, make_poisson_problem(s.problem, dim), b);
+          SolverControl control;
+          control.rtol = s.rtol;
+          control.max_iterations = 200;
+          control.restart = 50;
+          const MultigridPreconditioner<double, double, Exec, DgSipg> P(mg);
+          Timer solve;
+          solve.start();
+          const auto result = solve_gmres(A, x, b, P, control);
+          solve.stop();
+          const double fractional = result.fractional_iterations(s.rtol);
+          if (root) {
+            char cell[64];
+            if (result.converged()) std::snprintf(cell, sizeof cell, "%.1f (%.3f/%.3f)", fractional, setup.seconds(), solve.seconds());
+            else std::snprintf(cell, sizeof cell, "n.c.");
+            std::printf(" %21s", cell);
+            std::fflush(stdout);
+          }
+          r["iterations"] = result.iterations;
+          if (std::isfinite(fractional)) r["fractional_iterations"] = fractional;
+          r["converged"] = result.converged();
+          r["setup_seconds"] = setup.seconds();
+          r["solve_seconds"] = solve.seconds();
           r["residual_history"] = result.history;
           out.push_back(std::move(r));
         }
@@ -567,10 +659,11 @@ int main(int argc, char** argv) {
     std::string output;
     bool overwrite = false;
     CLI::App app{"tensormg-bench-multigrid: iteration counts, smoother throughput, V-cycle breakdown, FMG time"};
-    app.add_option("--study", s.study, "iterations, smoother, vcycle, fmg or dg-smoother");
+    app.add_option("--study", s.study, "iterations, smoother, vcycle, fmg, dg-smoother or dg-iterations");
+    app.add_option("--local-solvers", s.local_solvers, "dg-iterations: DG vertex-patch local solvers, full and/or dirichlet")->delimiter(',');
     app.add_option("--dims", s.dims, "dimensions")->delimiter(',');
     app.add_option("--degrees", s.degrees, "polynomial degrees")->delimiter(',');
-    app.add_option("--levels", s.levels, "refinements of the unit cell (iterations study)")->delimiter(',');
+    app.add_option("--levels", s.levels, "refinements of the unit cell (iterations, dg-iterations)")->delimiter(',');
     app.add_option("--smoothers", s.smoothers, "vertex-patch, jacobi, chebyshev, gauss-seidel (iterations study)")->delimiter(',');
     app.add_option("--smoothing-order", s.smoothing_order,
                    "V-cycle smoothing order (iterations, vcycle, fmg): auto (forward in these multigrid iterations), "
@@ -581,7 +674,7 @@ int main(int argc, char** argv) {
     app.add_option("--threads-per-patch", s.threads_per_patch,
                    "smoother study, default variant: threads per patch: auto, interior ((2k-1)^(d-1) columns), closure ((2k+1)^(d-1)) or a number")->delimiter(',');
     app.add_option("--dofs", s.dofs, "target DoFs (smoother, vcycle)");
-    app.add_option("--max-dofs", s.max_dofs, "largest DoF count (iterations, fmg)");
+    app.add_option("--max-dofs", s.max_dofs, "largest DoF count (iterations, dg-iterations, fmg)");
     app.add_option("--rtol", s.rtol, "relative accuracy of the multigrid solves");
     app.add_option("--problem", s.problem, "one (f = 1) or sine");
     app.add_option("--repeats", s.repeats, "timed repetitions (median), 1..1000");
@@ -605,6 +698,7 @@ int main(int argc, char** argv) {
     else if (s.study == "smoother") results = study_smoother(s, env.comm(), root, ceil);
     else if (s.study == "vcycle") results = study_vcycle(s, env.comm(), root);
     else if (s.study == "dg-smoother") results = study_dg_smoother(s, env.comm(), root, ceil);
+    else if (s.study == "dg-iterations") results = study_dg_iterations(s, env.comm(), root);
     else results = study_fmg(s, env.comm(), root);
     if (output.empty()) return 0;
     // Rank 0 writes; a failure there is everyone's error (one message, exit code 2).
