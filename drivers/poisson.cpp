@@ -34,7 +34,7 @@ struct Options {
   std::string discretization = "cg";  ///< cg: continuous Q_k; dg: discontinuous Q_k with SIPG
   double penalty = 1;                 ///< γ of the SIPG penalty (dg)
   bool penalty_given = false;
-  bool dg_local_solver_given = false;
+  bool local_solver_given = false;
   /// Continuous-only vertex-patch and operator options, and whether each was given.
   std::vector<std::pair<bool, std::string>> cg_only_given;
   int dim = 2;
@@ -52,8 +52,9 @@ struct Options {
   std::string smoother = "vertex-patch";
   std::string smoothing_order = "auto";
   std::string smoother_kernel = "auto";
+  /// cg: fast-diagonalization or inverse; dg: full, dirichlet or clamped (paper 002 §3.1); the
+  /// default of each when not given (validate()).
   std::string local_solver = "fast-diagonalization";
-  std::string dg_local_solver = "dirichlet";  ///< dg vertex patches: dirichlet or full (paper 002 §3.1)
   std::string thread_structure = "per-column";
   int patches_per_team = 0;
   int threads_per_patch = 0;
@@ -105,7 +106,7 @@ SolveShape solve_shape(const Options& o, int ranks) {
   s.patch_kernel = parse_patch_kernel(o.smoother_kernel);
   s.gather_output = !o.output.empty();
   s.discontinuous = o.discretization == "dg";
-  s.dg_global_residual = s.discontinuous && parse_dg_local_solver(o.dg_local_solver) == DgLocalSolver::full;
+  s.dg_global_residual = s.discontinuous && parse_dg_local_solver(o.local_solver) == DgLocalSolver::full;
   return s;
 }
 
@@ -144,7 +145,15 @@ void validate(Options& o) {
   (void)parse_smoother_kind(o.smoother);
   (void)parse_smoothing_order(o.smoothing_order);
   (void)parse_patch_kernel(o.smoother_kernel);
-  (void)parse_local_solver(o.local_solver);
+  if (o.discretization == "dg" && !o.local_solver_given) o.local_solver = "dirichlet";
+  if (o.discretization == "dg") {
+    const DgLocalSolver dg_solver = parse_dg_local_solver(o.local_solver);
+    TENSORMG_CHECK(dg_solver != DgLocalSolver::clamped || o.degree >= 3,
+                   "--local-solver clamped needs --degree >= 3 (below, the clamped patch spaces do not cover a cell's "
+                   "polynomials); use full or dirichlet");
+  } else {
+    (void)parse_local_solver(o.local_solver);
+  }
   (void)parse_thread_structure(o.thread_structure);
   TENSORMG_CHECK(o.cells_per_team >= 0 && o.cells_per_team <= 256, "--cells-per-team must be in 0..256 (0: automatic)");
   TENSORMG_CHECK(o.patches_per_team >= 0 && o.patches_per_team <= 64, "--patches-per-team must be in 0..64 (0: automatic)");
@@ -168,7 +177,6 @@ void validate(Options& o) {
   TENSORMG_CHECK(o.max_iterations >= 0, "--max-iterations must be >= 0");
   TENSORMG_CHECK(o.restart >= 1, "--restart must be >= 1");
   TENSORMG_CHECK(!o.output_given || !o.output.empty(), "--output needs a file name (it is empty)");
-  (void)parse_dg_local_solver(o.dg_local_solver);
   if (o.discretization == "dg") {
     TENSORMG_CHECK(!o.output_given, "--output is not available for --discretization dg yet");
     TENSORMG_CHECK(o.penalty > 0 && o.penalty < 1e6, "--penalty must be in (0, 1e6), given " << o.penalty);
@@ -176,10 +184,9 @@ void validate(Options& o) {
                    "--smoother gauss-seidel is for --discretization cg only; DG multigrid smooths with vertex-patch, "
                    "jacobi or chebyshev");
     for (const auto& [given, name] : o.cg_only_given)
-      TENSORMG_CHECK(!given, name << " applies to --discretization cg only (DG: --dg-local-solver)");
+      TENSORMG_CHECK(!given, name << " applies to --discretization cg only");
   } else {
     TENSORMG_CHECK(!o.penalty_given, "--penalty applies to --discretization dg only");
-    TENSORMG_CHECK(!o.dg_local_solver_given, "--dg-local-solver applies to --discretization dg only");
   }
 }
 
@@ -203,7 +210,6 @@ Json options_record(const Options& o) {
   j["smoothing_order"] = o.smoothing_order;
   j["smoother_kernel"] = o.smoother_kernel;
   j["local_solver"] = o.local_solver;
-  if (o.discretization == "dg") j["dg_local_solver"] = o.dg_local_solver;
   j["thread_structure"] = o.thread_structure;
   j["patches_per_team"] = o.patches_per_team;
   j["threads_per_patch"] = o.threads_per_patch;
@@ -265,11 +271,11 @@ int run(const Options& o, Environment& env) {
     mo.smoother = parse_smoother_kind(o.smoother);
     mo.order = parse_smoothing_order(o.smoothing_order);
     mo.patch.kernel = parse_patch_kernel(o.smoother_kernel);
-    mo.patch.solver = parse_local_solver(o.local_solver);
+    if constexpr (continuous) mo.patch.solver = parse_local_solver(o.local_solver);
+    else mo.dg_solver = parse_dg_local_solver(o.local_solver);
     mo.patch.structure = parse_thread_structure(o.thread_structure);
     mo.patch.patches_per_team = o.patches_per_team;
     mo.patch.threads_per_patch = o.threads_per_patch;
-    mo.dg_solver = parse_dg_local_solver(o.dg_local_solver);
     mo.point.chebyshev_degree = o.chebyshev_degree;
     mo.collect_times = o.mg_times;
     std::shared_ptr<const LevelHierarchy<Exec, Disc>> hierarchy;
@@ -484,9 +490,6 @@ int main(int argc, char** argv) {
     CLI::App app{"tensormg-poisson: -Laplace u = f, continuous Q_k or DG (SIPG), matrix-free, Krylov and multigrid"};
     app.add_option("--discretization", o.discretization,
                    "cg (continuous Q_k, default) or dg (discontinuous Q_k, symmetric interior penalty)");
-    app.add_option("--dg-local-solver", o.dg_local_solver,
-                   "dg vertex-patch local solver: dirichlet (default; patch residual, interior values) or full (global "
-                   "residual, all patch values)");
     app.add_option("--penalty", o.penalty, "dg: penalty factor gamma of sigma = gamma k (k+1) / h (default 1)");
     app.add_option("--dim", o.dim, "space dimension (2 or 3)");
     app.add_option("-k,--degree", o.degree, "polynomial degree (1..10 in 2D, 1..8 in 3D)");
@@ -503,7 +506,9 @@ int main(int argc, char** argv) {
                    "colour order of the V-cycle's smoothing steps: auto (symmetric under CG/GMRES, forward in fmg and "
                    "vcycle), symmetric or forward (same order in both steps: fewer cycles, not symmetric)");
     app.add_option("--smoother-kernel", o.smoother_kernel, "vertex-patch kernel: auto (measured default per dim, k), global, separate or fused");
-    app.add_option("--local-solver", o.local_solver, "vertex-patch local solver: fast-diagonalization or inverse");
+    app.add_option("--local-solver", o.local_solver,
+                   "vertex-patch local solver: cg: fast-diagonalization (default) or inverse; dg: dirichlet (default), "
+                   "full or clamped (k >= 3) (paper 002 §3.1)");
     app.add_option("--thread-structure", o.thread_structure, "vertex-patch threads: per-dof or per-column");
     app.add_option("--patches-per-team", o.patches_per_team, "vertex patches per Kokkos team (0: automatic)");
     app.add_option("--threads-per-patch", o.threads_per_patch,
@@ -526,8 +531,8 @@ int main(int argc, char** argv) {
     if (auto code = tensormg::parse_command_line(app, env)) return *code;
     o.output_given = app.count("--output") > 0;
     o.penalty_given = app.count("--penalty") > 0;
-    o.dg_local_solver_given = app.count("--dg-local-solver") > 0;
-    for (const char* name : {"--smoother-kernel", "--local-solver", "--thread-structure", "--patches-per-team",
+    o.local_solver_given = app.count("--local-solver") > 0;
+    for (const char* name : {"--smoother-kernel", "--thread-structure", "--patches-per-team",
                              "--threads-per-patch", "--scatter"})
       o.cg_only_given.push_back({app.count(name) > 0, name});
     o.rtol_given = app.count("--rtol") > 0;

@@ -6,11 +6,20 @@
 /// LAPACK, once per level and direction, so anisotropic cells work). The d-dimensional patch
 /// operator is the Kronecker sum of these, inverted by separable_inverse (patch_matrices.hpp).
 ///
-/// Local solvers: `full` keeps all 2(k+1) values of the two cells per direction (the patch
-/// matrix is the global matrix restricted to the patch); `dirichlet` drops the values on the
-/// patch boundary inside the domain (the first node of the lower cell, the last of the upper one),
-/// 2k per direction; a patch face on the brick's boundary keeps its values (DG values there are
-/// unknowns, Dirichlet data enter weakly, and no other patch contains them).
+/// Local solvers (the patch space V_P per direction; the d-dimensional space is their tensor
+/// product):
+///   - `full`: all 2(k+1) values of the two cells (the patch matrix is the global matrix restricted
+///     to the patch);
+///   - `dirichlet`: without the values on the patch boundary inside the domain (the first node of
+///     the lower cell, the last of the upper one), 2k per direction;
+///   - `clamped`: the functions whose value and derivative vanish at the patch ends inside the
+///     domain (paper 002 Fig. 3 right, a Hermite-type restriction), 2k − 2 per direction: every
+///     face term on the patch boundary vanishes for them, so the residual from the patch cells
+///     alone is exact. Needs k >= 3: a cell gets 2(k − 1) functions per direction from its two
+///     patches, which span its k + 1 polynomials only from k = 3 on.
+/// A patch end on the brick's boundary constrains nothing (DG values there are unknowns, Dirichlet
+/// data enter weakly, and no other patch contains them). Each local space has an orthonormal
+/// basis Z (2(k+1) × size) in the patch's values; the local operator is Zᵀ A_P Z.
 
 #include <array>
 #include <string>
@@ -21,18 +30,25 @@
 namespace tensormg {
 
 enum class DgLocalSolver {
-  full,      ///< all values of the patch cells
-  dirichlet  ///< without the values on the patch boundary inside the domain
+  full,       ///< all values of the patch cells
+  dirichlet,  ///< without the values on the patch boundary inside the domain
+  clamped     ///< functions with zero value and derivative on the patch boundary inside the domain
 };
 std::string to_string(DgLocalSolver s);
-/// Parses "full" or "dirichlet"; throws InputError naming them.
+/// Parses "full", "dirichlet" or "clamped"; throws InputError naming them.
 DgLocalSolver parse_dg_local_solver(const std::string& text);
 
 /// One direction of a DG vertex patch.
 struct DgPatchMatrices1D {
   int k = 1;
-  int size = 4;  ///< unknowns per direction: 2(k+1) (full), 2k (dirichlet; +1 per face on the boundary)
-  int first = 0; ///< patch-local index (of the 2(k+1)) of the first unknown: 1 (dirichlet, lower face inside), else 0
+  /// Unknowns per direction: 2(k+1) (full), 2k (dirichlet), 2k − 2 (clamped); one (dirichlet) or
+  /// two (clamped) more per patch end on the brick's boundary.
+  int size = 4;
+  /// The local space's basis in the patch's 2(k+1) values: row-major 2(k+1) × size, orthonormal
+  /// columns (unit vectors for full and dirichlet).
+  std::vector<double> basis;
+  /// Zᵀ M Z, Zᵀ L Z (size × size) and their generalized eigenvectors (row-major, column j the
+  /// j-th) and eigenvalues.
   std::vector<double> mass, laplace, eigenvectors, eigenvalues;
   /// The 1D line operator of the two cells (2n × 2n) with which the local residual of the patch
   /// is computed from the patch cells' values alone (the dirichlet solver's residual). At a patch
@@ -46,11 +62,17 @@ struct DgPatchMatrices1D {
   SeparableBlock1D block() const {
     return {size, mass.data(), laplace.data(), eigenvectors.data(), eigenvalues.data()};
   }
+  /// The eigenvectors in the patch's values, Z · eigenvectors, padded to 2(k+1) × 2(k+1) with zero
+  /// columns (row-major), and the eigenvalues padded with 1: the fast diagonalization the device
+  /// kernel applies to all 2(k+1) values of a direction.
+  std::vector<double> padded_patch_eigenvectors() const;
+  std::vector<double> padded_eigenvalues() const;
 };
 
 /// The patch matrices of degree k, cell length h and penalty factor γ; lower_boundary /
 /// upper_boundary: the patch's outer faces in this direction lie on the brick's boundary (Nitsche
-/// terms) rather than next to further cells (whose couplings the restriction leaves out).
+/// terms) rather than next to further cells (whose couplings the restriction leaves out). Throws
+/// InputError for the clamped solver at k < 3.
 DgPatchMatrices1D dg_patch_matrices_1d(int degree, double h, double gamma, bool lower_boundary, bool upper_boundary,
                                        DgLocalSolver solver);
 

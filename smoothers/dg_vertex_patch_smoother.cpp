@@ -17,8 +17,8 @@ DgVertexPatchSmoother<Number, ExecSpace>::DgVertexPatchSmoother(
   const int dim = layout.dim(), k = layout.degree(), n = k + 1, N = 2 * n;
   kernels_ = dg_patch_kernels<Number, ExecSpace>(dim, k);
   scratch_level_ = kernels_.scratch_bytes() <= Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0) ? 0 : 1;
-  // [direction][position]: L of the local residual and M of the patch, S and λ of the local solver
-  // padded to 2n (zero rows and columns, λ = 1, outside the solver's values).
+  // [direction][position]: L of the local residual and M of the patch, S (in the patch's values)
+  // and λ of the local solver padded to 2n (zero columns, λ = 1, beyond the local space).
   const int block = 3 * N * N + N;
   std::vector<Number> host(std::size_t(dim) * 4 * block, Number(0));
   const double gamma = op_->options().penalty_factor;
@@ -33,12 +33,10 @@ DgVertexPatchSmoother<Number, ExecSpace>::DgVertexPatchSmoother(
         b[i] = static_cast<Number>(local.residual_laplace[i]);  // the local residual's (dirichlet only)
         b[N * N + i] = static_cast<Number>(full.mass[i]);
       }
-      for (int i = 0; i < N; ++i) b[3 * N * N + i] = Number(1);
-      for (int i = 0; i < local.size; ++i) {
-        b[3 * N * N + local.first + i] = static_cast<Number>(local.eigenvalues[i]);
-        for (int j = 0; j < local.size; ++j)
-          b[2 * N * N + (local.first + i) * N + local.first + j] = static_cast<Number>(local.eigenvectors[i * local.size + j]);
-      }
+      const auto S = local.padded_patch_eigenvectors();
+      const auto lambda = local.padded_eigenvalues();
+      for (int i = 0; i < N * N; ++i) b[2 * N * N + i] = static_cast<Number>(S[i]);
+      for (int i = 0; i < N; ++i) b[3 * N * N + i] = static_cast<Number>(lambda[i]);
     }
   data_ = Kokkos::View<Number*, typename ExecSpace::memory_space>("tensormg::smoother::dg_patch_data", host.size());
   Kokkos::deep_copy(data_, Kokkos::View<const Number*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(host.data(), host.size()));

@@ -18,7 +18,7 @@ CASES = [
     "--dim 3 -k 2 --cells 2 -r 4 --solver cg --preconditioner mg --smoother chebyshev --precision float",
     "--dim 3 -k 2 --cells 2 -r 4 --solver vcycle --smoother jacobi",
     "--discretization dg --dim 2 -k 3 --cells 2 -r 6 --solver fmg",
-    "--discretization dg --dim 2 -k 3 --cells 2 -r 6 --solver fmg --precision mixed --dg-local-solver full",
+    "--discretization dg --dim 2 -k 3 --cells 2 -r 6 --solver fmg --precision mixed --local-solver full",
     "--discretization dg --dim 3 -k 2 --cells 2 -r 3 --solver gmres --preconditioner mg --restart 10",
 ]
 UNITS = {"MiB": 2.0**20, "GiB": 2.0**30}
