@@ -18,8 +18,10 @@
 #   smoother smoother-2d smoother-teams smoother-all one smoothing step (tensormg-bench-multigrid)
 #   vcycle fmg iterations                           multigrid studies
 #   dg dg-2d dg-teams dg-2d-teams dg-spmv dg-solve  DG (SIPG): operator beside the continuous one,
-#   dg-smoother                                     cells per team, SpMV, a CG + Jacobi solve, one
-#                                                   smoothing step of the DG vertex-patch smoother
+#   dg-smoother dg-mg dg-iterations                 cells per team, SpMV, a CG + Jacobi solve, one
+#                                                   smoothing step of the DG vertex-patch smoother,
+#                                                   DG multigrid solves (time to solution against
+#                                                   CG + Jacobi), paper 002 Tables 1-2
 #   ncu-operator ncu-vmult ncu-smoother             Nsight Compute profiles
 # Each part's time cap is $PART_TIMEOUT seconds (default 300).
 set -uo pipefail
@@ -150,6 +152,23 @@ for part in "${parts[@]}"; do
           --preconditioner jacobi > "$out/$name.txt" 2>&1
         echo "$name exit $?"; grep -E "DoFs|iterations|setup time|solve time|GDoF/s per|L2 error" "$out/$name.txt"
       done ;;
+    dg-mg)
+      # DG multigrid time to solution (setup + solve) beside CG + Jacobi on the same problem, 3D,
+      # u = prod sin(pi x), 1e-8; FMG and MG-(F)GMRES, double and mixed, the three local solvers.
+      for spec in "-k 2 -r 7" "-k 3 -r 6" "-k 3 -r 7" "-k 5 -r 6" "-k 7 --cells 3 -r 4"; do
+        for solve in "--solver fmg" "--solver fmg --precision mixed" "--solver fmg --local-solver full" \
+                     "--solver fmg --local-solver clamped" "--solver gmres --preconditioner mg" \
+                     "--solver fgmres --preconditioner mg --precision mixed" "--solver cg --preconditioner jacobi"; do
+          case "$spec $solve" in *"-k 2"*clamped*) continue ;; esac
+          name="dg-mg-$(echo "$spec $solve" | tr -d ' -')"
+          timeout "$cap" "$build/drivers/tensormg-poisson" --discretization dg --dim 3 $spec $solve --problem sine \
+            --rtol 1e-8 --max-iterations 5000 > "$out/$name.txt" 2>&1
+          echo "$name exit $? | $(grep -E '^  DoFs' "$out/$name.txt" | awk '{print $2}') DoFs | $(grep -E '^  iterations' "$out/$name.txt" | sed 's/  */ /g') |$(grep -E '^  setup time' "$out/$name.txt" | awk '{print " setup", $3}') |$(grep -E '^  solve time' "$out/$name.txt" | awk '{print " solve", $3}') |$(grep -E '^  L2 error' "$out/$name.txt" | awk '{print " L2", $3}')"
+        done
+      done ;;
+    dg-iterations)
+      run dg-iterations-3d $mg --study dg-iterations --dims 3 --degrees 2,3,4,5,6,7 --levels 2,3,4,5,6,7 --rtol 1e-8 \
+        --local-solvers full,dirichlet,clamped --max-dofs ${MAXDOFS3:-1.2e8} -o "$out/dg-iterations-3d.json" ;;
     ncu-operator) timeout "$cap" bash perf/profile_operator.sh "$build" "$out" 3 ${NCU_DEGREES:-2 3} ;;
     ncu-vmult)
       # every kernel of a few operator applications at 60M DoF, k = 2: what a vmult costs besides the cell kernel
