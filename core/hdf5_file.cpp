@@ -51,6 +51,18 @@ void Hdf5Writer::write(const std::string& name, const std::vector<double>& data,
   TENSORMG_CHECK(status >= 0, "cannot write dataset '" << name << "' to '" << path_ << "' (disk full?)");
 }
 
+void Hdf5Writer::write(const std::string& name, const std::vector<std::int64_t>& data, const std::vector<hsize_t>& dims) {
+  hsize_t count = 1;
+  for (const auto d : dims) count *= d;
+  TENSORMG_CHECK(count == data.size(), "dataset '" << name << "': " << data.size() << " values for " << count << " entries");
+  const hid_t space = H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr);
+  const hid_t set = H5Dcreate2(group_for(name), name.c_str(), H5T_STD_I64LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  const herr_t status = set >= 0 ? H5Dwrite(set, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()) : -1;
+  if (set >= 0) H5Dclose(set);
+  H5Sclose(space);
+  TENSORMG_CHECK(status >= 0, "cannot write dataset '" << name << "' to '" << path_ << "' (disk full?)");
+}
+
 void Hdf5Writer::write(const std::string& name, const std::string& text) {
   const hid_t type = H5Tcopy(H5T_C_S1);
   H5Tset_size(type, H5T_VARIABLE);
@@ -106,6 +118,25 @@ std::string xdmf_rectilinear(int dim, const std::vector<hsize_t>& counts, const 
     x << "   <Attribute Name=\"" << xml_escaped(f) << "\" AttributeType=\"Scalar\" Center=\"Node\">\n"
       << "    <DataItem Dimensions=\"" << dims.str() << "\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">"
       << file << ":/" << f << "</DataItem>\n   </Attribute>\n";
+  x << "  </Grid>\n </Domain>\n</Xdmf>\n";
+  return x.str();
+}
+
+std::string xdmf_unstructured(int dim, hsize_t n_points, hsize_t n_elements, const std::string& h5_name,
+                              const std::vector<std::string>& fields) {
+  const std::string file = xml_escaped(h5_name);
+  const int corners = dim == 2 ? 4 : 8;
+  std::ostringstream x;
+  x << "<?xml version=\"1.0\" ?>\n<Xdmf Version=\"3.0\">\n <Domain>\n  <Grid Name=\"tensormg\" GridType=\"Uniform\">\n"
+    << "   <Topology TopologyType=\"" << (dim == 2 ? "Quadrilateral" : "Hexahedron") << "\" NumberOfElements=\""
+    << n_elements << "\">\n    <DataItem Dimensions=\"" << n_elements << " " << corners
+    << "\" NumberType=\"Int\" Precision=\"8\" Format=\"HDF\">" << file << ":/mesh/connectivity</DataItem>\n   </Topology>\n"
+    << "   <Geometry GeometryType=\"" << (dim == 2 ? "XY" : "XYZ") << "\">\n    <DataItem Dimensions=\"" << n_points << " "
+    << dim << "\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">" << file << ":/mesh/points</DataItem>\n   </Geometry>\n";
+  for (const auto& f : fields)
+    x << "   <Attribute Name=\"" << xml_escaped(f) << "\" AttributeType=\"Scalar\" Center=\"Node\">\n"
+      << "    <DataItem Dimensions=\"" << n_points << "\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">" << file
+      << ":/" << f << "</DataItem>\n   </Attribute>\n";
   x << "  </Grid>\n </Domain>\n</Xdmf>\n";
   return x.str();
 }

@@ -6,10 +6,11 @@
 
 #include <hdf5.h>
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/output_file.hpp"
-#include <vector>
 
 namespace tensormg {
 
@@ -27,6 +28,8 @@ class Hdf5Writer {
 
   /// A double dataset; dims in C order (slowest first). Groups in the name are created.
   void write(const std::string& name, const std::vector<double>& data, const std::vector<hsize_t>& dims);
+  /// A 64-bit integer dataset (connectivity); dims in C order.
+  void write(const std::string& name, const std::vector<std::int64_t>& data, const std::vector<hsize_t>& dims);
   /// A variable-length string dataset (JSON run records).
   void write(const std::string& name, const std::string& text);
   /// Flushes and closes the file. Throws InputError if HDF5 reports a failure.
@@ -45,6 +48,12 @@ std::string xml_escaped(const std::string& text);
 /// counts: nodes per direction (x first); h5_name: the HDF5 file name relative to the XDMF file.
 std::string xdmf_rectilinear(int dim, const std::vector<hsize_t>& counts, const std::string& h5_name,
                              const std::vector<std::string>& fields);
+
+/// XDMF 3 text for an unstructured mesh of quadrilaterals (2D) or hexahedra (3D): points
+/// (n_points × dim, /mesh/points), connectivity (n_elements × 2^dim, /mesh/connectivity, 64-bit)
+/// and node-centred fields of n_points values each.
+std::string xdmf_unstructured(int dim, hsize_t n_points, hsize_t n_elements, const std::string& h5_name,
+                              const std::vector<std::string>& fields);
 
 
 }  // namespace tensormg

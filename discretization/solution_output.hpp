@@ -2,12 +2,15 @@
 /// @file
 /// One HDF5 file per run, whatever the rank count: the solution on the global node grid (gathered
 /// to rank 0), the node coordinates, and the JSON run record; plus an XDMF sidecar for ParaView.
+/// DG solutions are written as what they are, discontinuous: every value with its node's
+/// coordinates, each cell cut into k^d sub-cells (quadrilaterals or hexahedra) of its own points.
 
 #include <string>
 
 #include "core/distributed_vector.hpp"
 #include "core/json.hpp"
 #include "discretization/continuous_dof_layout.hpp"
+#include "discretization/dg_dof_layout.hpp"
 
 namespace tensormg {
 
@@ -20,6 +23,17 @@ void check_output_path(const std::string& path, bool overwrite, MPI_Comm comm);
 template <class Number, class ExecSpace>
 void write_solution(const std::string& path, const ContinuousDofLayout<ExecSpace>& layout,
                     const DistributedVector<Number, ExecSpace>& solution, const Json& record, bool overwrite);
+
+/// Collective. DG: writes path (HDF5: /solution in global cell-wise order, /mesh/points
+/// (values × dim), /mesh/connectivity (cells·k^d × 2^d, 64-bit), /run_record) and path + ".xdmf";
+/// nothing is left behind if writing fails.
+template <class Number, class ExecSpace>
+void write_solution(const std::string& path, const DgDofLayout<ExecSpace>& layout,
+                    const DistributedVector<Number, ExecSpace>& solution, const Json& record, bool overwrite);
+
+/// The host bytes rank 0 holds while writing a DG solution of `values` values (solution, points,
+/// connectivity): what the memory check adds for --output.
+double dg_output_bytes(int dim, int degree, double values);
 
 /// The solution gathered on rank 0 in global lexicographic order (empty on other ranks).
 template <class Number, class ExecSpace>

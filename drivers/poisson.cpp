@@ -181,7 +181,6 @@ void validate(Options& o) {
   TENSORMG_CHECK(o.restart >= 1, "--restart must be >= 1");
   TENSORMG_CHECK(!o.output_given || !o.output.empty(), "--output needs a file name (it is empty)");
   if (o.discretization == "dg") {
-    TENSORMG_CHECK(!o.output_given, "--output is not available for --discretization dg yet");
     TENSORMG_CHECK(o.penalty > 0 && o.penalty < 1e6, "--penalty must be in (0, 1e6), given " << o.penalty);
     TENSORMG_CHECK(!uses_multigrid(o) || o.smoother != "gauss-seidel",
                    "--smoother gauss-seidel is for --discretization cg only; DG multigrid smooths with vertex-patch, "
@@ -226,7 +225,7 @@ Json options_record(const Options& o) {
 }
 
 /// Number: vectors, operator and the outer solver; MGNumber: the multigrid (float in mixed).
-/// Disc: ContinuousQk or DgSipg (no output for DG yet: validate() refuses it).
+/// Disc: ContinuousQk or DgSipg.
 template <class Disc, class Number, class MGNumber>
 int run(const Options& o, Environment& env) {
   using Exec = DefaultExec;
@@ -478,7 +477,7 @@ int run(const Options& o, Environment& env) {
                    relative_true / std::max(o.rtol, 1e-300), o.precision.c_str());
     return 3;
   }
-  if constexpr (continuous) if (!o.output.empty()) {
+  if (!o.output.empty()) {
     write_solution(o.output, *layout, x, record, o.overwrite);
     if (env.rank() == 0) std::printf("  %-24s %s (+ .xdmf)\n", "output", o.output.c_str());
   }

@@ -9,6 +9,7 @@
 #include "backends/cuda_mma/cuda_mma.hpp"
 #include "core/error.hpp"
 #include "core/types.hpp"
+#include "discretization/solution_output.hpp"
 
 namespace tensormg {
 
@@ -112,7 +113,9 @@ double output_gather_bytes(const SolveShape& s) {
   SolveShape one_rank = s;  // the whole grid, as one rank would hold it
   one_rank.ranks = 1;
   one_rank.rank_grid = {1, 1, 1};
-  return box_nodes(one_rank, s.brick.refinements) * 8;
+  const double values = box_nodes(one_rank, s.brick.refinements);
+  // DG: the values, their points and the sub-cells' connectivity (solution_output.hpp).
+  return s.discontinuous ? dg_output_bytes(s.brick.dim, s.degree, values) : values * 8;
 }
 
 bool device_memory_is_host() {

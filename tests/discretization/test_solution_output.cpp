@@ -1,11 +1,13 @@
-// HDF5 output: round trip of the gathered node grid, run record, refusal to overwrite, and no
-// file left behind when writing fails.
+// HDF5 output: round trip of the gathered node grid (continuous) and of the discontinuous values
+// with their points and sub-cells (DG), run record, refusal to overwrite, and no file left behind
+// when writing fails.
 #include <gtest/gtest.h>
 #include <hdf5.h>
 
 #include <fstream>
 
 #include "core/hdf5_file.hpp"
+#include "discretization/dg_poisson.hpp"
 #include "discretization/solution_output.hpp"
 #include "tests/test_spaces.hpp"
 #include "tests/test_utils.hpp"
@@ -61,6 +63,83 @@ TEST(SolutionOutput, RoundTripOnTheGlobalNodeGrid) {
       EXPECT_NE(text.find(dim == 2 ? "2DRectMesh" : "3DRectMesh"), std::string::npos);
       EXPECT_NE(text.find(path + ":/solution"), std::string::npos);
     }
+  }
+}
+
+std::vector<std::int64_t> read_int_dataset(hid_t file, const char* name) {
+  const hid_t set = H5Dopen2(file, name, H5P_DEFAULT);
+  const hid_t space = H5Dget_space(set);
+  std::vector<std::int64_t> v(H5Sget_simple_extent_npoints(space));
+  H5Dread(set, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data());
+  H5Sclose(space);
+  H5Dclose(set);
+  return v;
+}
+
+/// A function with a jump across x = 0.5 (a cell face of the meshes below): the DG values keep it.
+struct Jumping {
+  KOKKOS_INLINE_FUNCTION double operator()(double x, double y, double z) const {
+    return 1.0 + x + 2 * y + 3 * z + (x > 0.5 ? 10.0 : 0.0);
+  }
+};
+
+/// DG: every value with its node's coordinates, in global cell-wise order on 1, 2 and 4 ranks;
+/// sub-cells (k^d per cell) whose corners are the cell's own points at the sub-cell's corners.
+TEST(SolutionOutput, DgRoundTripWithPointsAndSubCells) {
+  for (int dim : {2, 3}) {
+    const int k = 2, n = k + 1;
+    const auto mesh = make_mesh(dim, {2, 2, 2}, 1, {1.0, 2.0, 0.5});
+    const auto layout = std::make_shared<DgDofLayout<DefaultExec>>(mesh, k);
+    DistributedVector<double, DefaultExec> v(layout->partitioner());
+    // Values of the cell left of a face must keep f's left limit: interpolate cell by cell.
+    interpolate_on_device(*layout, v, Jumping{});
+    const std::string path = scratch_path("dg_roundtrip" + std::to_string(dim));
+    write_solution(path, *layout, v, Json::object(), true);
+    if (world_rank() == 0) {
+      const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+      ASSERT_GE(file, 0);
+      const auto u = read_dataset(file, "solution");
+      const auto p = read_dataset(file, "mesh/points");
+      const auto c = read_int_dataset(file, "mesh/connectivity");
+      H5Fclose(file);
+      const std::size_t cells = std::size_t(1) << (2 * dim), cd = std::size_t(std::pow(n, dim));
+      ASSERT_EQ(u.size(), cells * cd);
+      ASSERT_EQ(p.size(), u.size() * dim);
+      ASSERT_EQ(c.size(), cells * std::size_t(std::pow(k, dim)) * (std::size_t(1) << dim));
+      // Each value is f at its point, except on x = 0.5 where the two cells hold the two limits.
+      double err = 0;
+      int on_jump = 0;
+      for (std::size_t i = 0; i < u.size(); ++i) {
+        const double x = p[i * dim], y = p[i * dim + 1], z = dim == 3 ? p[i * dim + 2] : 0.0;
+        const double expected = 1.0 + x + 2 * y + 3 * z;
+        if (std::abs(x - 0.5) < 1e-12) {
+          ++on_jump;
+          err = std::max(err, std::min(std::abs(u[i] - expected), std::abs(u[i] - expected - 10.0)));
+        } else {
+          err = std::max(err, std::abs(u[i] - (expected + (x > 0.5 ? 10.0 : 0.0))));
+        }
+      }
+      EXPECT_LE(err, 1e-12) << "dim=" << dim;
+      EXPECT_GT(on_jump, 0);
+      // Sub-cells: corners inside one cell, spanning an axis-aligned box of positive size.
+      const std::size_t corners = std::size_t(1) << dim;
+      for (std::size_t e = 0; e < c.size() / corners; ++e) {
+        const std::int64_t* q = &c[e * corners];
+        for (std::size_t j = 0; j < corners; ++j) {
+          ASSERT_GE(q[j], 0);
+          ASSERT_LT(std::size_t(q[j]), u.size());
+          EXPECT_EQ(std::size_t(q[j]) / cd, std::size_t(q[0]) / cd) << "sub-cell " << e << " leaves its cell";
+        }
+        EXPECT_GT(p[q[1] * dim] - p[q[0] * dim], 0.0);          // corner 1: +x
+        EXPECT_GT(p[q[3] * dim + 1] - p[q[0] * dim + 1], 0.0);  // corner 3: +y
+        if (dim == 3) EXPECT_GT(p[q[4] * dim + 2] - p[q[0] * dim + 2], 0.0);  // corner 4: +z
+      }
+      std::ifstream xdmf(path + ".xdmf");
+      std::string text((std::istreambuf_iterator<char>(xdmf)), std::istreambuf_iterator<char>());
+      EXPECT_NE(text.find(dim == 2 ? "Quadrilateral" : "Hexahedron"), std::string::npos);
+      EXPECT_NE(text.find(path + ":/mesh/connectivity"), std::string::npos);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
   }
 }
 
