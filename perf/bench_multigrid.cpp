@@ -507,17 +507,24 @@ void dg_smoother_cases(const Settings& s, MPI_Comm comm, bool root, int dim, int
   auto x = op->make_vector(), b = op->make_vector();
   b.fill(Number(1));
   const double dofs = double(layout->n_global_dofs());
-  const double N = 2.0 * (k + 1), patch_flops = 2 * std::pow(N, dim + 1);  // one contraction of a patch
   double patches = 1;
   for (int d = 0; d < dim; ++d) patches *= cells - 1;
-  for (const auto solver : {DgLocalSolver::dirichlet, DgLocalSolver::full}) {
+  for (const auto solver : {DgLocalSolver::dirichlet, DgLocalSolver::clamped, DgLocalSolver::full}) {
+    if (solver == DgLocalSolver::clamped && k < 3) continue;
     const DgVertexPatchSmoother<Number, Exec> smoother(op, solver);
     const double seconds = perf::median_seconds(comm, s.repeats, [&] { smoother.smooth(x, b, SweepOrder::forward); });
-    // Dirichlet: the patch residual (2D 4, 3D 7 contractions) and the solve (2d); full: the
-    // solve, plus one operator application per colour.
-    const double flops = solver == DgLocalSolver::dirichlet
-                             ? patches * ((dim == 2 ? 4 : 7) + 2 * dim) * patch_flops
-                             : patches * 2 * dim * patch_flops + (1 << dim) * op->flops_per_vmult();
+    // The FMAs the kernel does on an interior patch (N = 2(k+1) values per direction, m of them
+    // unknowns: N full, N − 2 Dirichlet, N − 4 clamped), 2 flops each: the patch residual (2D 4,
+    // 3D 7 contractions of N^(d+1); not for full, whose global residual is one operator
+    // application per colour), the forward transforms to the m eigen coordinates, the backward
+    // ones to all N values (dg_vertex_patch_kernels.hpp).
+    const double N = 2.0 * (k + 1);
+    const double m = solver == DgLocalSolver::full ? N : solver == DgLocalSolver::dirichlet ? N - 2 : N - 4;
+    const double residual = solver == DgLocalSolver::full ? 0 : (dim == 2 ? 4 : 7) * std::pow(N, dim + 1);
+    const double solve = dim == 2 ? N * m * N + m * (m * N + N * N) + N * N * N
+                                  : N * N * m * N + m * N * m * N + m * m * (m * N + N * N) + m * N * N * N + N * N * N * N;
+    const double flops = patches * 2 * (residual + solve) +
+                         (solver == DgLocalSolver::full ? (1 << dim) * op->flops_per_vmult() : 0.0);
     const double gflops = flops / seconds / 1e9;
     const double fma = std::is_same_v<Number, float> ? ceil.fp32_GFLOPs : ceil.fp64_GFLOPs;
     Json r = Json::object();
@@ -549,7 +556,9 @@ Json study_dg_smoother(const Settings& s, MPI_Comm comm, bool root, const perf::
         if (p == "float") dg_smoother_cases<float>(s, comm, root, dim, k, ceil, out);
         else dg_smoother_cases<double>(s, comm, root, dim, k, ceil, out);
       }
-  if (root) std::printf("flops: patches x contractions x 2 (2n)^(d+1); full adds 2^d operator applications\n");
+  if (root)
+    std::printf("flops: interior patches' FMAs x 2 (patch residual, transforms to the local solver's m of 2n eigen "
+                "coordinates and back); full adds 2^d operator applications\n");
   return out;
 }
 

@@ -26,6 +26,9 @@ struct DgPatchArgs {
   Number laplace = 1, mass = 0;
   local_index patches[3] = {1, 1, 1};  ///< patches of this colour per direction
   int scratch_level = 0;
+  /// Unknowns of the local solver per direction and boundary position (the nonzero columns of S):
+  /// the eigen-space transforms stop there (2k of 2(k+1) for Dirichlet, 2k − 2 for clamped).
+  int local_size[3][4] = {};
 };
 
 template <class Number, class ExecSpace>

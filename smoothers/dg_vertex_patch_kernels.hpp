@@ -106,6 +106,25 @@ struct DgPatchKernel {
     }
   }
 
+  /// As line_apply, the outputs 0..count−1 only; those from count on are set to 0 (eigen-space
+  /// coordinates beyond the local space: S's columns there are zero).
+  template <class A>
+  KOKKOS_INLINE_FUNCTION static void line_apply_first(Number* buffer, int start, int stride, const A& a, bool transposed,
+                                                      int count) {
+    Number v[1][N];
+    contraction::load_column(buffer + start, stride, v[0]);
+    TENSORMG_UNROLL(unroll)
+    for (int o = 0; o < N; ++o) {
+      DeviceTraits<ExecSpace>::template keep_unroll<unroll, N>();
+      Number s[1] = {Number(0)};
+      if (o < count) {
+        if (transposed) contraction::dot_column(a, o, v, s);
+        else contraction::dot(a[o], v, s);
+      }
+      buffer[start + o * stride] = s[0];
+    }
+  }
+
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     // The patch: its vertex, first cell and the boundary position per direction.
     local_index p = team.league_rank(), c0[3] = {0, 0, 0};
@@ -115,26 +134,28 @@ struct DgPatchKernel {
     const local_index rest[3] = {r0, r1, q1};
     ArraySource array{};
     bool is_interior = true;
+    int m[3] = {N, N, N};  // the local space's size per direction
     for (int d = 0; d < dim; ++d) {
       const local_index v = 1 + ((args.color >> d) & 1) + 2 * rest[d];  // vertex: 1..cells−1 of the colour's parity
       c0[d] = v - 1;
       const int position = (v == 1 ? 1 : 0) + (v + 1 == args.box.cells[d] ? 2 : 0);
       is_interior = is_interior && position == 0;
       array.base[d] = args.data.data() + Data::offset(d, position);
+      m[d] = args.local_size[d][position];
     }
     // The branch is uniform over the team (one patch per team); the tuning row says whether the
     // functor path exists for this (dim, k).
     if constexpr (tuning.constant_interior) {
       if (is_interior) {
-        run(team, c0, ConstantSource{&interior});
+        run(team, c0, m, ConstantSource{&interior});
         return;
       }
     }
-    run(team, c0, array);
+    run(team, c0, m, array);
   }
 
   template <class Source>
-  KOKKOS_INLINE_FUNCTION void run(const Member& team, const local_index c0[3], const Source& src) const {
+  KOKKOS_INLINE_FUNCTION void run(const Member& team, const local_index c0[3], const int m[3], const Source& src) const {
     const int rank = team.team_rank(), size = team.team_size();
     Number* const t0 =
         static_cast<Number*>(team.team_scratch(args.scratch_level).get_shmem(sizeof(Number) * 2 * patch_size));
@@ -212,20 +233,26 @@ struct DgPatchKernel {
     }
     team.team_barrier();
 
-    // ---- δ = S diag(1 / (a Σλ + b)) Sᵀ r, in place in t0; then x += δ.
+    // ---- δ = S diag(1 / (a Σλ + b)) Sᵀ r, in place in t0; then x += δ. In eigen coordinates only
+    // the first m[d] per direction are nonzero (S's other columns are zero): the forward
+    // transforms compute those and write zeros beyond, later directions skip the lines that are
+    // zero, and the backward transforms read the zeros.
     const auto& Sx = src.s(0);
     const auto& Sl = src.s(last);
-    for (int line = rank; line < lines; line += size) line_apply(t0, line * N, 1, Sx, true);
+    for (int line = rank; line < lines; line += size) line_apply_first(t0, line * N, 1, Sx, true, m[0]);
     team.team_barrier();
     if constexpr (dim == 3) {
       const auto& Sy = src.s(1);
-      for (int line = rank; line < lines; line += size) line_apply(t0, line % N + N * N * (line / N), N, Sy, true);
+      for (int l = rank; l < m[0] * N; l += size)  // y-lines at (x, z) with x < m[0]
+        line_apply_first(t0, l % m[0] + N * N * (l / m[0]), N, Sy, true, m[1]);
       team.team_barrier();
     }
-    for (int line = rank; line < lines; line += size) {
-      line_apply(t0, line, last_stride, Sl, true);
-      const int X = line % N, Y = dim == 3 ? line / N : 0;
-      for (int o = 0; o < N; ++o) {
+    const int last_lines = dim == 3 ? m[0] * m[1] : m[0];
+    for (int l = rank; l < last_lines; l += size) {
+      const int X = l % m[0], Y = dim == 3 ? l / m[0] : 0;
+      const int line = X + N * Y;
+      line_apply_first(t0, line, last_stride, Sl, true, m[last]);
+      for (int o = 0; o < m[last]; ++o) {
         const Number lambda = src.lambda(0, X) + (dim == 3 ? src.lambda(1, Y) + src.lambda(last, o) : src.lambda(last, o));
         t0[line + o * last_stride] /= args.laplace * lambda + args.mass;
       }
@@ -234,7 +261,7 @@ struct DgPatchKernel {
     team.team_barrier();
     if constexpr (dim == 3) {
       const auto& Sy = src.s(1);
-      for (int line = rank; line < lines; line += size) line_apply(t0, line % N + N * N * (line / N), N, Sy, false);
+      for (int l = rank; l < m[0] * N; l += size) line_apply(t0, l % m[0] + N * N * (l / m[0]), N, Sy, false);
       team.team_barrier();
     }
     for (int line = rank; line < lines; line += size) {

@@ -33,6 +33,7 @@ DgVertexPatchSmoother<Number, ExecSpace>::DgVertexPatchSmoother(
         b[i] = static_cast<Number>(local.residual_laplace[i]);  // the local residual's (dirichlet only)
         b[N * N + i] = static_cast<Number>(full.mass[i]);
       }
+      local_size_[d][position] = local.size;
       const auto S = local.padded_patch_eigenvectors();
       const auto lambda = local.padded_eigenvalues();
       for (int i = 0; i < N * N; ++i) b[2 * N * N + i] = static_cast<Number>(S[i]);
@@ -56,6 +57,8 @@ void DgVertexPatchSmoother<Number, ExecSpace>::smooth_color(vector_type& x, cons
   args.laplace = static_cast<Number>(op_->options().laplace_coefficient);
   args.mass = static_cast<Number>(op_->options().mass_coefficient);
   args.scratch_level = scratch_level_;
+  for (int d = 0; d < 3; ++d)
+    for (int position = 0; position < 4; ++position) args.local_size[d][position] = local_size_[d][position];
   for (int d = 0; d < 3; ++d) {
     const int parity = (color >> d) & 1;
     args.patches[d] = d < box.dim ? std::max<local_index>(0, (box.cells[d] - parity) / 2) : 1;

@@ -43,6 +43,7 @@ class DgVertexPatchSmoother final : public Smoother<Number, ExecSpace> {
   Kokkos::View<Number*, typename ExecSpace::memory_space> data_;
   std::vector<Number> host_data_;
   int scratch_level_ = 0;
+  int local_size_[3][4] = {};  ///< the local solver's unknowns per direction and boundary position
   mutable vector_type residual_;  ///< full: b − A x
 };
 
