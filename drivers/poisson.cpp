@@ -147,8 +147,10 @@ void validate(Options& o) {
   (void)parse_patch_kernel(o.smoother_kernel);
   // DG default, measured (perf/README.md, DG multigrid, H100): at k <= 2 the full solver's FMG
   // needs 1 cycle where Dirichlet needs 9 (Q2 56.6M: 0.31 s against 0.74 s); from k = 3 on the
-  // cheaper Dirichlet step wins or ties.
-  if (o.discretization == "dg" && !o.local_solver_given) o.local_solver = o.degree <= 2 ? "full" : "dirichlet";
+  // cheaper Dirichlet step wins or ties. Under CG the V-cycle must be symmetric, which the
+  // Dirichlet solver's inconsistent residual breaks (2D Q3 level 4: 39 CG iterations, full 4).
+  if (o.discretization == "dg" && !o.local_solver_given)
+    o.local_solver = o.degree <= 2 || o.solver == "cg" ? "full" : "dirichlet";
   if (o.discretization == "dg") {
     const DgLocalSolver dg_solver = parse_dg_local_solver(o.local_solver);
     TENSORMG_CHECK(dg_solver != DgLocalSolver::clamped || o.degree >= 3,
@@ -509,8 +511,8 @@ int main(int argc, char** argv) {
                    "vcycle), symmetric or forward (same order in both steps: fewer cycles, not symmetric)");
     app.add_option("--smoother-kernel", o.smoother_kernel, "vertex-patch kernel: auto (measured default per dim, k), global, separate or fused");
     app.add_option("--local-solver", o.local_solver,
-                   "vertex-patch local solver: cg: fast-diagonalization (default) or inverse; dg: full (default at k <= 2), "
-                   "dirichlet (default at k >= 3) or clamped (k >= 3) (paper 002 §3.1)");
+                   "vertex-patch local solver: cg: fast-diagonalization (default) or inverse; dg: full (default at k <= 2 "
+                   "and under --solver cg), dirichlet (default otherwise) or clamped (k >= 3) (paper 002 §3.1)");
     app.add_option("--thread-structure", o.thread_structure, "vertex-patch threads: per-dof or per-column");
     app.add_option("--patches-per-team", o.patches_per_team, "vertex patches per Kokkos team (0: automatic)");
     app.add_option("--threads-per-patch", o.threads_per_patch,
