@@ -39,28 +39,25 @@ hid_t Hdf5Writer::group_for(const std::string& name) {
   return file_;
 }
 
-void Hdf5Writer::write(const std::string& name, const std::vector<double>& data, const std::vector<hsize_t>& dims) {
+void Hdf5Writer::write_array(const std::string& name, const void* data, std::size_t size, hid_t file_type,
+                             hid_t memory_type, const std::vector<hsize_t>& dims) {
   hsize_t count = 1;
   for (const auto d : dims) count *= d;
-  TENSORMG_CHECK(count == data.size(), "dataset '" << name << "': " << data.size() << " values for " << count << " entries");
+  TENSORMG_CHECK(count == size, "dataset '" << name << "': " << size << " values for " << count << " entries");
   const hid_t space = H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr);
-  const hid_t set = H5Dcreate2(group_for(name), name.c_str(), H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-  const herr_t status = set >= 0 ? H5Dwrite(set, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()) : -1;
+  const hid_t set = H5Dcreate2(group_for(name), name.c_str(), file_type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  const herr_t status = set >= 0 ? H5Dwrite(set, memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) : -1;
   if (set >= 0) H5Dclose(set);
   H5Sclose(space);
   TENSORMG_CHECK(status >= 0, "cannot write dataset '" << name << "' to '" << path_ << "' (disk full?)");
 }
 
+void Hdf5Writer::write(const std::string& name, const std::vector<double>& data, const std::vector<hsize_t>& dims) {
+  write_array(name, data.data(), data.size(), H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, dims);
+}
+
 void Hdf5Writer::write(const std::string& name, const std::vector<std::int64_t>& data, const std::vector<hsize_t>& dims) {
-  hsize_t count = 1;
-  for (const auto d : dims) count *= d;
-  TENSORMG_CHECK(count == data.size(), "dataset '" << name << "': " << data.size() << " values for " << count << " entries");
-  const hid_t space = H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr);
-  const hid_t set = H5Dcreate2(group_for(name), name.c_str(), H5T_STD_I64LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-  const herr_t status = set >= 0 ? H5Dwrite(set, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()) : -1;
-  if (set >= 0) H5Dclose(set);
-  H5Sclose(space);
-  TENSORMG_CHECK(status >= 0, "cannot write dataset '" << name << "' to '" << path_ << "' (disk full?)");
+  write_array(name, data.data(), data.size(), H5T_STD_I64LE, H5T_NATIVE_INT64, dims);
 }
 
 void Hdf5Writer::write(const std::string& name, const std::string& text) {

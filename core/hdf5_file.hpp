@@ -37,6 +37,9 @@ class Hdf5Writer {
 
  private:
   hid_t group_for(const std::string& name);
+  /// One dataset of `size` values of memory_type, stored as file_type; dims in C order.
+  void write_array(const std::string& name, const void* data, std::size_t size, hid_t file_type, hid_t memory_type,
+                   const std::vector<hsize_t>& dims);
   std::string path_;
   hid_t file_ = -1;
 };

@@ -14,47 +14,61 @@ void check_output_path(const std::string& path, bool overwrite, MPI_Comm comm) {
   check_output_writable({path, path + ".xdmf"}, overwrite, comm);
 }
 
+namespace {
+/// The owned sub-boxes of all ranks gathered into one global lexicographic box on rank 0 (empty
+/// elsewhere): each rank owns entries [offset, offset + extent) of a box of `global` entries per
+/// direction, `per_entry` consecutive values each (1 node, or a DG cell's values), sent in its
+/// own lexicographic order. Rank by rank, one block buffered at a time, 64-bit positions (the
+/// global count may pass 2^31 where MPI_Gatherv's int displacements could not follow; a rank's
+/// own count is below 2^31, its indices are 32-bit).
 template <class Number, class ExecSpace>
-std::vector<double> gather_on_root(const ContinuousDofLayout<ExecSpace>& layout,
-                                   const DistributedVector<Number, ExecSpace>& v) {
-  const MPI_Comm comm = layout.mesh().comm();
+std::vector<double> gather_boxes_on_root(MPI_Comm comm, const long long offset[3], const long long extent[3],
+                                         const std::size_t global[3], std::size_t per_entry,
+                                         const DistributedVector<Number, ExecSpace>& v) {
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
-  const NodeBox& b = layout.box();
-  // Each rank's owned box: offsets and extents, then its owned values (already lexicographic).
-  long long meta[6] = {b.offset[0], b.offset[1], b.offset[2], b.o[0], b.o[1], b.o[2]};
+  long long meta[6] = {offset[0], offset[1], offset[2], extent[0], extent[1], extent[2]};
   std::vector<long long> all_meta(rank == 0 ? 6 * size : 0);
   MPI_Gather(meta, 6, MPI_LONG_LONG, all_meta.data(), 6, MPI_LONG_LONG, 0, comm);
   const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v.view());
-  std::vector<double> mine(std::size_t(b.n_owned));
-  for (local_index i = 0; i < b.n_owned; ++i) mine[std::size_t(i)] = double(host(i));
-  // Rank by rank into the global grid (64-bit positions: the global count may pass 2^31 where
-  // MPI_Gatherv's int displacements could not follow); one rank's block is buffered at a time.
+  std::vector<double> mine(std::size_t(extent[0] * extent[1] * extent[2]) * per_entry);
+  for (std::size_t i = 0; i < mine.size(); ++i) mine[i] = double(host(i));
   if (rank != 0) {
-    MPI_Send(mine.data(), b.n_owned, MPI_DOUBLE, 0, 0, comm);
+    MPI_Send(mine.data(), int(mine.size()), MPI_DOUBLE, 0, 0, comm);
     return {};
   }
-  const std::size_t mx = std::size_t(b.global_nodes[0]), my = std::size_t(b.global_nodes[1]),
-                    mz = std::size_t(b.global_nodes[2]);
-  std::vector<double> global(mx * my * mz, 0.0);
+  std::vector<double> out(global[0] * global[1] * global[2] * per_entry, 0.0);
   std::vector<double> block;
   for (int r = 0; r < size; ++r) {
     const long long* m = &all_meta[6 * r];
-    const std::size_t count = std::size_t(m[3] * m[4] * m[5]);
     if (r == 0) {
       block.swap(mine);
     } else {
-      block.resize(count);
-      MPI_Recv(block.data(), int(count), MPI_DOUBLE, r, 0, comm, MPI_STATUS_IGNORE);
+      block.resize(std::size_t(m[3] * m[4] * m[5]) * per_entry);
+      MPI_Recv(block.data(), int(block.size()), MPI_DOUBLE, r, 0, comm, MPI_STATUS_IGNORE);
     }
     std::size_t pos = 0;
     for (long long z = 0; z < m[5]; ++z)
       for (long long y = 0; y < m[4]; ++y)
-        for (long long x = 0; x < m[3]; ++x)
-          global[std::size_t(m[0] + x) + mx * (std::size_t(m[1] + y) + my * std::size_t(m[2] + z))] = block[pos++];
+        for (long long x = 0; x < m[3]; ++x) {
+          const std::size_t entry =
+              std::size_t(m[0] + x) + global[0] * (std::size_t(m[1] + y) + global[1] * std::size_t(m[2] + z));
+          for (std::size_t i = 0; i < per_entry; ++i) out[entry * per_entry + i] = block[pos++];
+        }
   }
-  return global;
+  return out;
+}
+}  // namespace
+
+template <class Number, class ExecSpace>
+std::vector<double> gather_on_root(const ContinuousDofLayout<ExecSpace>& layout,
+                                   const DistributedVector<Number, ExecSpace>& v) {
+  const NodeBox& b = layout.box();
+  const long long offset[3] = {b.offset[0], b.offset[1], b.offset[2]}, extent[3] = {b.o[0], b.o[1], b.o[2]};
+  const std::size_t global[3] = {std::size_t(b.global_nodes[0]), std::size_t(b.global_nodes[1]),
+                                 std::size_t(b.global_nodes[2])};
+  return gather_boxes_on_root(layout.mesh().comm(), offset, extent, global, 1, v);
 }
 
 template <class Number, class ExecSpace>
@@ -102,48 +116,14 @@ double dg_output_bytes(int dim, int degree, double values) {
 }
 
 namespace {
-/// The DG values gathered on rank 0 in global cell-wise order (empty elsewhere): rank by rank,
-/// one rank's block buffered at a time, 64-bit positions.
+/// The DG values gathered on rank 0 in global cell-wise order (empty elsewhere).
 template <class Number, class ExecSpace>
 std::vector<double> gather_dg_on_root(const DgDofLayout<ExecSpace>& layout, const DistributedVector<Number, ExecSpace>& v) {
-  const MPI_Comm comm = layout.mesh().comm();
-  int rank = 0, size = 1;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &size);
   const CellBox& b = layout.box();
-  long long meta[6] = {b.offset[0], b.offset[1], b.offset[2], b.cells[0], b.cells[1], b.cells[2]};
-  std::vector<long long> all_meta(rank == 0 ? 6 * size : 0);
-  MPI_Gather(meta, 6, MPI_LONG_LONG, all_meta.data(), 6, MPI_LONG_LONG, 0, comm);
-  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v.view());
-  const std::size_t cd = std::size_t(b.cell_dofs), owned = std::size_t(b.n_owned_cells) * cd;
-  std::vector<double> mine(owned);
-  for (std::size_t i = 0; i < owned; ++i) mine[i] = double(host(i));
-  if (rank != 0) {
-    MPI_Send(mine.data(), int(owned), MPI_DOUBLE, 0, 0, comm);  // a rank's values are < 2^31 (local_index)
-    return {};
-  }
-  const std::size_t gx = std::size_t(b.global_cells[0]), gy = std::size_t(b.global_cells[1]),
-                    gz = std::size_t(b.global_cells[2]);
-  std::vector<double> global(gx * gy * gz * cd, 0.0);
-  std::vector<double> block;
-  for (int r = 0; r < size; ++r) {
-    const long long* m = &all_meta[6 * r];
-    const std::size_t count = std::size_t(m[3] * m[4] * m[5]) * cd;
-    if (r == 0) {
-      block.swap(mine);
-    } else {
-      block.resize(count);
-      MPI_Recv(block.data(), int(count), MPI_DOUBLE, r, 0, comm, MPI_STATUS_IGNORE);
-    }
-    std::size_t pos = 0;
-    for (long long z = 0; z < m[5]; ++z)
-      for (long long y = 0; y < m[4]; ++y)
-        for (long long x = 0; x < m[3]; ++x) {
-          const std::size_t cell = std::size_t(m[0] + x) + gx * (std::size_t(m[1] + y) + gy * std::size_t(m[2] + z));
-          for (std::size_t i = 0; i < cd; ++i) global[cell * cd + i] = block[pos++];
-        }
-  }
-  return global;
+  const long long offset[3] = {b.offset[0], b.offset[1], b.offset[2]}, extent[3] = {b.cells[0], b.cells[1], b.cells[2]};
+  const std::size_t global[3] = {std::size_t(b.global_cells[0]), std::size_t(b.global_cells[1]),
+                                 std::size_t(b.global_cells[2])};
+  return gather_boxes_on_root(layout.mesh().comm(), offset, extent, global, std::size_t(b.cell_dofs), v);
 }
 }  // namespace
 
