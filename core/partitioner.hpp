@@ -11,6 +11,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/halo_exchange.hpp"
 #include "core/types.hpp"
 
 namespace tensormg {
@@ -34,7 +35,7 @@ class Partitioner {
   local_index n_ghost() const { return n_ghost_; }
   local_index n_local() const { return n_owned_ + n_ghost_; }
   global_index n_global() const { return n_global_; }
-  int n_neighbors() const { return static_cast<int>(neighbors_.size()); }
+  int n_neighbors() const { return halo_.n_neighbors(); }
 
   /// Copies owned values into the neighbours' ghost entries of data (size n_local).
   template <class Number>
@@ -43,25 +44,11 @@ class Partitioner {
   template <class Number>
   void compress_add(const Kokkos::View<Number*, MemorySpace>& data) const;
 
-  /// forward = update_ghosts, backward = compress_add (public only because nvcc does not accept
-  /// device lambdas in private member functions).
-  template <class Number>
-  void exchange(const Kokkos::View<Number*, MemorySpace>& data, bool forward) const;
-
  private:
-  struct Neighbor {
-    int rank;
-    local_index send_offset, send_count;  // in send_indices_: owned entries this neighbour ghosts
-    local_index recv_offset, recv_count;  // in recv_indices_: our ghosts it owns
-  };
   MPI_Comm comm_;
   local_index n_owned_ = 0, n_ghost_ = 0;
   global_index n_global_ = 0;
-  std::vector<Neighbor> neighbors_;
-  Kokkos::View<local_index*, MemorySpace> send_indices_, recv_indices_;
-  // [0]: outgoing, [1]: incoming; sized for double, used for any Number up to that width.
-  Kokkos::View<double*, MemorySpace> device_buffers_[2];
-  Kokkos::View<double*, Kokkos::HostSpace> host_buffers_[2];
+  HaloExchange<ExecSpace> halo_;  ///< send: owned entries the neighbours ghost; recv: our ghosts
 };
 
 }  // namespace tensormg

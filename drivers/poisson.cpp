@@ -284,7 +284,11 @@ int run(const Options& o, Environment& env) {
     mo.collect_times = o.mg_times;
     std::shared_ptr<const LevelHierarchy<Exec, Disc>> hierarchy;
     phase("levels (meshes, layouts)",
-          [&] { hierarchy = std::make_shared<const LevelHierarchy<Exec, Disc>>(brick, o.degree, env.comm()); });
+          [&] {
+            HierarchyOptions ho;
+            ho.rank_grid = {o.rank_grid[0], o.rank_grid[1], o.rank_grid[2]};
+            hierarchy = std::make_shared<const LevelHierarchy<Exec, Disc>>(brick, o.degree, env.comm(), ho);
+          });
     layout = hierarchy->finest();
     // Mixed full multigrid starts in double below the finest level (mixed_full_multigrid.hpp).
     if constexpr (!std::is_same_v<Number, MGNumber>) {

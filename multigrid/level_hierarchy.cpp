@@ -19,24 +19,61 @@ int LevelHierarchy<ExecSpace, Disc>::coarsest_refinement(const BrickDescription&
 }
 
 template <class ExecSpace, class Disc>
-LevelHierarchy<ExecSpace, Disc>::LevelHierarchy(const BrickDescription& fine, int degree, MPI_Comm comm)
+LevelHierarchy<ExecSpace, Disc>::LevelHierarchy(const BrickDescription& fine, int degree, MPI_Comm comm,
+                                                HierarchyOptions options)
     : coarsest_refinement_(coarsest_refinement(fine)) {
   TENSORMG_CHECK_COLLECTIVE(comm, fine.refinements >= coarsest_refinement_,
                             "multigrid needs at least two cells per direction on the finest mesh (vertex patches of "
                             "its coarsest level); use at least "
                                 << coarsest_refinement_ << " refinements for these coarse cells");
-  std::array<int, 3> rank_grid = {0, 0, 0};
-  for (int r = coarsest_refinement_; r <= fine.refinements; ++r) {
+  TENSORMG_CHECK_COLLECTIVE(comm, options.replicate_below_cells_per_rank >= 0,
+                            "replicate_below_cells_per_rank must be >= 0");
+  int ranks = 1;
+  MPI_Comm_size(comm, &ranks);
+  const int n = fine.refinements - coarsest_refinement_ + 1;
+  const auto brick_of = [&](int level) {
     BrickDescription brick = fine;
-    brick.refinements = r;
-    std::shared_ptr<const CartesianMesh> mesh;
-    if constexpr (std::is_same_v<Disc, DgSipg>) {
-      mesh = std::make_shared<const CartesianMesh>(brick, comm, rank_grid, 1 << (r - coarsest_refinement_));
+    brick.refinements = coarsest_refinement_ + level;
+    return brick;
+  };
+  if constexpr (std::is_same_v<Disc, DgSipg>) {
+    std::array<int, 3> rank_grid = options.rank_grid;
+    for (int l = 0; l < n; ++l) {
+      auto mesh = std::make_shared<const CartesianMesh>(brick_of(l), comm, rank_grid, 1 << l);
       rank_grid = mesh->rank_grid();
-    } else {
-      mesh = std::make_shared<const CartesianMesh>(brick, comm);
+      layouts_.push_back(std::make_shared<const layout_type>(mesh, degree));
     }
-    layouts_.push_back(std::make_shared<const layout_type>(mesh, degree));
+    return;
+  } else {
+    if (ranks == 1) {
+      for (int l = 0; l < n; ++l)
+        layouts_.push_back(std::make_shared<const layout_type>(
+            std::make_shared<const CartesianMesh>(brick_of(l), comm, options.rank_grid), degree));
+      return;
+    }
+    // The process grid of the finest mesh (validated there: a wrong grid is a collective error).
+    const auto finest = std::make_shared<const CartesianMesh>(brick_of(n - 1), comm, options.rank_grid);
+    const std::array<int, 3> grid = finest->rank_grid();
+    // Distributed from the first level whose coarser neighbour has enough cells per rank.
+    first_distributed_ = n - 1;
+    for (int l = 1; l < n; ++l) {
+      bool enough = true;
+      for (int d = 0; d < fine.dim; ++d)
+        enough = enough && (global_index(fine.coarse_cells[d]) << (coarsest_refinement_ + l - 1)) >=
+                               global_index(options.replicate_below_cells_per_rank) * grid[d];
+      if (enough) {
+        first_distributed_ = l;
+        break;
+      }
+    }
+    if (n == 1) first_distributed_ = 0;
+    for (int l = 0; l < n; ++l) {
+      std::shared_ptr<const CartesianMesh> mesh;
+      if (l < first_distributed_) mesh = std::make_shared<const CartesianMesh>(brick_of(l), MPI_COMM_SELF);
+      else if (first_distributed_ == 0) mesh = finest;  // one level
+      else mesh = std::make_shared<const CartesianMesh>(brick_of(l), comm, grid, 1 << (l - first_distributed_ + 1));
+      layouts_.push_back(std::make_shared<const layout_type>(mesh, degree));
+    }
   }
 }
 

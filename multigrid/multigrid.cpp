@@ -69,9 +69,9 @@ Multigrid<Number, ExecSpace, Disc>::Multigrid(std::shared_ptr<const hierarchy_ty
   const MPI_Comm comm = hierarchy_->finest()->mesh().comm();
   int ranks = 1;
   MPI_Comm_size(comm, &ranks);
-  TENSORMG_CHECK_COLLECTIVE(comm, ranks == 1,
-                            "multigrid runs on one MPI rank in this version (given "
-                                << ranks << " ranks); multi-rank smoothing and transfer are not implemented yet");
+  TENSORMG_CHECK_COLLECTIVE(comm, (ranks == 1 || !std::is_same_v<Disc, DgSipg>),
+                            "DG multigrid runs on one MPI rank in this version (given "
+                                << ranks << " ranks); continuous Q_k multigrid runs on any number");
   if (n_levels == 0) n_levels = hierarchy_->n_levels();
   TENSORMG_CHECK_COLLECTIVE(comm, n_levels >= 1 && n_levels <= hierarchy_->n_levels(),
                             "multigrid on " << n_levels << " levels of a hierarchy of " << hierarchy_->n_levels());

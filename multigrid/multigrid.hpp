@@ -13,7 +13,10 @@
 /// Continuous Q_k: Dirichlet rows are identity rows (as in LaplaceOperator): a cycle sets x = b on
 /// them and keeps the correction zero there on coarser levels. DG has no such rows (Nitsche).
 ///
-/// One MPI rank in this version; the constructor refuses more with a collective error.
+/// Continuous Q_k on any number of MPI ranks: the hierarchy's distributed levels smooth with halo
+/// boxes (vertex-patch) or through the distributed operator (Jacobi, Chebyshev), its replicated
+/// coarse levels (LevelHierarchy::first_distributed_level) run redundantly on every rank. DG
+/// multigrid and the Gauss–Seidel smoother run on one rank (collective error otherwise).
 
 #include <map>
 #include <memory>
@@ -98,7 +101,7 @@ class Multigrid {
 
   /// Operators, smoothers and transfers on the first `n_levels` levels of `hierarchy` (0: all of
   /// them); the layouts are shared, not rebuilt. Collective; throws InputError on more than one
-  /// rank or for n_levels beyond the hierarchy.
+  /// rank for DG or for n_levels beyond the hierarchy.
   Multigrid(std::shared_ptr<const hierarchy_type> hierarchy, operator_options op_options = {},
             MultigridOptions options = {}, int n_levels = 0);
   /// On a hierarchy of its own: LevelHierarchy(fine, degree, comm).

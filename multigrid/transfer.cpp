@@ -22,6 +22,22 @@ std::vector<double> interpolation_matrix_1d(int degree) {
 
 namespace {
 
+/// data = Σ over the ranks of comm of data (the whole View), through host memory unless MPI takes
+/// the View's memory.
+template <class View>
+void allreduce_sum(const View& data, MPI_Comm comm) {
+  using Number = typename View::value_type;
+  using Exec = typename View::execution_space;
+  if constexpr (mpi_takes_memory_of<Exec>()) {
+    Exec().fence();
+    MPI_Allreduce(MPI_IN_PLACE, data.data(), int(data.extent(0)), detail::mpi_type<Number>(), MPI_SUM, comm);
+  } else {
+    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), data);
+    MPI_Allreduce(MPI_IN_PLACE, host.data(), int(host.extent(0)), detail::mpi_type<Number>(), MPI_SUM, comm);
+    Kokkos::deep_copy(data, host);
+  }
+}
+
 /// Q1 by node: the 1D interpolation from the coarse nodes to the fine ones is 1 at even fine
 /// nodes (coarse node i/2) and 1/2, 1/2 at odd ones (coarse nodes (i−1)/2, (i+1)/2); prolongation
 /// takes the tensor product of these (≤ 2^d terms per fine node), restriction, its transpose, sums
@@ -90,14 +106,33 @@ Transfer<Number, ExecSpace>::Transfer(std::shared_ptr<const ContinuousDofLayout<
   for (int d = 0; d < coarse_->dim(); ++d)
     TENSORMG_CHECK(2 * coarse_->mesh().n_cells()[d] == fine_->mesh().n_cells()[d],
                    "the fine level must refine the coarse level once in every direction");
-  int ranks = 1;
-  MPI_Comm_size(coarse_->mesh().comm(), &ranks);
-  TENSORMG_CHECK_COLLECTIVE(coarse_->mesh().comm(), ranks == 1,
-                            "multigrid transfer runs on one MPI rank in this version (given " << ranks << ")");
+  const MPI_Comm comm = fine_->mesh().comm();
+  int ranks = 1, coarse_ranks = 1;
+  MPI_Comm_size(comm, &ranks);
+  MPI_Comm_size(coarse_->mesh().comm(), &coarse_ranks);
+  replicated_coarse_ = ranks > 1 && coarse_ranks == 1;
+  // The parents of the fine box: the same box on the same rank (nested), or the fine box's place
+  // in the whole coarse mesh (replicated).
+  const auto& fm = fine_->mesh();
+  const auto& cm = coarse_->mesh();
+  bool nested = true;
+  const bool has = fm.n_local_cells() > 0;
+  for (int d = 0; d < 3; ++d) {
+    parents_[d] = d >= fine_->dim() ? 1 : has ? local_index((fm.cell_end()[d] - fm.cell_begin()[d]) / 2) : 0;
+    parent_begin_[d] = replicated_coarse_ && has && d < fine_->dim() ? local_index(fm.cell_begin()[d] / 2) : 0;
+    if (d >= fine_->dim() || !has) continue;
+    if (replicated_coarse_) nested = nested && fm.cell_begin()[d] % 2 == 0 && fm.cell_end()[d] % 2 == 0;
+    else nested = nested && cm.cell_begin()[d] * 2 == fm.cell_begin()[d] && cm.cell_end()[d] * 2 == fm.cell_end()[d];
+  }
+  TENSORMG_CHECK_COLLECTIVE(comm, nested,
+                            "multigrid transfer: the fine level's rank boxes must refine the coarse level's (or the "
+                            "coarse level must be replicated on every rank); build the levels with LevelHierarchy");
   TENSORMG_CHECK(kernel_ != TransferKernel::by_node || coarse_->degree() == 1,
                  "the by-node transfer is for Q1 only (degree " << coarse_->degree() << ")");
+  TENSORMG_CHECK(kernel_ != TransferKernel::by_node || ranks == 1,
+                 "the by-node transfer runs on one MPI rank (given " << ranks << "); use by_parent_cell");
   if (kernel_ == TransferKernel::automatic)
-    kernel_ = coarse_->degree() == 1 ? TransferKernel::by_node : TransferKernel::by_parent_cell;
+    kernel_ = coarse_->degree() == 1 && ranks == 1 ? TransferKernel::by_node : TransferKernel::by_parent_cell;
   const auto p = interpolation_matrix_1d(coarse_->degree());
   matrix_.assign(p.begin(), p.end());
   launch_ = kernel_table<TransferKernelTable<Number, ExecSpace>>(coarse_->dim(), coarse_->degree(), [](auto d, auto k) {
@@ -128,8 +163,19 @@ void Transfer<Number, ExecSpace>::apply(Mode mode, vector_type& out, const vecto
   args.fine = fine_->box();
   args.mode = mode == Mode::assign ? 0 : mode == Mode::add ? 1 : 2;
   args.host_matrix = matrix_.data();
+  for (int d = 0; d < 3; ++d) {
+    args.parent_begin[d] = parent_begin_[d];
+    args.parents[d] = parents_[d];
+  }
+  // Prolongation reads the parents' closure: the coarse ghosts (upper faces of the rank box).
+  if (mode != Mode::transpose && !replicated_coarse_) in.update_ghosts();
   if (mode == Mode::transpose) out.fill(Number(0));
   launch_(args);
+  if (mode != Mode::transpose) return;
+  // Each rank has added its fine cells' share: into the owners (nested), or summed over all ranks
+  // (replicated coarse level).
+  if (replicated_coarse_) allreduce_sum(out.view(), fine_->mesh().comm());
+  else out.compress_add();
 }
 
 template <class Number, class ExecSpace>

@@ -33,8 +33,11 @@ template <class Number, class ExecSpace = DefaultExec>
 class Transfer {
  public:
   using vector_type = DistributedVector<Number, ExecSpace>;
-  /// fine must be coarse refined once (same brick, twice the cells per direction). One MPI rank.
-  /// by_node needs k = 1 (InputError otherwise).
+  /// fine must be coarse refined once (same brick, twice the cells per direction), with rank
+  /// boxes that nest (each fine rank box the refinement of the coarse one) or a coarse level
+  /// replicated on every rank (LevelHierarchy builds both). Restriction sums the ranks' shares
+  /// (into the owners, or over all ranks for a replicated coarse level); prolongation reads the
+  /// coarse ghosts. by_node needs k = 1 and one rank (InputError otherwise).
   Transfer(std::shared_ptr<const ContinuousDofLayout<ExecSpace>> coarse,
            std::shared_ptr<const ContinuousDofLayout<ExecSpace>> fine,
            TransferKernel kernel = TransferKernel::automatic);
@@ -54,6 +57,8 @@ class Transfer {
   TransferKernel kernel_ = TransferKernel::automatic;
   std::vector<Number> matrix_;  ///< P on the host, copied into the kernel functor at launch
   void (*launch_)(const TransferArgs<Number, ExecSpace>&) = nullptr;
+  bool replicated_coarse_ = false;
+  local_index parent_begin_[3] = {0, 0, 0}, parents_[3] = {1, 1, 1};
 };
 
 }  // namespace tensormg

@@ -16,6 +16,11 @@ struct TransferArgs {
   Kokkos::View<const Number*, typename ExecSpace::memory_space> in;
   Kokkos::View<Number*, typename ExecSpace::memory_space> out;
   NodeBox coarse, fine;
+  /// The parent cells: coarse box cells [parent_begin, parent_begin + parents) per direction, the
+  /// parents of the fine box's cells (parent_begin = 0 and parents = coarse cells when the levels'
+  /// rank boxes nest; the fine box's place in a replicated coarse level otherwise).
+  local_index parent_begin[3] = {0, 0, 0};
+  local_index parents[3] = {1, 1, 1};
   int mode = 0;                         ///< 0 fine = P coarse, 1 fine += P coarse, 2 coarse = Pᵀ fine
   const Number* host_matrix = nullptr;  ///< P, (2k+1) × (k+1) row-major, copied into the functor
 };

@@ -44,11 +44,13 @@ struct ParentCellTransferKernel {
         2 * std::size_t(box) * cells);
   }
 
-  KOKKOS_INLINE_FUNCTION void parent(local_index c, local_index cc[3]) const {
-    const NodeBox& b = args.coarse;
-    cc[0] = c % b.cells[0];
-    cc[1] = (c / b.cells[0]) % b.cells[1];
-    cc[2] = c / (b.cells[0] * b.cells[1]);
+  /// Parent c's place among the parents (cc) and its first coarse node (cn).
+  KOKKOS_INLINE_FUNCTION void parent(local_index c, local_index cc[3], local_index cn[3]) const {
+    const local_index* p = args.parents;
+    cc[0] = c % p[0];
+    cc[1] = (c / p[0]) % p[1];
+    cc[2] = c / (p[0] * p[1]);
+    for (int d = 0; d < 3; ++d) cn[d] = (args.parent_begin[d] + cc[d]) * k;
   }
 
   /// Extent in direction e of a cell's box before the contraction along d (restriction: the
@@ -110,21 +112,23 @@ struct ParentCellTransferKernel {
     const bool transpose = args.mode == 2;
     const NodeBox &coarse = args.coarse, &fine = args.fine;
     // Gather: the parent's nodes, or (transpose) the children's nodes this parent owns (the lower
-    // parent writes the nodes of a shared face).
+    // parent takes the nodes of a shared face, also across ranks: a rank reads only its owned fine
+    // nodes, and each fine node enters the restriction once over all ranks).
     const int n_in = transpose ? nf : nc;
     const int in_size = dim == 2 ? n_in * n_in : n_in * n_in * n_in;
     for (int w = team.team_rank(); w < cells * in_size; w += team.team_size()) {
       const int cell = w / in_size, e = w % in_size;
-      local_index cc[3];
-      parent(first + cell, cc);
+      local_index cc[3], cn[3];
+      parent(first + cell, cc, cn);
       const int i[3] = {e % n_in, (e / n_in) % n_in, dim == 3 ? e / (n_in * n_in) : 0};
       Number v = 0;
       if (transpose) {
         bool owned = true;
-        for (int d = 0; d < dim; ++d) owned = owned && (i[d] < 2 * k || cc[d] == coarse.cells[d] - 1);
+        for (int d = 0; d < dim; ++d)
+          owned = owned && (i[d] < 2 * k || coarse.offset[d] + cn[d] + k == coarse.global_nodes[d] - 1);
         if (owned) v = args.in(fine.index(2 * cc[0] * k + i[0], 2 * cc[1] * k + i[1], dim == 3 ? 2 * cc[2] * k + i[2] : 0));
       } else {
-        v = args.in(coarse.index(cc[0] * k + i[0], cc[1] * k + i[1], dim == 3 ? cc[2] * k + i[2] : 0));
+        v = args.in(coarse.index(cn[0] + i[0], cn[1] + i[1], dim == 3 ? cn[2] + i[2] : 0));
       }
       a[cell * box + e] = v;
     }
@@ -138,15 +142,15 @@ struct ParentCellTransferKernel {
     const int out_size = dim == 2 ? n_out * n_out : n_out * n_out * n_out;
     for (int w = team.team_rank(); w < cells * out_size; w += team.team_size()) {
       const int cell = w / out_size, e = w % out_size;
-      local_index cc[3];
-      parent(first + cell, cc);
+      local_index cc[3], cn[3];
+      parent(first + cell, cc, cn);
       const int i[3] = {e % n_out, (e / n_out) % n_out, dim == 3 ? e / (n_out * n_out) : 0};
       const Number value = src[cell * box + e];
       if (transpose) {
-        Kokkos::atomic_add(&args.out(coarse.index(cc[0] * k + i[0], cc[1] * k + i[1], dim == 3 ? cc[2] * k + i[2] : 0)), value);
+        Kokkos::atomic_add(&args.out(coarse.index(cn[0] + i[0], cn[1] + i[1], dim == 3 ? cn[2] + i[2] : 0)), value);
       } else {
         bool written_by_next = false;
-        for (int d = 0; d < dim; ++d) written_by_next = written_by_next || (i[d] == 2 * k && cc[d] != coarse.cells[d] - 1);
+        for (int d = 0; d < dim; ++d) written_by_next = written_by_next || (i[d] == 2 * k && cc[d] != args.parents[d] - 1);
         if (written_by_next) continue;
         const local_index idx = fine.index(2 * cc[0] * k + i[0], 2 * cc[1] * k + i[1], dim == 3 ? 2 * cc[2] * k + i[2] : 0);
         if (args.mode == 1) args.out(idx) += value;
@@ -159,8 +163,7 @@ struct ParentCellTransferKernel {
 template <int dim, int k, class Number, class ExecSpace>
 void launch_parent_cell_transfer(const TransferArgs<Number, ExecSpace>& args) {
   using Kernel = ParentCellTransferKernel<dim, k, Number, ExecSpace>;
-  const NodeBox& c = args.coarse;
-  const local_index parents = c.cells[0] * c.cells[1] * (dim == 3 ? c.cells[2] : 1);
+  const local_index parents = args.parents[0] * args.parents[1] * (dim == 3 ? args.parents[2] : 1);
   if (parents == 0) return;
   Kernel kernel;
   kernel.args = args;

@@ -82,7 +82,8 @@ inline PatchRange patch_range(const NodeBox& box, int color) {
       r.parity[d] = 0;
       continue;
     }
-    r.parity[d] = (color >> d) & 1;
+    // Colors by the parity of global vertices: a box whose first cell is odd flips it.
+    r.parity[d] = int(((color >> d) + box.offset[d] / box.degree) & 1);
     const local_index cells = box.cells[d];
     r.extent[d] = cells > r.parity[d] ? (cells - r.parity[d]) / 2 : 0;
   }

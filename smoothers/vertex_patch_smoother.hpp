@@ -6,12 +6,16 @@
 /// diagonalization (eq. 2.13/2.14) or by a stored inverse. Kernel variant (Table 4), thread
 /// structure (Fig. 5) and patches per team (Fig. 7) are run-time options.
 ///
-/// Single MPI rank (multi-rank smoothing is a later capability): the constructor refuses a
-/// communicator with more than one rank.
+/// On several ranks (paper 002 §5's ghost patches): each rank works on its cells grown by one
+/// cell on every side (the halo box) and smooths every patch around a vertex of its cells, so the
+/// patches on a rank boundary are smoothed by both ranks, identically; after each colour the halo
+/// box's nodes owned by other ranks are refreshed from their owners. Same colours, same order,
+/// same arithmetic per patch as on one rank: the result does not depend on the rank count.
 
 #include <array>
 #include <memory>
 
+#include "core/halo_exchange.hpp"
 #include "discretization/laplace_operator.hpp"
 #include "smoothers/patch_matrices.hpp"
 #include "smoothers/smoother.hpp"
@@ -26,7 +30,7 @@ class VertexPatchSmoother final : public Smoother<Number, ExecSpace> {
   using operator_type = LaplaceOperator<Number, ExecSpace>;
 
   /// The operator supplies mesh, degree and the coefficients a, b (and the global residual of the
-  /// Global kernel variant). Collective; throws InputError on more than one rank.
+  /// Global kernel variant). Collective.
   VertexPatchSmoother(std::shared_ptr<const operator_type> op, VertexPatchOptions options = {});
 
   void smooth(vector_type& x, const vector_type& b, SweepOrder order) const override;
@@ -40,6 +44,8 @@ class VertexPatchSmoother final : public Smoother<Number, ExecSpace> {
   const VertexPatchOptions& options() const { return options_; }
   /// Interior vertices (patches) of the mesh.
   global_index n_patches() const;
+  /// Halo entries received per colour on this rank (0 on one rank).
+  local_index halo_entries() const { return halo_.n_recv(); }
   /// Floating-point operations of one smoothing step (all colors) by the sum-factorization count
   /// of the fused kernel (2 flops per multiply-add).
   double flops_per_step() const;
@@ -56,6 +62,21 @@ class VertexPatchSmoother final : public Smoother<Number, ExecSpace> {
   std::vector<Number> reference_;  ///< reference patch matrices (cell length 1), layout of one direction
   double alpha_[3] = {1, 1, 1}, gamma_ = 0, volume_ = 1;
   mutable vector_type residual_, product_;
+
+  // Several ranks: the halo box (this rank's cells and one more on every side, as far as the mesh
+  // goes) in lexicographic order, its place in the layout, and the refresh of its nodes owned by
+  // other ranks.
+  using view_type = Kokkos::View<Number*, typename ExecSpace::memory_space>;
+  void build_halo_box();
+  void smooth_distributed(vector_type& x, const vector_type& b, SweepOrder order) const;
+  /// One colour's patch kernel(s) on data over `box` (r: the residual of the global variant, or
+  /// the separate variant's buffer).
+  void launch_color(const view_type& x, const view_type& b, const view_type& r, const NodeBox& box, int color) const;
+  bool distributed_ = false;
+  NodeBox halo_box_;
+  local_index owned_at_[3] = {0, 0, 0};  ///< halo-box coordinates of owned node (0, 0, 0)
+  HaloExchange<ExecSpace> halo_;
+  mutable view_type x_box_, b_box_, r_box_;
 };
 
 }  // namespace tensormg

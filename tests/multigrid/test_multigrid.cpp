@@ -1,6 +1,6 @@
 // Multigrid: transfer (Pᵀ, polynomial reproduction), exact coarse solve, mesh-independent
 // iteration counts of full multigrid, symmetry of the V-cycle, mixed precision, and the refusal
-// to run on several ranks.
+// of meshes too coarse for a vertex patch. Several ranks: test_multigrid_ranks.cpp.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -307,11 +307,8 @@ TYPED_TEST(MultigridTest, PointSmoothersConverge) {
   }
 }
 
-TYPED_TEST(MultigridTest, RefusesSeveralRanksAndTooCoarseMeshes) {
-  if (world_size() > 1) {
-    EXPECT_THROW((Multigrid<double, TypeParam>(brick(2, {2, 2, 1}, 2), 2, MPI_COMM_WORLD)), InputError);
-    return;
-  }
+TYPED_TEST(MultigridTest, RefusesTooCoarseMeshes) {
+  // (Several ranks: test_multigrid_ranks.cpp.)
   EXPECT_THROW((Multigrid<double, TypeParam>(brick(2, {1, 1, 1}, 0), 2, MPI_COMM_WORLD)), InputError);
   EXPECT_THROW((Multigrid<double, TypeParam>(brick(3, {1, 2, 1}, 0), 2, MPI_COMM_WORLD)), InputError);
 }

@@ -1,0 +1,230 @@
+// Multigrid on several ranks against the same computation on one rank (every rank also solves the
+// whole problem alone on MPI_COMM_SELF, the reference): one smoothing step, the transfers between
+// distributed and replicated levels, full multigrid and MG-preconditioned CG (iteration counts and
+// solutions), with uneven partitions and, where the hierarchy distributes its coarse levels too,
+// ranks with tiny or no boxes. Run at 1..4 ranks (tests/CMakeLists.txt).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <sstream>
+
+#include "discretization/poisson_problem.hpp"
+#include "multigrid/mixed_full_multigrid.hpp"
+#include "multigrid/multigrid.hpp"
+#include "smoothers/vertex_patch_smoother.hpp"
+#include "tests/test_spaces.hpp"
+#include "tests/test_utils.hpp"
+
+namespace {
+
+using namespace tensormg;
+using namespace tensormg::testing;
+
+template <class ExecSpace>
+class MultigridRanksTest : public ::testing::Test {};
+TYPED_TEST_SUITE(MultigridRanksTest, ExecSpaces, ExecSpaceName);
+
+BrickDescription brick(int dim, std::array<int, 3> cells, int refinements, std::array<double, 3> upper = {1, 1, 1}) {
+  BrickDescription b;
+  b.dim = dim;
+  b.coarse_cells = cells;
+  b.refinements = refinements;
+  b.upper = upper;
+  return b;
+}
+
+/// max |v(global g) − reference(g)| / max |reference| over the owned nodes of all ranks; the
+/// reference lives on MPI_COMM_SELF, where local and global (lexicographic) indices agree.
+template <class Number, class ExecSpace>
+double difference_to_reference(const ContinuousDofLayout<ExecSpace>& layout, const DistributedVector<Number, ExecSpace>& v,
+                               const DistributedVector<Number, ExecSpace>& reference) {
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v.view());
+  auto r = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), reference.view());
+  double local[2] = {0, 0}, global[2] = {0, 0};
+  for_each_owned_node(layout, [&](local_index l, global_index g, const std::array<double, 3>&) {
+    local[0] = std::max(local[0], std::abs(double(h(l)) - double(r(local_index(g)))));
+  });
+  for (local_index i = 0; i < reference.n_owned(); ++i) local[1] = std::max(local[1], std::abs(double(r(i))));
+  MPI_Allreduce(local, global, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  return global[1] > 0 ? global[0] / global[1] : global[0];
+}
+
+int max_over_ranks(int v) {
+  int m = v;
+  MPI_Allreduce(&v, &m, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  return m;
+}
+
+/// One smoothing step (every kernel variant, both colour orders) on uneven rank boxes equals the
+/// step on one rank: the same patches, colours and arithmetic.
+TYPED_TEST(MultigridRanksTest, SmoothingStepEqualsOneRank) {
+  for (int dim = 2; dim <= 3; ++dim)
+    for (int k = 1; k <= (dim == 2 ? 4 : 3); ++k)
+      for (const auto kernel : {PatchKernel::fused, PatchKernel::separate, PatchKernel::global}) {
+        const auto b = brick(dim, {3, 2, 1}, dim == 2 ? 2 : 1, {1.0, 0.7, 1.3});
+        const auto layout = std::make_shared<const ContinuousDofLayout<TypeParam>>(std::make_shared<CartesianMesh>(b, MPI_COMM_WORLD), k);
+        const auto self = std::make_shared<const ContinuousDofLayout<TypeParam>>(std::make_shared<CartesianMesh>(b, MPI_COMM_SELF), k);
+        LaplaceOptions lo;
+        lo.mass_coefficient = 0.5;
+        const auto op = std::make_shared<const LaplaceOperator<double, TypeParam>>(layout, lo);
+        const auto op_self = std::make_shared<const LaplaceOperator<double, TypeParam>>(self, lo);
+        VertexPatchOptions po;
+        po.kernel = kernel;
+        const VertexPatchSmoother<double, TypeParam> s(op, po), s_self(op_self, po);
+        auto x = op->make_vector(), rhs = op->make_vector(), xs = op_self->make_vector(), rhss = op_self->make_vector();
+        fill_random(*layout, x, 3);
+        fill_random(*layout, rhs, 4);
+        fill_random(*self, xs, 3);
+        fill_random(*self, rhss, 4);
+        for (const auto order : {SweepOrder::forward, SweepOrder::reverse}) {
+          s.smooth(x, rhs, order);
+          s_self.smooth(xs, rhss, order);
+          EXPECT_LE(difference_to_reference(*layout, x, xs), 1e-13)
+              << "dim=" << dim << " k=" << k << " " << to_string(kernel) << " ranks=" << world_size();
+        }
+        if (world_size() > 1 && layout->mesh().n_local_cells() > 0 && k == 2) EXPECT_GT(max_over_ranks(int(s.halo_entries())), 0);
+      }
+}
+
+/// Prolongation and restriction between every pair of levels, replicated or distributed, equal
+/// the one-rank transfers.
+TYPED_TEST(MultigridRanksTest, TransfersEqualOneRank) {
+  for (int dim = 2; dim <= 3; ++dim)
+    for (int k : {1, 3})
+      for (int replicate : {0, 2}) {
+        HierarchyOptions ho;
+        ho.replicate_below_cells_per_rank = replicate;
+        const auto b = brick(dim, {3, 1, 2}, dim == 2 ? 3 : 2);
+        const LevelHierarchy<TypeParam> h(b, k, MPI_COMM_WORLD, ho), hs(b, k, MPI_COMM_SELF);
+        ASSERT_EQ(h.n_levels(), hs.n_levels());
+        if (world_size() == 1) EXPECT_EQ(h.first_distributed_level(), 0);
+        else EXPECT_GE(h.first_distributed_level(), 1);
+        for (int l = 1; l < h.n_levels(); ++l) {
+          const Transfer<double, TypeParam> t(h.layout(l - 1), h.layout(l)), ts(hs.layout(l - 1), hs.layout(l));
+          DistributedVector<double, TypeParam> u(h.layout(l - 1)->partitioner()), us(hs.layout(l - 1)->partitioner());
+          DistributedVector<double, TypeParam> v(h.layout(l)->partitioner()), vs(hs.layout(l)->partitioner());
+          fill_random(*h.layout(l - 1), u, 7);
+          fill_random(*hs.layout(l - 1), us, 7);
+          t.prolongate(v, u);
+          ts.prolongate(vs, us);
+          EXPECT_LE(difference_to_reference(*h.layout(l), v, vs), 1e-14) << "prolongation level " << l << " dim=" << dim << " k=" << k;
+          fill_random(*h.layout(l), v, 8);
+          fill_random(*hs.layout(l), vs, 8);
+          t.restrict_to(u, v);
+          ts.restrict_to(us, vs);
+          EXPECT_LE(difference_to_reference(*h.layout(l - 1), u, us), 1e-13) << "restriction level " << l << " dim=" << dim << " k=" << k;
+          t.prolongate_add(v, u);
+          ts.prolongate_add(vs, us);
+          EXPECT_LE(difference_to_reference(*h.layout(l), v, vs), 1e-13) << "prolongate_add level " << l;
+        }
+      }
+}
+
+struct SolveCase {
+  int dim, k;
+  std::array<int, 3> cells;
+  int refinements;
+  int replicate;
+};
+
+/// Full multigrid and MG-preconditioned CG: the same iteration counts and solutions (≤ 1e-10) as
+/// on one rank, k = 1..4 in 2D and 3D, uneven boxes; replicate 0 distributes every level above the
+/// coarsest, so rank boxes get tiny, and at 3 ranks one rank has none.
+TYPED_TEST(MultigridRanksTest, SolvesEqualOneRank) {
+  std::vector<SolveCase> cases;
+  for (int k = 1; k <= 4; ++k) {
+    cases.push_back({2, k, {1, 1, 1}, 4, 0});
+    cases.push_back({2, k, {3, 2, 1}, 3, 2});
+    cases.push_back({3, k, {1, 1, 1}, k <= 2 ? 3 : 2, 0});
+  }
+  cases.push_back({3, 2, {2, 1, 3}, 2, 1});
+  for (const auto& c : cases) {
+    std::ostringstream what;
+    what << "dim=" << c.dim << " k=" << c.k << " refinements=" << c.refinements << " replicate=" << c.replicate
+         << " ranks=" << world_size();
+    HierarchyOptions ho;
+    ho.replicate_below_cells_per_rank = c.replicate;
+    const auto b = brick(c.dim, c.cells, c.refinements);
+    const auto h = std::make_shared<const LevelHierarchy<TypeParam>>(b, c.k, MPI_COMM_WORLD, ho);
+    const auto hs = std::make_shared<const LevelHierarchy<TypeParam>>(b, c.k, MPI_COMM_SELF);
+    const Multigrid<double, TypeParam> mg(h), mgs(hs);
+    const auto problem = make_poisson_problem("sine", c.dim);
+    const auto& A = mg.fine_operator();
+    const auto& As = mgs.fine_operator();
+    auto rhs = A.make_vector(), rhss = As.make_vector();
+    assemble_rhs(A, problem, rhs);
+    assemble_rhs(As, problem, rhss);
+    SolverControl control;
+    control.rtol = 1e-10;
+    control.max_iterations = 60;
+    auto x = A.make_vector(), xs = As.make_vector();
+    const auto r = solve_full_multigrid(mg, A, x, rhs, control);
+    const auto rs = solve_full_multigrid(mgs, As, xs, rhss, control);
+    ASSERT_TRUE(r.converged()) << what.str();
+    EXPECT_EQ(r.iterations, rs.iterations) << "FMG " << what.str();
+    EXPECT_LE(difference_to_reference(*h->finest(), x, xs), 1e-10) << "FMG " << what.str();
+    x.fill(0.0);
+    xs.fill(0.0);
+    const auto q = solve_cg(A, x, rhs, MultigridPreconditioner<double, double, TypeParam>(mg), control);
+    const auto qs = solve_cg(As, xs, rhss, MultigridPreconditioner<double, double, TypeParam>(mgs), control);
+    ASSERT_TRUE(q.converged()) << what.str();
+    EXPECT_EQ(q.iterations, qs.iterations) << "MG-CG " << what.str();
+    EXPECT_LE(difference_to_reference(*h->finest(), x, xs), 1e-10) << "MG-CG " << what.str();
+  }
+}
+
+/// The other smoothers and mixed precision on several ranks: the same cycles as on one rank.
+TYPED_TEST(MultigridRanksTest, PointSmoothersAndMixedPrecisionEqualOneRank) {
+  const auto b = brick(2, {2, 3, 1}, 3);
+  HierarchyOptions ho;
+  ho.replicate_below_cells_per_rank = 0;
+  const auto h = std::make_shared<const LevelHierarchy<TypeParam>>(b, 2, MPI_COMM_WORLD, ho);
+  const auto hs = std::make_shared<const LevelHierarchy<TypeParam>>(b, 2, MPI_COMM_SELF);
+  const auto problem = make_poisson_problem("sine", 2);
+  SolverControl control;
+  control.rtol = 1e-9;
+  control.max_iterations = 200;
+  for (const auto kind : {SmootherKind::jacobi, SmootherKind::chebyshev}) {
+    MultigridOptions o;
+    o.smoother = kind;
+    const Multigrid<double, TypeParam> mg(h, {}, o), mgs(hs, {}, o);
+    auto rhs = mg.fine_operator().make_vector(), rhss = mgs.fine_operator().make_vector();
+    assemble_rhs(mg.fine_operator(), problem, rhs);
+    assemble_rhs(mgs.fine_operator(), problem, rhss);
+    auto x = rhs, xs = rhss;
+    x = mg.fine_operator().make_vector();
+    xs = mgs.fine_operator().make_vector();
+    const auto r = solve_full_multigrid(mg, mg.fine_operator(), x, rhs, control);
+    const auto rs = solve_full_multigrid(mgs, mgs.fine_operator(), xs, rhss, control);
+    ASSERT_TRUE(r.converged()) << to_string(kind);
+    EXPECT_EQ(r.iterations, rs.iterations) << to_string(kind);
+    EXPECT_LE(difference_to_reference(*h->finest(), x, xs), 1e-9) << to_string(kind);
+  }
+  const MixedFullMultigrid<TypeParam> mixed(h), mixeds(hs);
+  const auto& A = mixed.cycle().fine_operator();
+  const auto& As = mixeds.cycle().fine_operator();
+  DistributedVector<double, TypeParam> rhs(h->finest()->partitioner()), rhss(hs->finest()->partitioner());
+  const LaplaceOperator<double, TypeParam> Ad(h->finest()), Ads(hs->finest());
+  assemble_rhs(Ad, problem, rhs);
+  assemble_rhs(Ads, problem, rhss);
+  auto x = Ad.make_vector(), xs = Ads.make_vector();
+  (void)A;
+  (void)As;
+  const auto r = mixed.solve(Ad, x, rhs, control);
+  const auto rs = mixeds.solve(Ads, xs, rhss, control);
+  ASSERT_TRUE(r.converged());
+  EXPECT_EQ(r.iterations, rs.iterations);
+  EXPECT_LE(difference_to_reference(*h->finest(), x, xs), 1e-6);  // float cycles: rounding differs by rank count
+}
+
+/// A rank grid that does not match the rank count is a collective InputError.
+TYPED_TEST(MultigridRanksTest, RefusesAWrongRankGrid) {
+  HierarchyOptions ho;
+  ho.rank_grid = {world_size() + 1, 1, 1};
+  EXPECT_THROW((LevelHierarchy<TypeParam>(brick(2, {2, 2, 1}, 3), 2, MPI_COMM_WORLD, ho)), InputError);
+  ho.replicate_below_cells_per_rank = -1;
+  ho.rank_grid = {0, 0, 0};
+  EXPECT_THROW((LevelHierarchy<TypeParam>(brick(2, {2, 2, 1}, 3), 2, MPI_COMM_WORLD, ho)), InputError);
+}
+
+}  // namespace
