@@ -86,8 +86,43 @@ MemoryNeed estimate_solve_memory(const SolveShape& s) {
       case SmootherKind::gauss_seidel: smoother_vectors = 2; break;
     }
     const double stencil = std::pow(2.0 * s.degree + 1, s.brick.dim);
+    // Continuous Q_k on several ranks: the hierarchy's partition (level_hierarchy.cpp), whose
+    // boxes are multiples of the last replicated level's and can exceed the balanced box; each
+    // vertex-patch level adds its halo box (x, b and, unless fused, r: one cell more per side).
+    const bool ranked = s.ranks > 1 && !s.discontinuous;
+    std::array<int, 3> grid = s.rank_grid;
+    int first_distributed = r_min;
+    if (ranked) {
+      std::array<global_index, 3> cells{1, 1, 1};
+      for (int d = 0; d < s.brick.dim; ++d) cells[d] = global_index(s.brick.coarse_cells[d]) << std::min(s.brick.refinements, 40);
+      if (grid[0] == 0) grid = choose_rank_grid(s.brick.dim, s.ranks, cells);
+      first_distributed = s.brick.refinements;
+      for (int r = r_min + 1; r <= s.brick.refinements; ++r) {
+        bool enough = true;
+        for (int d = 0; d < s.brick.dim; ++d)
+          enough = enough && (global_index(s.brick.coarse_cells[d]) << (r - 1)) >= 2 * global_index(grid[d]);
+        if (enough) {
+          first_distributed = r;
+          break;
+        }
+      }
+    }
+    const auto level_box = [&](int r, int grow) {
+      if (!ranked) return box_nodes(s, r);
+      double n = 1;
+      for (int d = 0; d < s.brick.dim; ++d) {
+        const double all = double(global_index(s.brick.coarse_cells[d]) << r);
+        // Partition units: the last replicated level's cells (one level only: the finest's).
+        const double units = first_distributed > r_min ? double(global_index(s.brick.coarse_cells[d]) << (first_distributed - 1)) : all;
+        const double box = r < first_distributed ? all : std::ceil(units / grid[d]) * (all / units);
+        n *= (std::min(box + 2 * grow, all)) * s.degree + 1;
+      }
+      return n;
+    };
     for (int r = r_min; r <= s.brick.refinements; ++r) {
-      const double n = box_nodes(s, r);
+      const double n = level_box(r, 0);
+      if (ranked && s.smoother == SmootherKind::vertex_patch && r >= first_distributed)
+        need.device_bytes += (s.patch_kernel == PatchKernel::fused ? 2 : 3) * level_box(r, 1) * mg_number;
       need.device_bytes += (3 + (r > r_min ? smoother_vectors : 2)) * n * mg_number;
       // Gauss–Seidel assembles each level's matrix on the host (values + column indices + rows).
       if (s.smoother == SmootherKind::gauss_seidel && r > r_min) need.host_bytes += n * stencil * (mg_number + 4) + 2 * n * 8;

@@ -2,7 +2,8 @@
 """The memory estimate that tensormg-poisson checks before allocating (issue 19) must cover what
 the run allocates and not overstate it by much: for each configuration, run with --memory-report
 and require  measured peak <= estimate  and  estimate - fixed margin <= 2 x measured peak.
-usage: check_memory_estimate.py -- <launcher and tensormg-poisson...>"""
+usage: check_memory_estimate.py [--ranked] -- <launcher and tensormg-poisson...>
+--ranked: the multi-rank multigrid cases (launch with several ranks; the peak is per rank)."""
 import re
 import subprocess
 import sys
@@ -21,6 +22,11 @@ CASES = [
     "--discretization dg --dim 2 -k 3 --cells 2 -r 6 --solver fmg --precision mixed --local-solver full",
     "--discretization dg --dim 3 -k 2 --cells 2 -r 3 --solver gmres --preconditioner mg --restart 10",
 ]
+if "--ranked" in sys.argv[:sys.argv.index("--")]:
+    CASES = [
+        "--dim 2 -k 3 --cells 2 -r 7 --solver fmg",
+        "--dim 3 -k 2 --cells 3 -r 4 --solver cg --preconditioner mg --smoother-kernel separate",
+    ]
 UNITS = {"MiB": 2.0**20, "GiB": 2.0**30}
 failed = False
 for case in CASES:
