@@ -22,9 +22,11 @@ Environment::Environment(int& argc, char**& argv, MPI_Comm comm, const DeviceChe
   comm_ = comm;
   MPI_Comm_rank(comm_, &rank_);
   MPI_Comm_size(comm_, &size_);
+  int devices = 0;
   if (device_check) {
     std::string why;
-    const int usable = device_check(why) ? 1 : 0;
+    devices = device_check(why);
+    const int usable = devices > 0 ? 1 : 0;
     int all_usable = 0;
     MPI_Allreduce(&usable, &all_usable, 1, MPI_INT, MPI_MIN, comm_);
     if (!all_usable) {
@@ -46,8 +48,26 @@ Environment::Environment(int& argc, char**& argv, MPI_Comm comm, const DeviceChe
   for (auto& a : kokkos_argv)
     if (std::strcmp(a, "--help") == 0) a = hidden_help;
   if (std::getenv("OMP_PROC_BIND") == nullptr) setenv("OMP_PROC_BIND", "false", 0);
+  // One GPU per rank: the node-local rank picks it (round robin when ranks outnumber GPUs).
+  std::string device_argument;
+  if (devices > 0) {
+    bool chosen = false;
+    for (const auto* a : kokkos_argv)
+      chosen = chosen || std::strncmp(a, "--kokkos-device-id", 18) == 0 || std::strncmp(a, "--kokkos-num-devices", 20) == 0 ||
+               std::strncmp(a, "--kokkos-ndevices", 17) == 0;
+    MPI_Comm node;
+    MPI_Comm_split_type(comm_, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node);
+    int local_rank = 0;
+    MPI_Comm_rank(node, &local_rank);
+    MPI_Comm_free(&node);
+    device_id_ = local_rank % devices;
+    if (!chosen) {
+      device_argument = "--kokkos-device-id=" + std::to_string(device_id_);
+      kokkos_argv.push_back(device_argument.data());
+    }
+  }
   if (device_error_.empty() && !Kokkos::is_initialized()) {
-    int kokkos_argc = argc;
+    int kokkos_argc = static_cast<int>(kokkos_argv.size());
     char** kokkos_args = kokkos_argv.data();
     Kokkos::initialize(kokkos_argc, kokkos_args);
     kokkos_argv.resize(std::size_t(kokkos_argc));

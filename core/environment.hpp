@@ -13,13 +13,16 @@ namespace tensormg {
 /// Owns MPI and Kokkos for the lifetime of a program (like Kokkos::ScopeGuard, plus MPI).
 /// Initializes whichever of the two is not initialized yet and finalizes only what it initialized.
 /// `--kokkos-*` flags are consumed by Kokkos and removed from argc/argv; the rest is left for the
-/// program's own parser. On multi-GPU nodes pass `--kokkos-num-devices=N`: Kokkos then maps
-/// ranks to devices by their node-local rank.
+/// program's own parser. With a device check (CUDA builds) each rank takes the GPU of its
+/// node-local rank (MPI_COMM_TYPE_SHARED) modulo the node's GPU count, unless a Kokkos device
+/// argument is given.
 class Environment {
  public:
-  /// Answers whether the default execution space's device can be used, before Kokkos starts
-  /// (a CUDA build on a machine without a GPU); false with the reason in its argument.
-  using DeviceCheck = std::function<bool(std::string&)>;
+  /// Asked before Kokkos starts (a CUDA build on a machine without a GPU): the number of usable
+  /// GPUs of this rank's node (0: none, with the reason in the argument).
+  /// Several ranks of a node take GPU (node-local rank mod count), unless Kokkos' own
+  /// --kokkos-device-id / --kokkos-num-devices / --kokkos-ndevices arguments say otherwise.
+  using DeviceCheck = std::function<int(std::string&)>;
   /// `--help`/`-h` stay for the program's parser (Kokkos' own help is `--kokkos-help`). When
   /// OMP_PROC_BIND is not set, it is set to "false" (what the OpenMP runtime already does without
   /// it) so that Kokkos does not warn on every run; set OMP_PROC_BIND=spread OMP_PLACES=threads for
@@ -40,6 +43,8 @@ class Environment {
   char** argv() { return argv_.data(); }
   /// Non-empty when the device check failed on some rank (the same text on every rank).
   const std::string& device_error() const { return device_error_; }
+  /// The GPU this rank uses (0 without a device check).
+  int device_id() const { return device_id_; }
 
  private:
   MPI_Comm comm_;
@@ -50,6 +55,7 @@ class Environment {
   std::vector<std::string> command_line_;
   std::vector<char*> argv_;  // null-terminated
   std::string device_error_;
+  int device_id_ = 0;
 };
 
 /// Runs body inside an Environment and turns errors into exit codes:

@@ -60,6 +60,63 @@ void Hdf5Writer::write(const std::string& name, const std::vector<std::int64_t>&
   write_array(name, data.data(), data.size(), H5T_STD_I64LE, H5T_NATIVE_INT64, dims);
 }
 
+void Hdf5Writer::open_existing(const std::string& path) {
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  TENSORMG_CHECK(file_ < 0, "HDF5 writer already has a file open");
+  file_ = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+  TENSORMG_CHECK(file_ >= 0, "cannot open HDF5 file '" << path << "' for writing");
+  path_ = path;
+}
+
+void Hdf5Writer::create_array(const std::string& name, hid_t file_type, const std::vector<hsize_t>& dims) {
+  const hid_t space = H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr);
+  // Space at creation: a later failure to allocate shows here, once, not in some rank's turn.
+  const hid_t plist = H5Pcreate(H5P_DATASET_CREATE);
+  H5Pset_alloc_time(plist, H5D_ALLOC_TIME_EARLY);
+  const hid_t set = H5Dcreate2(group_for(name), name.c_str(), file_type, space, H5P_DEFAULT, plist, H5P_DEFAULT);
+  H5Pclose(plist);
+  H5Sclose(space);
+  TENSORMG_CHECK(set >= 0, "cannot create dataset '" << name << "' in '" << path_ << "' (disk full?)");
+  H5Dclose(set);
+}
+
+void Hdf5Writer::create_double(const std::string& name, const std::vector<hsize_t>& dims) {
+  create_array(name, H5T_IEEE_F64LE, dims);
+}
+void Hdf5Writer::create_int64(const std::string& name, const std::vector<hsize_t>& dims) {
+  create_array(name, H5T_STD_I64LE, dims);
+}
+
+void Hdf5Writer::write_selection(const std::string& name, const void* data, std::size_t size, hid_t memory_type,
+                                 const std::vector<Hyperslab>& slabs) {
+  const hid_t set = H5Dopen2(file_, name.c_str(), H5P_DEFAULT);
+  TENSORMG_CHECK(set >= 0, "no dataset '" << name << "' in '" << path_ << "'");
+  const hid_t file_space = H5Dget_space(set);
+  H5Sselect_none(file_space);
+  for (const auto& h : slabs)
+    H5Sselect_hyperslab(file_space, H5S_SELECT_OR, h.start.data(), h.stride.data(), h.count.data(), h.block.data());
+  const hssize_t selected = H5Sget_select_npoints(file_space);
+  herr_t status = -1;
+  if (selected == hssize_t(size)) {
+    const hsize_t n = size;
+    const hid_t memory_space = H5Screate_simple(1, &n, nullptr);
+    status = size == 0 ? 0 : H5Dwrite(set, memory_type, memory_space, file_space, H5P_DEFAULT, data);
+    H5Sclose(memory_space);
+  }
+  H5Sclose(file_space);
+  H5Dclose(set);
+  TENSORMG_CHECK(selected == hssize_t(size), "dataset '" << name << "': " << size << " values for " << selected << " selected entries");
+  TENSORMG_CHECK(status >= 0, "cannot write dataset '" << name << "' to '" << path_ << "' (disk full?)");
+}
+
+void Hdf5Writer::write_blocks(const std::string& name, const std::vector<double>& data, const std::vector<Hyperslab>& slabs) {
+  write_selection(name, data.data(), data.size(), H5T_NATIVE_DOUBLE, slabs);
+}
+void Hdf5Writer::write_blocks(const std::string& name, const std::vector<std::int64_t>& data,
+                              const std::vector<Hyperslab>& slabs) {
+  write_selection(name, data.data(), data.size(), H5T_NATIVE_INT64, slabs);
+}
+
 void Hdf5Writer::write(const std::string& name, const std::string& text) {
   const hid_t type = H5Tcopy(H5T_C_S1);
   H5Tset_size(type, H5T_VARIABLE);

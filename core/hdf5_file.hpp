@@ -1,7 +1,8 @@
 #pragma once
 /// @file
 /// Writing HDF5 files and the XDMF sidecar that lets ParaView open a structured node grid. Serial
-/// HDF5: one process writes. Files are created exclusively under a temporary name and renamed by
+/// HDF5: one process at a time (rank 0 creates the datasets, then every rank writes its own
+/// blocks in turn: no rank holds the global vector). Files are created exclusively under a temporary name and renamed by
 /// an OutputTransaction (core/output_file.hpp).
 
 #include <hdf5.h>
@@ -32,6 +33,20 @@ class Hdf5Writer {
   void write(const std::string& name, const std::vector<std::int64_t>& data, const std::vector<hsize_t>& dims);
   /// A variable-length string dataset (JSON run records).
   void write(const std::string& name, const std::string& text);
+
+  /// Opens an existing file for writing (a rank's turn at a file rank 0 created).
+  void open_existing(const std::string& path);
+  /// A dataset of dims (C order) whose values come later, block by block (write_blocks).
+  void create_double(const std::string& name, const std::vector<hsize_t>& dims);
+  void create_int64(const std::string& name, const std::vector<hsize_t>& dims);
+  /// A regular hyperslab of a dataset (H5Sselect_hyperslab's start, stride, count, block).
+  struct Hyperslab {
+    std::vector<hsize_t> start, stride, count, block;
+  };
+  /// Writes `size` values into the union of the hyperslabs of dataset `name`, in the dataset's
+  /// row-major order of the selected entries.
+  void write_blocks(const std::string& name, const std::vector<double>& data, const std::vector<Hyperslab>& slabs);
+  void write_blocks(const std::string& name, const std::vector<std::int64_t>& data, const std::vector<Hyperslab>& slabs);
   /// Flushes and closes the file. Throws InputError if HDF5 reports a failure.
   void close();
 
@@ -40,6 +55,9 @@ class Hdf5Writer {
   /// One dataset of `size` values of memory_type, stored as file_type; dims in C order.
   void write_array(const std::string& name, const void* data, std::size_t size, hid_t file_type, hid_t memory_type,
                    const std::vector<hsize_t>& dims);
+  void create_array(const std::string& name, hid_t file_type, const std::vector<hsize_t>& dims);
+  void write_selection(const std::string& name, const void* data, std::size_t size, hid_t memory_type,
+                       const std::vector<Hyperslab>& slabs);
   std::string path_;
   hid_t file_ = -1;
 };

@@ -1,7 +1,8 @@
 #pragma once
 /// @file
-/// One HDF5 file per run, whatever the rank count: the solution on the global node grid (gathered
-/// to rank 0), the node coordinates, and the JSON run record; plus an XDMF sidecar for ParaView.
+/// One HDF5 file per run, whatever the rank count: the solution on the global node grid (each rank
+/// writes its own block in turn, serial HDF5; no rank gathers the vector), the node coordinates,
+/// and the JSON run record; plus an XDMF sidecar for ParaView.
 /// DG solutions are written as what they are, discontinuous: every value with its node's
 /// coordinates, each cell cut into k^d sub-cells (quadrilaterals or hexahedra) of its own points.
 
@@ -31,13 +32,8 @@ template <class Number, class ExecSpace>
 void write_solution(const std::string& path, const DgDofLayout<ExecSpace>& layout,
                     const DistributedVector<Number, ExecSpace>& solution, const Json& record, bool overwrite);
 
-/// The host bytes rank 0 holds while writing a DG solution of `values` values (solution, points,
+/// The host bytes a rank holds while writing its `values` DG values (solution, points,
 /// connectivity): what the memory check adds for --output.
 double dg_output_bytes(int dim, int degree, double values);
-
-/// The solution gathered on rank 0 in global lexicographic order (empty on other ranks).
-template <class Number, class ExecSpace>
-std::vector<double> gather_on_root(const ContinuousDofLayout<ExecSpace>& layout,
-                                   const DistributedVector<Number, ExecSpace>& v);
 
 }  // namespace tensormg

@@ -73,7 +73,7 @@ inline std::optional<int> parse_command_line(CLI::App& app, Environment& env) {
 /// is visible stops with one line and exit code 2 instead of Kokkos' abort.
 inline int run_program(int argc, char** argv, const std::function<int(Environment&)>& body) {
   Environment::DeviceCheck check;
-  if constexpr (cuda_mma::enabled) check = [](std::string& why) { return cuda_mma::usable_device_count(why) > 0; };
+  if constexpr (cuda_mma::enabled) check = [](std::string& why) { return cuda_mma::usable_device_count(why); };
   return run_main(argc, argv, body, check);
 }
 

@@ -13,6 +13,7 @@
 #include "backends/device.hpp"
 #include "core/environment.hpp"
 #include "core/error.hpp"
+#include "core/output_file.hpp"
 #include "core/json.hpp"
 #include "core/krylov.hpp"
 #include "core/preconditioners.hpp"
@@ -68,6 +69,8 @@ struct Options {
   bool output_given = false;  ///< --output appeared (an empty name is then an error)
   bool rtol_given = false;    ///< --rtol appeared (else float runs default to 1e-5)
   bool overwrite = false;
+  std::string record;  ///< JSON run record (the scaling study reads these)
+  bool record_given = false;
   bool monitor = false;
   bool memory_report = false;
 };
@@ -104,7 +107,7 @@ SolveShape solve_shape(const Options& o, int ranks) {
   s.mixed_full_multigrid = o.solver == "fmg" && o.precision == "mixed";
   s.smoother = parse_smoother_kind(o.smoother);
   s.patch_kernel = parse_patch_kernel(o.smoother_kernel);
-  s.gather_output = !o.output.empty();
+  s.write_output = !o.output.empty();
   s.discontinuous = o.discretization == "dg";
   s.dg_global_residual = s.discontinuous && parse_dg_local_solver(o.local_solver) == DgLocalSolver::full;
   return s;
@@ -182,6 +185,8 @@ void validate(Options& o) {
   TENSORMG_CHECK(o.max_iterations >= 0, "--max-iterations must be >= 0");
   TENSORMG_CHECK(o.restart >= 1, "--restart must be >= 1");
   TENSORMG_CHECK(!o.output_given || !o.output.empty(), "--output needs a file name (it is empty)");
+  TENSORMG_CHECK(!o.record_given || !o.record.empty(), "--record needs a file name (it is empty)");
+  TENSORMG_CHECK(o.record.empty() || o.record != o.output, "--record and --output name the same file");
   if (o.discretization == "dg") {
     TENSORMG_CHECK(o.penalty > 0 && o.penalty < 1e6, "--penalty must be in (0, 1e6), given " << o.penalty);
     TENSORMG_CHECK(!uses_multigrid(o) || o.smoother != "gauss-seidel",
@@ -223,6 +228,7 @@ Json options_record(const Options& o) {
   j["max_iterations"] = o.max_iterations;
   j["restart"] = o.restart;
   j["output"] = o.output;
+  j["record"] = o.record;
   return j;
 }
 
@@ -487,6 +493,12 @@ int run(const Options& o, Environment& env) {
     write_solution(o.output, *layout, x, record, o.overwrite);
     if (env.rank() == 0) std::printf("  %-24s %s (+ .xdmf)\n", "output", o.output.c_str());
   }
+  if (!o.record.empty()) {
+    collectively(env.comm(), [&] {
+      if (env.rank() == 0) write_text_file_atomically(o.record, record.dump() + "\n");
+    });
+    if (env.rank() == 0) std::printf("  %-24s %s\n", "record", o.record.c_str());
+  }
   return 0;
 }
 
@@ -533,11 +545,13 @@ int main(int argc, char** argv) {
     app.add_option("--restart", o.restart, "GMRES/FGMRES restart length");
     app.add_option("-o,--output", o.output, "HDF5 file for solution and run record (an .xdmf sidecar is added)");
     app.add_flag("--overwrite", o.overwrite, "replace existing output files");
+    app.add_option("--record", o.record, "JSON file for the run record (options, result, times; no solution)");
     app.add_flag("--monitor", o.monitor, "print the residual of every iteration");
     app.add_flag("--memory-report", o.memory_report,
                  "print the memory estimate (checked before the run) next to the measured peak of Kokkos allocations");
     if (auto code = tensormg::parse_command_line(app, env)) return *code;
     o.output_given = app.count("--output") > 0;
+    o.record_given = app.count("--record") > 0;
     o.penalty_given = app.count("--penalty") > 0;
     o.local_solver_given = app.count("--local-solver") > 0;
     for (const char* name : {"--smoother-kernel", "--thread-structure", "--patches-per-team",
@@ -547,6 +561,7 @@ int main(int argc, char** argv) {
     tensormg::collectively(env.comm(), [&] { validate(o); });
     // Before anything is allocated or solved: the output can be written, the memory suffices.
     if (!o.output.empty()) tensormg::check_output_path(o.output, o.overwrite, env.comm());
+    if (!o.record.empty()) tensormg::check_output_writable({o.record}, o.overwrite, env.comm());
     {
       // GMRES never needs more basis vectors than there are unknowns.
       double dofs = 1;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <type_traits>
 
+#include "core/device_traits.hpp"
 #include "core/error.hpp"
 
 namespace tensormg {
@@ -54,13 +55,21 @@ LevelHierarchy<ExecSpace, Disc>::LevelHierarchy(const BrickDescription& fine, in
     // The process grid of the finest mesh (validated there: a wrong grid is a collective error).
     const auto finest = std::make_shared<const CartesianMesh>(brick_of(n - 1), comm, options.rank_grid);
     const std::array<int, 3> grid = finest->rank_grid();
-    // Distributed from the first level whose coarser neighbour has enough cells per rank.
+    // Distributed from the first level whose coarser neighbour has enough cells per rank and
+    // which has more DoFs than the replication threshold.
+    const double dof_threshold = options.replicate_below_dofs >= 0 ? options.replicate_below_dofs
+                                 : runs_on_host<ExecSpace>()     ? 0.0
+                                                                 : double(1 << 17);
     first_distributed_ = n - 1;
     for (int l = 1; l < n; ++l) {
       bool enough = true;
-      for (int d = 0; d < fine.dim; ++d)
-        enough = enough && (global_index(fine.coarse_cells[d]) << (coarsest_refinement_ + l - 1)) >=
-                               global_index(options.replicate_below_cells_per_rank) * grid[d];
+      double dofs = 1;
+      for (int d = 0; d < fine.dim; ++d) {
+        const global_index cells = global_index(fine.coarse_cells[d]) << (coarsest_refinement_ + l);
+        dofs *= double(cells) * degree + 1;
+        enough = enough && cells / 2 >= global_index(options.replicate_below_cells_per_rank) * grid[d];
+      }
+      enough = enough && dofs > dof_threshold;
       if (enough) {
         first_distributed_ = l;
         break;

@@ -25,6 +25,10 @@ struct HierarchyOptions {
   /// holds the whole level and solves it redundantly); the finer levels are distributed. 0 keeps
   /// only the coarsest level replicated (the tests' setting: tiny and empty rank boxes).
   int replicate_below_cells_per_rank = 2;
+  /// ... and the levels of at most this many DoFs are replicated too (their halo exchanges cost
+  /// more than their work: measured on the H100, perf/README.md "Multigrid on several ranks");
+  /// -1: 2^17 on a device, 0 on the host.
+  double replicate_below_dofs = -1;
 };
 
 template <class ExecSpace, class Disc = ContinuousQk>

@@ -97,10 +97,16 @@ MemoryNeed estimate_solve_memory(const SolveShape& s) {
       for (int d = 0; d < s.brick.dim; ++d) cells[d] = global_index(s.brick.coarse_cells[d]) << std::min(s.brick.refinements, 40);
       if (grid[0] == 0) grid = choose_rank_grid(s.brick.dim, s.ranks, cells);
       first_distributed = s.brick.refinements;
+      // LevelHierarchy's rule with its defaults.
+      const double dof_threshold = device_memory_is_host() ? 0.0 : double(1 << 17);
       for (int r = r_min + 1; r <= s.brick.refinements; ++r) {
         bool enough = true;
-        for (int d = 0; d < s.brick.dim; ++d)
+        double dofs = 1;
+        for (int d = 0; d < s.brick.dim; ++d) {
           enough = enough && (global_index(s.brick.coarse_cells[d]) << (r - 1)) >= 2 * global_index(grid[d]);
+          dofs *= double(global_index(s.brick.coarse_cells[d]) << r) * s.degree + 1;
+        }
+        enough = enough && dofs > dof_threshold;
         if (enough) {
           first_distributed = r;
           break;
@@ -136,21 +142,12 @@ MemoryNeed estimate_solve_memory(const SolveShape& s) {
       need.device_bytes += 2 * box_nodes(coarse, coarse.brick.refinements) * 8;  // its b and x
     }
   }
-  // Host: the errors' and the output's copies of the owned values; rank 0 holds the global grid.
+  // Host: the errors' and the output's copies of the owned values (each rank writes its own block;
+  // DG adds the values' points and sub-cells).
   need.host_bytes += fine * 8;
-  if (s.gather_output) need.host_bytes += fine * 8;
+  if (s.write_output) need.host_bytes += s.discontinuous ? dg_output_bytes(s.brick.dim, s.degree, fine) : fine * 8;
   need.device_bytes += small_data_margin_bytes;
   return need;
-}
-
-double output_gather_bytes(const SolveShape& s) {
-  if (!s.gather_output) return 0;
-  SolveShape one_rank = s;  // the whole grid, as one rank would hold it
-  one_rank.ranks = 1;
-  one_rank.rank_grid = {1, 1, 1};
-  const double values = box_nodes(one_rank, s.brick.refinements);
-  // DG: the values, their points and the sub-cells' connectivity (solution_output.hpp).
-  return s.discontinuous ? dg_output_bytes(s.brick.dim, s.degree, values) : values * 8;
 }
 
 bool device_memory_is_host() {
@@ -170,10 +167,7 @@ void check_solve_memory(const SolveShape& shape, MPI_Comm comm) {
                                                  << std::numeric_limits<local_index>::max()
                                                  << " one rank can address with 32-bit local indices; use more MPI "
                                                     "ranks, fewer refinements (-r) or fewer coarse cells (--cells)");
-  MemoryNeed need = estimate_solve_memory(shape);
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
-  if (rank == 0) need.host_bytes += output_gather_bytes(shape);
+  const MemoryNeed need = estimate_solve_memory(shape);
   check_memory(need, device_available_bytes(), device_memory_is_host(), comm, "this solve",
                "use fewer refinements (-r), fewer coarse cells (--cells), a lower degree or more MPI ranks");
 }

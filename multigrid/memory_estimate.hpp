@@ -31,7 +31,7 @@ struct SolveShape {
   bool mixed_full_multigrid = false;  ///< a double hierarchy one level below the float one
   SmootherKind smoother = SmootherKind::vertex_patch;
   PatchKernel patch_kernel = PatchKernel::automatic;
-  bool gather_output = false;  ///< the solution is gathered on rank 0 for the HDF5 file
+  bool write_output = false;  ///< the solution is written (each rank its own block)
   bool discontinuous = false;  ///< DG: (k+1)^d values per cell, ghost cells behind each box face
   bool dg_global_residual = false;  ///< DG vertex patches with the full local solver keep b − A x
 };
@@ -55,8 +55,6 @@ int krylov_vectors(const std::string& solver, int restart);
 
 /// Bytes per rank (the largest rank box) on the device and on the host.
 MemoryNeed estimate_solve_memory(const SolveShape& shape);
-/// Host bytes rank 0 adds for the gathered global solution (0 without output).
-double output_gather_bytes(const SolveShape& shape);
 
 /// Memory the default execution space can still allocate on this rank: the CUDA device's free
 /// memory, or the host's available memory for host backends.

@@ -67,11 +67,6 @@ Multigrid<Number, ExecSpace, Disc>::Multigrid(std::shared_ptr<const hierarchy_ty
                                               operator_options op_options, MultigridOptions options, int n_levels)
     : hierarchy_(std::move(hierarchy)), options_(options) {
   const MPI_Comm comm = hierarchy_->finest()->mesh().comm();
-  int ranks = 1;
-  MPI_Comm_size(comm, &ranks);
-  TENSORMG_CHECK_COLLECTIVE(comm, (ranks == 1 || !std::is_same_v<Disc, DgSipg>),
-                            "DG multigrid runs on one MPI rank in this version (given "
-                                << ranks << " ranks); continuous Q_k multigrid runs on any number");
   if (n_levels == 0) n_levels = hierarchy_->n_levels();
   TENSORMG_CHECK_COLLECTIVE(comm, n_levels >= 1 && n_levels <= hierarchy_->n_levels(),
                             "multigrid on " << n_levels << " levels of a hierarchy of " << hierarchy_->n_levels());
@@ -90,6 +85,7 @@ Multigrid<Number, ExecSpace, Disc>::Multigrid(std::shared_ptr<const hierarchy_ty
     level.r = level.op->make_vector("mg_r");
     levels_.push_back(std::move(level));
   }
+  if (options_.collect_times && levels_.back().smoother) levels_.back().smoother->time_exchanges(true);
   const int dim = hierarchy_->finest()->dim();
   const auto& coarse_cells = levels_.front().layout->mesh().n_cells();
   bool single_patch = true;
@@ -203,6 +199,9 @@ template <class Number, class ExecSpace, class Disc>
 std::map<std::string, double> Multigrid<Number, ExecSpace, Disc>::times() const {
   std::map<std::string, double> t;
   for (const auto& [name, timer] : timers_.timers()) t[name] = timer.seconds();
+  // The part of the finest level's smoothing spent on halo exchanges (several ranks).
+  if (options_.collect_times && levels_.back().smoother && levels_.back().smoother->exchange_seconds() > 0)
+    t["smoothing: halo exchange"] = levels_.back().smoother->exchange_seconds();
   return t;
 }
 

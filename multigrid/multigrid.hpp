@@ -13,10 +13,10 @@
 /// Continuous Q_k: Dirichlet rows are identity rows (as in LaplaceOperator): a cycle sets x = b on
 /// them and keeps the correction zero there on coarser levels. DG has no such rows (Nitsche).
 ///
-/// Continuous Q_k on any number of MPI ranks: the hierarchy's distributed levels smooth with halo
-/// boxes (vertex-patch) or through the distributed operator (Jacobi, Chebyshev), its replicated
-/// coarse levels (LevelHierarchy::first_distributed_level) run redundantly on every rank. DG
-/// multigrid and the Gauss–Seidel smoother run on one rank (collective error otherwise).
+/// Any number of MPI ranks: the distributed levels smooth on halo boxes (vertex patches) or
+/// through the distributed operator (Jacobi, Chebyshev); continuous Q_k's replicated coarse levels
+/// (LevelHierarchy::first_distributed_level) run redundantly on every rank. The Gauss–Seidel
+/// smoother runs on one rank (collective error otherwise).
 
 #include <map>
 #include <memory>
@@ -100,8 +100,8 @@ class Multigrid {
   };
 
   /// Operators, smoothers and transfers on the first `n_levels` levels of `hierarchy` (0: all of
-  /// them); the layouts are shared, not rebuilt. Collective; throws InputError on more than one
-  /// rank for DG or for n_levels beyond the hierarchy.
+  /// them); the layouts are shared, not rebuilt. Collective; throws InputError for n_levels
+  /// beyond the hierarchy.
   Multigrid(std::shared_ptr<const hierarchy_type> hierarchy, operator_options op_options = {},
             MultigridOptions options = {}, int n_levels = 0);
   /// On a hierarchy of its own: LevelHierarchy(fine, degree, comm).
@@ -138,9 +138,14 @@ class Multigrid {
   void full_multigrid_start(vector_type& x, const vector_type& b) const;
 
   /// Accumulated seconds per component (smoothing, residual, transfer, coarse solve, vector
-  /// operations on the finest level; "coarser levels" for all others) when collect_times is on.
+  /// operations on the finest level; "coarser levels" for all others) when collect_times is on;
+  /// on several ranks also "smoothing: halo exchange", the part of the finest smoothing spent in
+  /// halo-box copies and exchanges.
   std::map<std::string, double> times() const;
-  void reset_times() const { timers_ = TimerSet(); }
+  void reset_times() const {
+    timers_ = TimerSet();
+    if (levels_.back().smoother) levels_.back().smoother->reset_exchange_seconds();
+  }
 
  private:
   std::shared_ptr<const hierarchy_type> hierarchy_;

@@ -22,6 +22,10 @@
 #                                                   smoothing step of the DG vertex-patch smoother,
 #                                                   DG multigrid solves (time to solution against
 #                                                   CG + Jacobi), paper 002 Tables 1-2
+#   ranks                                           multigrid on several ranks sharing the GPU:
+#                                                   tests at 1-4 ranks, memcheck, FMG overheads
+#   scaling                                         perf/scaling_study.py ($SCALING_RANKS, $WEAK_DOFS,
+#                                                   $STRONG_DOFS, $SCALING_DEGREES)
 #   ncu-operator ncu-vmult ncu-smoother             Nsight Compute profiles
 # Each part's time cap is $PART_TIMEOUT seconds (default 300).
 set -uo pipefail
@@ -75,6 +79,37 @@ for part in "${parts[@]}"; do
       for t in ${SANITIZE:-test_core test_laplace_operator test_multigrid test_vertex_patch}; do
         SANITIZE_TIMEOUT=$cap bash perf/sanitize.sh "$build" "$out" "$t"
       done
+      ;;
+    ranks)
+      # Multigrid on several ranks sharing this GPU (issue 14): the tests against one rank at 1-4
+      # ranks, memcheck at 2 ranks, then FMG at 1, 2 and 4 ranks (--mg-times: the halo exchange's
+      # share of the finest smoothing). Ranks sharing one GPU measure overheads, not scaling.
+      for np in 1 2 3 4; do
+        timeout "$cap" mpiexec -n $np --oversubscribe "$build/tests/test_multigrid_ranks" --gtest_filter='*/Cuda.*' \
+          > "$out/test_multigrid_ranks-np$np.txt" 2>&1
+        echo "test_multigrid_ranks np$np exit $? | $(grep -m1 -E 'PASSED|FAILED' "$out/test_multigrid_ranks-np$np.txt")"
+      done
+      timeout "$cap" mpiexec -n 2 --oversubscribe compute-sanitizer --tool memcheck --error-exitcode 9 \
+        "$build/tests/test_multigrid_ranks" --gtest_filter='*/Cuda.*SmoothingStep*:*/Cuda.Transfers*' \
+        > "$out/sanitizer-test_multigrid_ranks-np2-memcheck.log" 2>&1
+      echo "compute-sanitizer memcheck test_multigrid_ranks np2: exit $? | $(grep -c 'ERROR SUMMARY: 0 errors' "$out/sanitizer-test_multigrid_ranks-np2-memcheck.log") ranks clean"
+      for spec in "-k 1 -r 8" "-k 3 -r 7" "-k 7 -r 6"; do
+        for np in 1 2 4; do
+          name="ranks-fmg-$(echo "$spec" | tr -d ' -')-np$np"
+          timeout "$cap" mpiexec -n $np --oversubscribe "$build/drivers/tensormg-poisson" --dim 3 $spec --solver fmg \
+            --problem one --rtol 1e-9 --mg-times --record "$out/$name.json" --overwrite > "$out/$name.txt" 2>&1
+          echo "$name exit $? |$(grep -E '^  iterations' "$out/$name.txt" | awk '{print " cycles", $2}') |$(grep -E '^  solve time' "$out/$name.txt" | awk '{print " solve", $3}') |$(grep -E '^    smoothing  ' "$out/$name.txt" | awk '{print " smoothing", $2}') |$(grep -E 'smoothing: halo' "$out/$name.txt" | awk '{print " halo", $4}')"
+        done
+      done
+      ;;
+    scaling)
+      # perf/scaling_study.py: weak (DoFs per GPU) and strong series over $SCALING_RANKS ranks, one
+      # GPU per rank on a multi-GPU machine (on one GPU the ranks share it).
+      timeout "$cap" python3 perf/scaling_study.py --program "$build/drivers/tensormg-poisson" \
+        --launcher "mpiexec -n {ranks} --oversubscribe" --ranks "${SCALING_RANKS:-1,2,4}" --degrees "${SCALING_DEGREES:-1,3,7}" \
+        --solvers fmg,gmres --dim 3 --weak-dofs "${WEAK_DOFS:-2e8}" --strong-dofs "${STRONG_DOFS:-5e8}" --out "$out/scaling" \
+        > "$out/scaling.log" 2>&1
+      echo "scaling exit $?"; tail -40 "$out/scaling.log"
       ;;
     ceilings)
       timeout "$cap" "$build/perf/tensormg-ceilings" --output "$out/ceilings.json" --overwrite > "$out/ceilings.log" 2>&1

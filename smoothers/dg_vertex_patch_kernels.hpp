@@ -136,9 +136,13 @@ struct DgPatchKernel {
     bool is_interior = true;
     int m[3] = {N, N, N};  // the local space's size per direction
     for (int d = 0; d < dim; ++d) {
-      const local_index v = 1 + ((args.color >> d) & 1) + 2 * rest[d];  // vertex: 1..cells−1 of the colour's parity
+      // Vertex 1..cells−1 of the box whose global coordinate has the colour's parity; the
+      // boundary position by the global vertex (a halo box is part of the mesh).
+      const int parity = int(((args.color >> d) + args.box.offset[d]) & 1);
+      const local_index v = 1 + parity + 2 * rest[d];
       c0[d] = v - 1;
-      const int position = (v == 1 ? 1 : 0) + (v + 1 == args.box.cells[d] ? 2 : 0);
+      const global_index gv = args.box.offset[d] + v;
+      const int position = (gv == 1 ? 1 : 0) + (gv + 1 == args.box.global_cells[d] ? 2 : 0);
       is_interior = is_interior && position == 0;
       array.base[d] = args.data.data() + Data::offset(d, position);
       m[d] = args.local_size[d][position];

@@ -2,6 +2,7 @@
 
 #include "core/error.hpp"
 #include "core/profiling.hpp"
+#include "core/timer.hpp"
 
 namespace tensormg {
 
@@ -12,8 +13,7 @@ DgVertexPatchSmoother<Number, ExecSpace>::DgVertexPatchSmoother(
   const auto& layout = op_->layout();
   int ranks = 1;
   MPI_Comm_size(layout.mesh().comm(), &ranks);
-  TENSORMG_CHECK_COLLECTIVE(layout.mesh().comm(), ranks == 1,
-                            "the DG vertex-patch smoother runs on one MPI rank for now (given " << ranks << ")");
+  distributed_ = ranks > 1;
   const int dim = layout.dim(), k = layout.degree(), n = k + 1, N = 2 * n;
   kernels_ = dg_patch_kernels<Number, ExecSpace>(dim, k);
   scratch_level_ = kernels_.scratch_bytes() <= Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0) ? 0 : 1;
@@ -43,13 +43,63 @@ DgVertexPatchSmoother<Number, ExecSpace>::DgVertexPatchSmoother(
   Kokkos::deep_copy(data_, Kokkos::View<const Number*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(host.data(), host.size()));
   host_data_ = std::move(host);
   if (solver_ == DgLocalSolver::full) residual_ = op_->make_vector("dg_patch_residual");
+  if (!distributed_) return;
+  // Cells: a rank owns its box; its halo box grows it by one cell per side.
+  const auto& mesh = layout.mesh();
+  const auto ranges = [&](int rank, GridRange& owned, GridRange& box) {
+    const auto& g = mesh.rank_grid();
+    const std::array<int, 3> p{rank % g[0], (rank / g[0]) % g[1], rank / (g[0] * g[1])};
+    bool empty = false;
+    for (int d = 0; d < 3; ++d) {
+      if (d >= dim) {
+        owned.lo[d] = box.lo[d] = 0;
+        owned.hi[d] = box.hi[d] = 1;
+        continue;
+      }
+      const auto r = mesh.cell_range(d, p[d]);
+      empty = empty || r[1] == r[0];
+      owned.lo[d] = r[0];
+      owned.hi[d] = r[1];
+      box.lo[d] = std::max<global_index>(r[0] - 1, 0);
+      box.hi[d] = std::min<global_index>(r[1] + 1, mesh.n_cells()[d]);
+    }
+    if (empty)
+      for (int d = 0; d < dim; ++d) owned.hi[d] = owned.lo[d], box.hi[d] = box.lo[d];
+  };
+  halo_ = HaloBox<ExecSpace>(mesh.comm(), dim, layout.box().cell_dofs, ranges, 31);
+  CellBox& hb = halo_box_;
+  hb = layout.box();
+  hb.n_owned_cells = 1;
+  for (int d = 0; d < 3; ++d) {
+    hb.cells[d] = halo_.extent(d);
+    hb.offset[d] = halo_.lower(d);
+    hb.n_owned_cells *= hb.cells[d];
+    hb.boundary[d][0] = d < dim && hb.offset[d] == 0;
+    hb.boundary[d][1] = d < dim && hb.offset[d] + hb.cells[d] == hb.global_cells[d];
+    hb.slab_offset[d][0] = hb.slab_offset[d][1] = 0;  // no ghost cells: the halo box holds them all
+  }
+  x_box_ = view_type("tensormg::smoother::dg_halo_box::x", halo_.size());
+  b_box_ = view_type("tensormg::smoother::dg_halo_box::b", halo_.size());
 }
 
 template <class Number, class ExecSpace>
-void DgVertexPatchSmoother<Number, ExecSpace>::smooth_color(vector_type& x, const vector_type& b, int color) const {
-  const CellBox& box = op_->layout().box();
+template <class F>
+void DgVertexPatchSmoother<Number, ExecSpace>::exchange(F&& f) const {
+  if (!time_exchanges_) return f();
+  ExecSpace().fence();
+  Timer t;
+  t.start();
+  f();
+  ExecSpace().fence();
+  t.stop();
+  exchange_seconds_ += t.seconds();
+}
+
+template <class Number, class ExecSpace>
+void DgVertexPatchSmoother<Number, ExecSpace>::launch_color(const view_type& x, const view_type& b, const CellBox& box,
+                                                            int color) const {
   DgPatchArgs<Number, ExecSpace> args;
-  args.x = x.view();
+  args.x = x;
   args.data = data_;
   args.host_data = host_data_.data();
   args.box = box;
@@ -60,26 +110,58 @@ void DgVertexPatchSmoother<Number, ExecSpace>::smooth_color(vector_type& x, cons
   for (int d = 0; d < 3; ++d)
     for (int position = 0; position < 4; ++position) args.local_size[d][position] = local_size_[d][position];
   for (int d = 0; d < 3; ++d) {
-    const int parity = (color >> d) & 1;
+    // Colours by the parity of global vertices (dg_vertex_patch_kernels.hpp).
+    const int parity = int(((color >> d) + box.offset[d]) & 1);
     args.patches[d] = d < box.dim ? std::max<local_index>(0, (box.cells[d] - parity) / 2) : 1;
   }
+  args.b = b;
+  args.local_residual = solver_ != DgLocalSolver::full;
+  kernels_.launch(args);
+}
+
+template <class Number, class ExecSpace>
+void DgVertexPatchSmoother<Number, ExecSpace>::smooth_color(vector_type& x, const vector_type& b, int color) const {
   if (solver_ == DgLocalSolver::full) {
     op_->vmult(residual_, x);
     residual_.axpby(Number(1), b, Number(-1));  // r = b − A x
-    args.b = residual_.view();
-    args.local_residual = false;
+    launch_color(x.view(), residual_.view(), op_->layout().box(), color);
   } else {
-    args.b = b.view();
-    args.local_residual = true;
+    launch_color(x.view(), b.view(), op_->layout().box(), color);
   }
-  kernels_.launch(args);
 }
 
 template <class Number, class ExecSpace>
 void DgVertexPatchSmoother<Number, ExecSpace>::smooth(vector_type& x, const vector_type& b, SweepOrder order) const {
   ScopedRegion region("tensormg::smoother::dg_vertex_patch");
   const int colors = 1 << op_->layout().dim();
-  for (int c = 0; c < colors; ++c) smooth_color(x, b, order == SweepOrder::forward ? c : colors - 1 - c);
+  if (!distributed_) {
+    for (int c = 0; c < colors; ++c) smooth_color(x, b, order == SweepOrder::forward ? c : colors - 1 - c);
+    return;
+  }
+  const bool full = solver_ == DgLocalSolver::full;
+  exchange([&] {
+    halo_.copy_in(x.view(), x_box_);
+    halo_.refresh(x_box_);
+    if (!full) {
+      halo_.copy_in(b.view(), b_box_);
+      halo_.refresh(b_box_);
+    }
+  });
+  for (int i = 0; i < colors; ++i) {
+    const int color = order == SweepOrder::forward ? i : colors - 1 - i;
+    if (full) {  // the global residual into the halo box (b_box_ holds it)
+      halo_.copy_out(x.view(), x_box_);
+      op_->vmult(residual_, x);
+      residual_.axpby(Number(1), b, Number(-1));
+      exchange([&] {
+        halo_.copy_in(residual_.view(), b_box_);
+        halo_.refresh(b_box_);
+      });
+    }
+    if (halo_.size() > 0) launch_color(x_box_, b_box_, halo_box_, color);
+    if (i + 1 < colors) exchange([&] { halo_.refresh(x_box_); });
+  }
+  exchange([&] { halo_.copy_out(x.view(), x_box_); });
 }
 
 template <class Number, class ExecSpace>

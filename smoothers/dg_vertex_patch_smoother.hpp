@@ -9,7 +9,10 @@
 ///     without jumps across the patch boundary; one kernel per colour);
 ///   - full: all patch values, with the global residual b − A x recomputed before each colour by the
 ///     matrix-free operator (the paper's global residual update).
-/// One MPI rank for now (the ghost patches of paper 002 §5 come with multi-rank multigrid).
+/// On several ranks (paper 002 §5, ghost patches): as the continuous smoother, each rank smooths
+/// every patch around a vertex of its cells on its halo box (its cells and one more per side; a
+/// patch reads only its own cells), refreshing the halo after each colour: the result does not
+/// depend on the rank count.
 
 #include <memory>
 #include <string>
@@ -18,6 +21,7 @@
 #include "discretization/dg_laplace_operator.hpp"
 #include "smoothers/dg_patch_matrices.hpp"
 #include "smoothers/dg_vertex_patch_kernel_table.hpp"
+#include "smoothers/halo_box.hpp"
 #include "smoothers/smoother.hpp"
 
 namespace tensormg {
@@ -27,16 +31,24 @@ class DgVertexPatchSmoother final : public Smoother<Number, ExecSpace> {
  public:
   using vector_type = DistributedVector<Number, ExecSpace>;
 
-  /// Collective; throws InputError on more than one rank.
+  /// Collective.
   DgVertexPatchSmoother(std::shared_ptr<const DgLaplaceOperator<Number, ExecSpace>> op, DgLocalSolver solver);
 
   /// x ← S(x, b): every colour once, 0..2^d − 1 (forward) or backwards.
   void smooth(vector_type& x, const vector_type& b, SweepOrder order) const override;
   std::string description() const override;
+  void time_exchanges(bool on) const override { time_exchanges_ = on; }
+  double exchange_seconds() const override { return exchange_seconds_; }
+  void reset_exchange_seconds() const override { exchange_seconds_ = 0; }
   DgLocalSolver local_solver() const { return solver_; }
 
  private:
+  using view_type = Kokkos::View<Number*, typename ExecSpace::memory_space>;
   void smooth_color(vector_type& x, const vector_type& b, int color) const;
+  /// One colour's kernel on values over `box` (b: the right-hand side, or the residual of full).
+  void launch_color(const view_type& x, const view_type& b, const CellBox& box, int color) const;
+  template <class F>
+  void exchange(F&& f) const;
   std::shared_ptr<const DgLaplaceOperator<Number, ExecSpace>> op_;
   DgLocalSolver solver_;
   DgPatchKernelTable<Number, ExecSpace> kernels_;
@@ -45,6 +57,13 @@ class DgVertexPatchSmoother final : public Smoother<Number, ExecSpace> {
   int scratch_level_ = 0;
   int local_size_[3][4] = {};  ///< the local solver's unknowns per direction and boundary position
   mutable vector_type residual_;  ///< full: b − A x
+  // Several ranks: the halo box of cells and its values.
+  bool distributed_ = false;
+  HaloBox<ExecSpace> halo_;
+  CellBox halo_box_;
+  mutable view_type x_box_, b_box_;
+  mutable bool time_exchanges_ = false;
+  mutable double exchange_seconds_ = 0;
 };
 
 }  // namespace tensormg

@@ -23,6 +23,11 @@ class Smoother {
   virtual void smooth(vector_type& x, const vector_type& b, SweepOrder order) const = 0;
   /// Short description for records ("vertex-patch fused fast-diagonalization per-column 1").
   virtual std::string description() const = 0;
+  /// Seconds spent exchanging halo data between ranks (fenced), accumulated while timing is on
+  /// (a smoother without exchanges reports 0).
+  virtual void time_exchanges(bool on) const { (void)on; }
+  virtual double exchange_seconds() const { return 0; }
+  virtual void reset_exchange_seconds() const {}
 };
 
 /// Which smoother a multigrid level uses.

@@ -5,6 +5,7 @@
 
 #include "core/error.hpp"
 #include "core/profiling.hpp"
+#include "core/timer.hpp"
 
 namespace tensormg {
 
@@ -108,145 +109,89 @@ VertexPatchSmoother<Number, ExecSpace>::VertexPatchSmoother(std::shared_ptr<cons
   if (distributed_) build_halo_box();
 }
 
-namespace {
-/// Per direction, a half-open range of global node coordinates.
-struct NodeRange {
-  global_index lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
-  bool empty(int dim) const {
-    for (int d = 0; d < dim; ++d)
-      if (hi[d] <= lo[d]) return true;
-    return false;
-  }
-  NodeRange intersect(const NodeRange& o) const {
-    NodeRange r;
-    for (int d = 0; d < 3; ++d) {
-      r.lo[d] = std::max(lo[d], o.lo[d]);
-      r.hi[d] = std::min(hi[d], o.hi[d]);
-    }
-    return r;
-  }
-};
-
-/// The nodes rank coordinates p own, and those of its halo box (its cells and one more on every
-/// side); empty for a rank without cells.
-void rank_ranges(const CartesianMesh& mesh, int k, const std::array<int, 3>& p, NodeRange& owned, NodeRange& box) {
-  for (int d = 0; d < 3; ++d) {
-    if (d >= mesh.dim()) {
-      owned.lo[d] = box.lo[d] = 0;
-      owned.hi[d] = box.hi[d] = 1;
-      continue;
-    }
-    const auto r = mesh.cell_range(d, p[d]);
-    const global_index n = mesh.n_cells()[d];
-    owned.lo[d] = r[0] * k;
-    owned.hi[d] = r[1] * k + (r[1] == n ? 1 : 0);
-    box.lo[d] = std::max<global_index>(r[0] - 1, 0) * k;
-    box.hi[d] = std::min<global_index>(r[1] + 1, n) * k + 1;
-    if (r[1] == r[0]) owned.hi[d] = owned.lo[d], box.hi[d] = box.lo[d];
-  }
-}
-
-/// Halo-box indices of the nodes of `part` (global coordinates), lexicographic.
-void append_indices(const NodeRange& part, const NodeBox& box, std::vector<local_index>& out) {
-  for (global_index z = part.lo[2]; z < part.hi[2]; ++z)
-    for (global_index y = part.lo[1]; y < part.hi[1]; ++y)
-      for (global_index x = part.lo[0]; x < part.hi[0]; ++x)
-        out.push_back(box.index(local_index(x - box.offset[0]), local_index(y - box.offset[1]),
-                                local_index(box.dim == 3 ? z - box.offset[2] : 0)));
-}
-
-/// Copies between the owned entries of a layout vector (owned box o, lexicographic) and the same
-/// nodes of the halo box (at `at`): to_box or back.
-template <class Number, class ExecSpace>
-void copy_owned(const Kokkos::View<Number*, typename ExecSpace::memory_space>& vector,
-                const Kokkos::View<Number*, typename ExecSpace::memory_space>& box_data, const NodeBox& owned,
-                const NodeBox& box, const local_index at[3], bool to_box) {
-  const local_index o0 = owned.o[0], o1 = owned.o[1], n = owned.n_owned;
-  const local_index n0 = box.n[0], n1 = box.n[1], a0 = at[0], a1 = at[1], a2 = at[2];
-  if (n == 0) return;
-  Kokkos::parallel_for(
-      to_box ? "tensormg::smoother::halo_box::copy_in" : "tensormg::smoother::halo_box::copy_out",
-      Kokkos::RangePolicy<ExecSpace>(0, n), KOKKOS_LAMBDA(local_index i) {
-        const local_index ix = i % o0, iy = (i / o0) % o1, iz = i / (o0 * o1);
-        const local_index j = (ix + a0) + n0 * ((iy + a1) + n1 * (iz + a2));
-        if (to_box) box_data(j) = vector(i);
-        else vector(i) = box_data(j);
-      });
-}
-}  // namespace
-
 template <class Number, class ExecSpace>
 void VertexPatchSmoother<Number, ExecSpace>::build_halo_box() {
   const auto& layout = op_->layout();
   const auto& mesh = layout.mesh();
   const int dim = layout.dim(), k = layout.degree();
-  int ranks = 1, me = 0;
-  MPI_Comm_size(mesh.comm(), &ranks);
-  MPI_Comm_rank(mesh.comm(), &me);
-  const auto coords_of = [&](int r) {
+  // Nodes: a rank owns its cells' nodes but those of its upper faces inside the brick; its halo
+  // box is the closure of its cells grown by one cell per side.
+  const auto ranges = [&](int rank, GridRange& owned, GridRange& box) {
     const auto& g = mesh.rank_grid();
-    return std::array<int, 3>{r % g[0], (r / g[0]) % g[1], r / (g[0] * g[1])};
+    const std::array<int, 3> p{rank % g[0], (rank / g[0]) % g[1], rank / (g[0] * g[1])};
+    bool empty = false;
+    for (int d = 0; d < 3; ++d) {
+      if (d >= dim) {
+        owned.lo[d] = box.lo[d] = 0;
+        owned.hi[d] = box.hi[d] = 1;
+        continue;
+      }
+      const auto r = mesh.cell_range(d, p[d]);
+      const global_index n = mesh.n_cells()[d];
+      empty = empty || r[1] == r[0];
+      owned.lo[d] = r[0] * k;
+      owned.hi[d] = r[1] * k + (r[1] == n ? 1 : 0);
+      box.lo[d] = std::max<global_index>(r[0] - 1, 0) * k;
+      box.hi[d] = std::min<global_index>(r[1] + 1, n) * k + 1;
+    }
+    if (empty)
+      for (int d = 0; d < dim; ++d) owned.hi[d] = owned.lo[d], box.hi[d] = box.lo[d];
   };
-  NodeRange my_owned, my_box;
-  rank_ranges(mesh, k, mesh.rank_coordinates(), my_owned, my_box);
+  halo_ = HaloBox<ExecSpace>(mesh.comm(), dim, 1, ranges, 29);
   NodeBox& hb = halo_box_;
   hb.dim = dim;
   hb.degree = k;
   for (int d = 0; d < 3; ++d) {
     hb.global_nodes[d] = layout.box().global_nodes[d];
-    hb.offset[d] = my_box.lo[d];
-    hb.n[d] = hb.o[d] = local_index(my_box.hi[d] - my_box.lo[d]);
+    hb.offset[d] = halo_.lower(d);
+    hb.n[d] = hb.o[d] = halo_.extent(d);
     hb.cells[d] = d < dim ? (hb.n[d] > 0 ? (hb.n[d] - 1) / k : 0) : 1;
-    owned_at_[d] = local_index(my_owned.lo[d] - my_box.lo[d]);
   }
-  if (my_box.empty(dim)) {
-    for (int d = 0; d < 3; ++d) hb.n[d] = hb.o[d] = hb.cells[d] = 0;
-  }
-  hb.n_owned = hb.n[0] * hb.n[1] * hb.n[2];
-  std::vector<typename HaloExchange<ExecSpace>::Lists> lists;
-  for (int q = 0; q < ranks; ++q) {
-    if (q == me) continue;
-    NodeRange q_owned, q_box;
-    rank_ranges(mesh, k, coords_of(q), q_owned, q_box);
-    typename HaloExchange<ExecSpace>::Lists l;
-    l.rank = q;
-    if (!my_box.empty(dim) && !q_box.empty(dim)) {
-      const NodeRange send = my_owned.intersect(q_box), recv = q_owned.intersect(my_box);
-      if (!send.empty(dim)) append_indices(send, hb, l.send);
-      if (!recv.empty(dim)) append_indices(recv, hb, l.recv);
-    }
-    lists.push_back(std::move(l));
-  }
-  halo_ = HaloExchange<ExecSpace>(mesh.comm(), lists, 29);
+  hb.n_owned = halo_.size();
   x_box_ = decltype(x_box_)("tensormg::smoother::halo_box::x", hb.n_owned);
   b_box_ = decltype(b_box_)("tensormg::smoother::halo_box::b", hb.n_owned);
   if (options_.kernel != PatchKernel::fused) r_box_ = decltype(r_box_)("tensormg::smoother::halo_box::r", hb.n_owned);
 }
 
 template <class Number, class ExecSpace>
+template <class F>
+void VertexPatchSmoother<Number, ExecSpace>::exchange(F&& f) const {
+  if (!time_exchanges_) return f();
+  ExecSpace().fence();
+  Timer t;
+  t.start();
+  f();
+  ExecSpace().fence();
+  t.stop();
+  exchange_seconds_ += t.seconds();
+}
+
+template <class Number, class ExecSpace>
 void VertexPatchSmoother<Number, ExecSpace>::smooth_distributed(vector_type& x, const vector_type& b, SweepOrder order) const {
-  const NodeBox& owned = op_->layout().box();
-  copy_owned<Number, ExecSpace>(x.view(), x_box_, owned, halo_box_, owned_at_, true);
-  copy_owned<Number, ExecSpace>(b.view(), b_box_, owned, halo_box_, owned_at_, true);
-  halo_.forward(x_box_);
-  halo_.forward(b_box_);
+  exchange([&] {
+    halo_.copy_in(x.view(), x_box_);
+    halo_.copy_in(b.view(), b_box_);
+    halo_.refresh(x_box_);
+    halo_.refresh(b_box_);
+  });
   const int colors = n_colors();
   for (int i = 0; i < colors; ++i) {
     const int color = order == SweepOrder::forward ? i : colors - 1 - i;
     if (options_.kernel == PatchKernel::global) {  // the global residual, then into the halo box
-      copy_owned<Number, ExecSpace>(x.view(), x_box_, owned, halo_box_, owned_at_, false);
+      halo_.copy_out(x.view(), x_box_);
       op_->vmult(product_, x);
       residual_.copy_from(b);
       residual_.add(Number(-1), product_);
-      copy_owned<Number, ExecSpace>(residual_.view(), r_box_, owned, halo_box_, owned_at_, true);
-      halo_.forward(r_box_);
+      exchange([&] {
+        halo_.copy_in(residual_.view(), r_box_);
+        halo_.refresh(r_box_);
+      });
     }
     if (halo_box_.n_owned > 0) launch_color(x_box_, b_box_, r_box_, halo_box_, color);
-    if (i + 1 < colors) halo_.forward(x_box_);
+    if (i + 1 < colors) exchange([&] { halo_.refresh(x_box_); });
   }
-  copy_owned<Number, ExecSpace>(x.view(), x_box_, owned, halo_box_, owned_at_, false);
+  exchange([&] { halo_.copy_out(x.view(), x_box_); });
 }
-
 
 template <class Number, class ExecSpace>
 void VertexPatchSmoother<Number, ExecSpace>::smooth_color(vector_type& x, const vector_type& b, int color) const {

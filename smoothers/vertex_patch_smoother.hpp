@@ -15,8 +15,8 @@
 #include <array>
 #include <memory>
 
-#include "core/halo_exchange.hpp"
 #include "discretization/laplace_operator.hpp"
+#include "smoothers/halo_box.hpp"
 #include "smoothers/patch_matrices.hpp"
 #include "smoothers/smoother.hpp"
 #include "smoothers/vertex_patch_launch.hpp"
@@ -37,6 +37,9 @@ class VertexPatchSmoother final : public Smoother<Number, ExecSpace> {
   /// One color only (tests, benchmarks).
   void smooth_color(vector_type& x, const vector_type& b, int color) const;
   std::string description() const override;
+  void time_exchanges(bool on) const override { time_exchanges_ = on; }
+  double exchange_seconds() const override { return exchange_seconds_; }
+  void reset_exchange_seconds() const override { exchange_seconds_ = 0; }
 
   int n_colors() const { return 1 << op_->layout().dim(); }
   int patches_per_team() const { return options_.patches_per_team; }
@@ -45,7 +48,7 @@ class VertexPatchSmoother final : public Smoother<Number, ExecSpace> {
   /// Interior vertices (patches) of the mesh.
   global_index n_patches() const;
   /// Halo entries received per colour on this rank (0 on one rank).
-  local_index halo_entries() const { return halo_.n_recv(); }
+  local_index halo_entries() const { return distributed_ ? halo_.n_recv() : 0; }
   /// Floating-point operations of one smoothing step (all colors) by the sum-factorization count
   /// of the fused kernel (2 flops per multiply-add).
   double flops_per_step() const;
@@ -73,10 +76,14 @@ class VertexPatchSmoother final : public Smoother<Number, ExecSpace> {
   /// the separate variant's buffer).
   void launch_color(const view_type& x, const view_type& b, const view_type& r, const NodeBox& box, int color) const;
   bool distributed_ = false;
-  NodeBox halo_box_;
-  local_index owned_at_[3] = {0, 0, 0};  ///< halo-box coordinates of owned node (0, 0, 0)
-  HaloExchange<ExecSpace> halo_;
+  HaloBox<ExecSpace> halo_;
+  NodeBox halo_box_;  ///< the halo box as the patch kernels see it (all of it "owned")
   mutable view_type x_box_, b_box_, r_box_;
+  mutable bool time_exchanges_ = false;
+  mutable double exchange_seconds_ = 0;
+  /// Runs f (copies into or out of the halo box, halo exchanges), timed when asked.
+  template <class F>
+  void exchange(F&& f) const;
 };
 
 }  // namespace tensormg

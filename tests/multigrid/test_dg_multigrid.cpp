@@ -2,7 +2,7 @@
 // full multigrid and MG-preconditioned GMRES converge in mesh-independent cycle counts with both
 // local solvers (full < Dirichlet), the FMG solution is the discrete solution, the V-cycle with the
 // full solver is symmetric (CG), mixed precision matches double, point smoothers work, Gauss–Seidel
-// and several ranks are refused.
+// is refused. Several ranks: test_multigrid_ranks.cpp.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -245,11 +245,6 @@ TYPED_TEST(DgMultigridTest, PointSmoothersConvergeAndGaussSeidelIsRefused) {
   MultigridOptions gs;
   gs.smoother = SmootherKind::gauss_seidel;
   EXPECT_THROW((DgMultigrid<double, TypeParam>(brick(2, {1, 1, 1}, 3), 2, MPI_COMM_WORLD, {}, gs)), InputError);
-}
-
-TYPED_TEST(DgMultigridTest, RefusesSeveralRanks) {
-  if (world_size() == 1) GTEST_SKIP() << "several ranks";
-  EXPECT_THROW((DgMultigrid<double, TypeParam>(brick(2, {2, 2, 1}, 2), 2, MPI_COMM_WORLD)), InputError);
 }
 
 TEST(FractionalIterations, IsTheMeanReductionsCountForTheTolerance) {

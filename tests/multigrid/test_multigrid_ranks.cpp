@@ -1,4 +1,4 @@
-// Multigrid on several ranks against the same computation on one rank (every rank also solves the
+// Multigrid on several ranks, continuous Q_k and DG, against the same computation on one rank (every rank also solves the
 // whole problem alone on MPI_COMM_SELF, the reference): one smoothing step, the transfers between
 // distributed and replicated levels, full multigrid and MG-preconditioned CG (iteration counts and
 // solutions), with uneven partitions and, where the hierarchy distributes its coarse levels too,
@@ -8,9 +8,11 @@
 #include <cmath>
 #include <sstream>
 
+#include "discretization/dg_poisson.hpp"
 #include "discretization/poisson_problem.hpp"
 #include "multigrid/mixed_full_multigrid.hpp"
 #include "multigrid/multigrid.hpp"
+#include "smoothers/dg_vertex_patch_smoother.hpp"
 #include "smoothers/vertex_patch_smoother.hpp"
 #include "tests/test_spaces.hpp"
 #include "tests/test_utils.hpp"
@@ -94,6 +96,7 @@ TYPED_TEST(MultigridRanksTest, TransfersEqualOneRank) {
       for (int replicate : {0, 2}) {
         HierarchyOptions ho;
         ho.replicate_below_cells_per_rank = replicate;
+        ho.replicate_below_dofs = 0;  // the same levels on the host and the device
         const auto b = brick(dim, {3, 1, 2}, dim == 2 ? 3 : 2);
         const LevelHierarchy<TypeParam> h(b, k, MPI_COMM_WORLD, ho), hs(b, k, MPI_COMM_SELF);
         ASSERT_EQ(h.n_levels(), hs.n_levels());
@@ -144,6 +147,7 @@ TYPED_TEST(MultigridRanksTest, SolvesEqualOneRank) {
          << " ranks=" << world_size();
     HierarchyOptions ho;
     ho.replicate_below_cells_per_rank = c.replicate;
+    ho.replicate_below_dofs = 0;
     const auto b = brick(c.dim, c.cells, c.refinements);
     const auto h = std::make_shared<const LevelHierarchy<TypeParam>>(b, c.k, MPI_COMM_WORLD, ho);
     const auto hs = std::make_shared<const LevelHierarchy<TypeParam>>(b, c.k, MPI_COMM_SELF);
@@ -178,6 +182,7 @@ TYPED_TEST(MultigridRanksTest, PointSmoothersAndMixedPrecisionEqualOneRank) {
   const auto b = brick(2, {2, 3, 1}, 3);
   HierarchyOptions ho;
   ho.replicate_below_cells_per_rank = 0;
+  ho.replicate_below_dofs = 0;
   const auto h = std::make_shared<const LevelHierarchy<TypeParam>>(b, 2, MPI_COMM_WORLD, ho);
   const auto hs = std::make_shared<const LevelHierarchy<TypeParam>>(b, 2, MPI_COMM_SELF);
   const auto problem = make_poisson_problem("sine", 2);
@@ -215,6 +220,141 @@ TYPED_TEST(MultigridRanksTest, PointSmoothersAndMixedPrecisionEqualOneRank) {
   ASSERT_TRUE(r.converged());
   EXPECT_EQ(r.iterations, rs.iterations);
   EXPECT_LE(difference_to_reference(*h->finest(), x, xs), 1e-6);  // float cycles: rounding differs by rank count
+}
+
+/// With times collected, several ranks report the halo exchanges' part of the finest smoothing.
+TYPED_TEST(MultigridRanksTest, ReportsTheHaloExchangeShare) {
+  MultigridOptions o;
+  o.collect_times = true;
+  const Multigrid<double, TypeParam> mg(brick(2, {2, 2, 1}, 4), 2, MPI_COMM_WORLD, {}, o);
+  auto rhs = mg.fine_operator().make_vector(), x = mg.fine_operator().make_vector();
+  assemble_rhs(mg.fine_operator(), make_poisson_problem("sine", 2), rhs);
+  for (int i = 0; i < 3; ++i) mg.vcycle(x, rhs);
+  const auto t = mg.times();
+  ASSERT_TRUE(t.count("smoothing"));
+  if (world_size() == 1) {
+    EXPECT_EQ(t.count("smoothing: halo exchange"), 0u);
+    return;
+  }
+  ASSERT_TRUE(t.count("smoothing: halo exchange"));
+  EXPECT_GT(t.at("smoothing: halo exchange"), 0.0);
+  EXPECT_LT(t.at("smoothing: halo exchange"), t.at("smoothing"));
+  mg.reset_times();
+  EXPECT_EQ(mg.times().count("smoothing: halo exchange"), 0u);
+}
+
+/// DG: max |v(global value g) − reference(g)| / max |reference|; values are numbered cell-wise,
+/// (k+1)^d per cell, cells lexicographic (the reference on MPI_COMM_SELF in global order).
+template <class Number, class ExecSpace>
+double dg_difference_to_reference(const DgDofLayout<ExecSpace>& layout, const DistributedVector<Number, ExecSpace>& v,
+                                  const DistributedVector<Number, ExecSpace>& reference) {
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v.view());
+  auto r = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), reference.view());
+  const CellBox& b = layout.box();
+  double local[2] = {0, 0}, global[2] = {0, 0};
+  local_index c = 0;
+  for (local_index z = 0; z < b.cells[2]; ++z)
+    for (local_index y = 0; y < b.cells[1]; ++y)
+      for (local_index x = 0; x < b.cells[0]; ++x, ++c) {
+        const global_index g = (b.offset[0] + x) + b.global_cells[0] * ((b.offset[1] + y) + b.global_cells[1] * (b.offset[2] + z));
+        for (int i = 0; i < b.cell_dofs; ++i)
+          local[0] = std::max(local[0], std::abs(double(h(c * b.cell_dofs + i)) - double(r(local_index(g * b.cell_dofs + i)))));
+      }
+  for (local_index i = 0; i < reference.n_owned(); ++i) local[1] = std::max(local[1], std::abs(double(r(i))));
+  MPI_Allreduce(local, global, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  return global[1] > 0 ? global[0] / global[1] : global[0];
+}
+
+template <class Number, class ExecSpace>
+void dg_fill(const DgDofLayout<ExecSpace>& layout, DistributedVector<Number, ExecSpace>& v, std::uint64_t seed) {
+  fill_by_global_index(layout, v, [seed](global_index g) { return random_value(g, seed); });
+}
+
+/// DG: one smoothing step of every local solver on uneven boxes equals the one-rank step.
+TYPED_TEST(MultigridRanksTest, DgSmoothingStepEqualsOneRank) {
+  for (int dim = 2; dim <= 3; ++dim)
+    for (int k : {1, 3})
+      for (const auto solver : {DgLocalSolver::full, DgLocalSolver::dirichlet, DgLocalSolver::clamped}) {
+        if (solver == DgLocalSolver::clamped && k < 3) continue;
+        const auto b = brick(dim, {3, 2, 1}, dim == 2 ? 2 : 1, {1.0, 0.7, 1.3});
+        const auto layout = std::make_shared<const DgDofLayout<TypeParam>>(std::make_shared<CartesianMesh>(b, MPI_COMM_WORLD), k);
+        const auto self = std::make_shared<const DgDofLayout<TypeParam>>(std::make_shared<CartesianMesh>(b, MPI_COMM_SELF), k);
+        const auto op = std::make_shared<const DgLaplaceOperator<double, TypeParam>>(layout);
+        const auto op_self = std::make_shared<const DgLaplaceOperator<double, TypeParam>>(self);
+        const DgVertexPatchSmoother<double, TypeParam> s(op, solver), s_self(op_self, solver);
+        auto x = op->make_vector(), rhs = op->make_vector(), xs = op_self->make_vector(), rhss = op_self->make_vector();
+        dg_fill(*layout, x, 3);
+        dg_fill(*layout, rhs, 4);
+        dg_fill(*self, xs, 3);
+        dg_fill(*self, rhss, 4);
+        for (const auto order : {SweepOrder::forward, SweepOrder::reverse}) {
+          s.smooth(x, rhs, order);
+          s_self.smooth(xs, rhss, order);
+          EXPECT_LE(dg_difference_to_reference(*layout, x, xs), 1e-12)
+              << "dim=" << dim << " k=" << k << " " << to_string(solver) << " ranks=" << world_size();
+        }
+      }
+}
+
+/// DG full multigrid and MG-GMRES: the same iteration counts and solutions as on one rank.
+TYPED_TEST(MultigridRanksTest, DgSolvesEqualOneRank) {
+  for (int dim = 2; dim <= 3; ++dim)
+    for (int k = 1; k <= (dim == 2 ? 4 : 2); ++k) {
+      std::ostringstream what;
+      what << "DG dim=" << dim << " k=" << k << " ranks=" << world_size();
+      const auto b = brick(dim, {1, 1, 1}, dim == 2 ? 4 : 3);
+      const auto h = std::make_shared<const LevelHierarchy<TypeParam, DgSipg>>(b, k, MPI_COMM_WORLD);
+      const auto hs = std::make_shared<const LevelHierarchy<TypeParam, DgSipg>>(b, k, MPI_COMM_SELF);
+      const Multigrid<double, TypeParam, DgSipg> mg(h), mgs(hs);
+      const auto problem = make_poisson_problem("sine", dim);
+      const auto& A = mg.fine_operator();
+      const auto& As = mgs.fine_operator();
+      auto rhs = A.make_vector(), rhss = As.make_vector();
+      assemble_rhs(A, problem, rhs);
+      assemble_rhs(As, problem, rhss);
+      SolverControl control;
+      control.rtol = 1e-10;
+      control.max_iterations = 80;
+      auto x = A.make_vector(), xs = As.make_vector();
+      const auto r = solve_full_multigrid(mg, A, x, rhs, control);
+      const auto rs = solve_full_multigrid(mgs, As, xs, rhss, control);
+      ASSERT_TRUE(r.converged()) << what.str();
+      EXPECT_EQ(r.iterations, rs.iterations) << "FMG " << what.str();
+      EXPECT_LE(dg_difference_to_reference(*h->finest(), x, xs), 1e-10) << "FMG " << what.str();
+      x.fill(0.0);
+      xs.fill(0.0);
+      const auto q = solve_gmres(A, x, rhs, MultigridPreconditioner<double, double, TypeParam, DgSipg>(mg), control);
+      const auto qs = solve_gmres(As, xs, rhss, MultigridPreconditioner<double, double, TypeParam, DgSipg>(mgs), control);
+      ASSERT_TRUE(q.converged()) << what.str();
+      EXPECT_EQ(q.iterations, qs.iterations) << "MG-GMRES " << what.str();
+      EXPECT_LE(dg_difference_to_reference(*h->finest(), x, xs), 1e-10) << "MG-GMRES " << what.str();
+    }
+}
+
+/// Which levels are replicated: by cells per rank and by DoFs (one rank: none).
+TYPED_TEST(MultigridRanksTest, ReplicationThresholdsPickTheFirstDistributedLevel) {
+  const auto b = brick(2, {1, 1, 1}, 6);  // levels 0..5: 2..64 cells per direction, Q2
+  HierarchyOptions ho;
+  ho.replicate_below_cells_per_rank = 0;
+  ho.replicate_below_dofs = 0;
+  const int expect_one = world_size() == 1 ? 0 : 1;
+  EXPECT_EQ(LevelHierarchy<TypeParam>(b, 2, MPI_COMM_WORLD, ho).first_distributed_level(), expect_one);
+  ho.replicate_below_dofs = 33.0 * 33.0;  // level 4 (32 cells: 65^2 DoFs) is the first above it
+  EXPECT_EQ(LevelHierarchy<TypeParam>(b, 2, MPI_COMM_WORLD, ho).first_distributed_level(), world_size() == 1 ? 0 : 4);
+  ho.replicate_below_dofs = 1e12;  // all but the finest
+  EXPECT_EQ(LevelHierarchy<TypeParam>(b, 2, MPI_COMM_WORLD, ho).first_distributed_level(), world_size() == 1 ? 0 : 5);
+  ho.replicate_below_dofs = 0;
+  ho.replicate_below_cells_per_rank = 8;  // level l−1 needs 8 × grid cells per direction
+  const LevelHierarchy<TypeParam> h(b, 2, MPI_COMM_WORLD, ho);
+  if (world_size() > 1) {
+    const auto& g = h.finest()->mesh().rank_grid();
+    const int widest = std::max(g[0], g[1]);
+    int level = 1;
+    while ((2 << (level - 1)) < 8 * widest && level < 5) ++level;
+    EXPECT_EQ(h.first_distributed_level(), level);
+  } else {
+    EXPECT_EQ(h.first_distributed_level(), 0);
+  }
 }
 
 /// A rank grid that does not match the rank count is a collective InputError.

@@ -1,0 +1,194 @@
+#!/usr/bin/env python3
+"""Weak and strong scaling of the multigrid solvers (issue 14): runs tensormg-poisson on 1..N ranks
+with --record and --mg-times, and writes
+  scaling.json  every run's record plus the derived efficiencies,
+  scaling.md    a table per series (time, iterations, V-cycle components, parallel efficiency),
+  scaling.png   time and efficiency against ranks (when matplotlib is there; the JSON is the data).
+
+Weak series: DoFs per rank held near --weak-dofs (the brick grows with the rank count: coarse cells
+are the rank count factored over the directions, times a multiplier). Strong series: one mesh of
+about --strong-dofs on every rank count. Efficiency: weak t_1 / t_p, strong t_1 / (p t_p), of the
+solve time (setup reported beside it).
+
+usage: scaling_study.py --program build/drivers/tensormg-poisson --launcher "mpiexec -n {ranks}"
+         --ranks 1,2,4 --degrees 1,3,7 --solvers fmg,gmres --weak-dofs 2e8 --strong-dofs 5e8
+         --dim 3 --out DIR [--precision double] [--extra "--smoother-kernel fused"]
+"""
+import argparse
+import json
+import math
+import os
+import shlex
+import subprocess
+import sys
+
+
+def factor(ranks, dim):
+    """ranks as a product of dim factors, as even as possible (largest first)."""
+    f = [1] * dim
+    n = ranks
+    p = 2
+    primes = []
+    while n > 1:
+        while n % p == 0:
+            primes.append(p)
+            n //= p
+        p += 1
+    for q in sorted(primes, reverse=True):
+        i = f.index(min(f))
+        f[i] *= q
+    return sorted(f, reverse=True)
+
+
+def dofs_of(dim, k, cells, r):
+    n = 1
+    for c in cells:
+        n *= c * (1 << r) * k + 1
+    return n
+
+
+def choose_mesh(dim, k, base_cells, target):
+    """(cells, refinements) with cells = m * base_cells closest to target DoFs (log scale)."""
+    best = None
+    for m in (1, 2, 3, 5):
+        for r in range(1, 14):
+            cells = [m * c for c in base_cells]
+            if min(cells) * (1 << r) < 2:
+                continue
+            d = dofs_of(dim, k, cells, r)
+            score = abs(math.log(d / target))
+            if best is None or score < best[0]:
+                best = (score, cells, r)
+    return best[1], best[2]
+
+
+SOLVER_ARGS = {
+    "fmg": ["--solver", "fmg"],
+    "gmres": ["--solver", "gmres", "--preconditioner", "mg"],
+    "cg": ["--solver", "cg", "--preconditioner", "mg"],
+    "fgmres": ["--solver", "fgmres", "--preconditioner", "mg"],
+}
+
+
+def run(args, ranks, dim, k, cells, r, solver, tag):
+    record = os.path.join(args.out, "records", f"{tag}.json")
+    cmd = shlex.split(args.launcher.format(ranks=ranks)) + [args.program, "--dim", str(dim), "-k", str(k),
+                                                              "--cells", ",".join(map(str, cells)), "-r", str(r),
+                                                              "--precision", args.precision, "--rtol", str(args.rtol),
+                                                              "--mg-times", "--record", record, "--overwrite"]
+    cmd += SOLVER_ARGS[solver] + shlex.split(args.extra)
+    print("+", " ".join(cmd), flush=True)
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        print(p.stdout[-3000:], p.stderr[-3000:], file=sys.stderr)
+        return {"command": cmd, "exit_code": p.returncode, "error": (p.stderr or p.stdout)[-2000:]}
+    with open(record) as f:
+        rec = json.load(f)
+    res = rec["result"]
+    return {"command": cmd, "exit_code": 0, "ranks": ranks, "dim": dim, "k": k, "cells": cells, "refinements": r,
+            "solver": solver, "dofs": res["dofs"], "iterations": res["iterations"],
+            "setup_seconds": res["setup_seconds"], "solve_seconds": res["solve_seconds"],
+            "l2_error": res.get("l2_error"), "components": res.get("multigrid", {}).get("times", {}),
+            "device": rec.get("provenance", {}).get("device")}
+
+
+def table(series):
+    comps = sorted({c for e in series["runs"] if e.get("exit_code") == 0 for c in e["components"]})
+    head = "| ranks | DoFs | iterations | setup s | solve s | efficiency | " + " | ".join(comps) + " |"
+    lines = [head, "|" + "---|" * (6 + len(comps))]
+    for e in series["runs"]:
+        if e.get("exit_code") != 0:
+            lines.append(f"| {e.get('ranks', '?')} | failed (exit {e['exit_code']}) |")
+            continue
+        cs = " | ".join(f"{e['components'].get(c, 0):.4f}" for c in comps)
+        lines.append(f"| {e['ranks']} | {e['dofs']:.3e} | {e['iterations']} | {e['setup_seconds']:.3f} | "
+                     f"{e['solve_seconds']:.4f} | {e.get('efficiency', float('nan')):.3f} | {cs} |")
+    return "\n".join(lines)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--program", required=True)
+    ap.add_argument("--launcher", default="mpiexec -n {ranks}")
+    ap.add_argument("--ranks", default="1,2,4")
+    ap.add_argument("--degrees", default="1,3,7")
+    ap.add_argument("--solvers", default="fmg,gmres")
+    ap.add_argument("--dim", type=int, default=3)
+    ap.add_argument("--weak-dofs", type=float, default=2e8, help="DoFs per rank of the weak series (0: none)")
+    ap.add_argument("--strong-dofs", type=float, default=5e8, help="DoFs of the strong series (0: none)")
+    ap.add_argument("--precision", default="double")
+    ap.add_argument("--rtol", type=float, default=1e-9)
+    ap.add_argument("--extra", default="", help="more tensormg-poisson arguments")
+    ap.add_argument("--out", required=True)
+    args = ap.parse_args()
+    ranks = [int(x) for x in args.ranks.split(",")]
+    degrees = [int(x) for x in args.degrees.split(",")]
+    solvers = args.solvers.split(",")
+    for s in solvers:
+        if s not in SOLVER_ARGS:
+            ap.error(f"solver '{s}' is not one of {', '.join(SOLVER_ARGS)}")
+    if ranks[0] != 1:
+        ap.error("--ranks must start at 1 (the efficiencies are relative to one rank)")
+    os.makedirs(os.path.join(args.out, "records"), exist_ok=True)
+    study = {"kind": "tensormg-scaling", "arguments": vars(args), "series": []}
+    for kind, target in (("weak", args.weak_dofs), ("strong", args.strong_dofs)):
+        if target <= 0:
+            continue
+        for k in degrees:
+            for solver in solvers:
+                series = {"kind": kind, "k": k, "solver": solver, "runs": []}
+                if kind == "strong":
+                    cells, r = choose_mesh(args.dim, k, [1] * args.dim, target)
+                for p in ranks:
+                    if kind == "weak":
+                        cells, r = choose_mesh(args.dim, k, factor(p, args.dim), target * p)
+                    e = run(args, p, args.dim, k, cells, r, solver, f"{kind}-k{k}-{solver}-np{p}")
+                    series["runs"].append(e)
+                t1 = series["runs"][0].get("solve_seconds")
+                for e in series["runs"]:
+                    if e.get("exit_code") == 0 and t1:
+                        e["efficiency"] = t1 / e["solve_seconds"] if kind == "weak" else t1 / (e["ranks"] * e["solve_seconds"])
+                study["series"].append(series)
+    with open(os.path.join(args.out, "scaling.json"), "w") as f:
+        json.dump(study, f, indent=1)
+    with open(os.path.join(args.out, "scaling.md"), "w") as f:
+        for s in study["series"]:
+            f.write(f"\n### {s['kind']} scaling, Q{s['k']}, {s['solver']}\n\n{table(s)}\n")
+    print(open(os.path.join(args.out, "scaling.md")).read())
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("matplotlib not found: no scaling.png (the data is in scaling.json)")
+        return 1 if any(e.get("exit_code") for s in study["series"] for e in s["runs"]) else 0
+    fig, ax = plt.subplots(1, 3, figsize=(15, 4.5))
+    for s in study["series"]:
+        ok = [e for e in s["runs"] if e.get("exit_code") == 0]
+        label = f"{s['kind']} Q{s['k']} {s['solver']}"
+        style = "-o" if s["kind"] == "weak" else "--s"
+        ax[0].plot([e["ranks"] for e in ok], [e["solve_seconds"] for e in ok], style, label=label)
+        ax[1].plot([e["ranks"] for e in ok], [e.get("efficiency", float("nan")) for e in ok], style, label=label)
+    ax[0].set(xlabel="ranks (GPUs)", ylabel="solve time [s]", title="time to solution", xscale="log", yscale="log")
+    ax[1].set(xlabel="ranks (GPUs)", ylabel="parallel efficiency", title="efficiency", xscale="log", ylim=(0, 1.1))
+    # V-cycle components of the first weak series (the largest runs), stacked per rank count.
+    s = next((s for s in study["series"] if s["kind"] == "weak"), study["series"][0] if study["series"] else None)
+    if s:
+        ok = [e for e in s["runs"] if e.get("exit_code") == 0]
+        comps = sorted({c for e in ok for c in e["components"] if not c.startswith("smoothing: ")})
+        bottom = [0.0] * len(ok)
+        for c in comps:
+            v = [e["components"].get(c, 0) for e in ok]
+            ax[2].bar([str(e["ranks"]) for e in ok], v, bottom=bottom, label=c)
+            bottom = [a + b for a, b in zip(bottom, v)]
+        ax[2].set(xlabel="ranks (GPUs)", ylabel="seconds (finest level)", title=f"components, {s['kind']} Q{s['k']} {s['solver']}")
+        ax[2].legend(fontsize=7)
+    ax[0].legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(os.path.join(args.out, "scaling.png"), dpi=120)
+    print("wrote", os.path.join(args.out, "scaling.png"))
+    return 1 if any(e.get("exit_code") for s in study["series"] for e in s["runs"]) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
