@@ -86,16 +86,22 @@ MemoryNeed estimate_solve_memory(const SolveShape& s) {
       case SmootherKind::gauss_seidel: smoother_vectors = 2; break;
     }
     const double stencil = std::pow(2.0 * s.degree + 1, s.brick.dim);
-    // Continuous Q_k on several ranks: the hierarchy's partition (level_hierarchy.cpp), whose
-    // boxes are multiples of the last replicated level's and can exceed the balanced box; each
-    // vertex-patch level adds its halo box (x, b and, unless fused, r: one cell more per side).
-    const bool ranked = s.ranks > 1 && !s.discontinuous;
+    // Several ranks: the hierarchy's partition (level_hierarchy.cpp), whose boxes are multiples
+    // of a coarse level's and can exceed the balanced box (continuous: the last replicated level's
+    // cells; DG: the coarsest level's, on its process grid); each vertex-patch level adds its halo
+    // box (x, b and, for continuous unless fused, r: one cell more per side).
+    const bool ranked = s.ranks > 1;
     std::array<int, 3> grid = s.rank_grid;
-    int first_distributed = r_min;
-    if (ranked) {
-      std::array<global_index, 3> cells{1, 1, 1};
-      for (int d = 0; d < s.brick.dim; ++d) cells[d] = global_index(s.brick.coarse_cells[d]) << std::min(s.brick.refinements, 40);
-      if (grid[0] == 0) grid = choose_rank_grid(s.brick.dim, s.ranks, cells);
+    int first_distributed = r_min, unit_level = r_min;
+    const auto cells_at = [&](int r) {
+      std::array<global_index, 3> c{1, 1, 1};
+      for (int d = 0; d < s.brick.dim; ++d) c[d] = global_index(s.brick.coarse_cells[d]) << std::min(r, 40);
+      return c;
+    };
+    if (ranked && s.discontinuous) {
+      if (grid[0] == 0) grid = choose_rank_grid(s.brick.dim, s.ranks, cells_at(r_min));
+    } else if (ranked) {
+      if (grid[0] == 0) grid = choose_rank_grid(s.brick.dim, s.ranks, cells_at(s.brick.refinements));
       first_distributed = s.brick.refinements;
       // LevelHierarchy's rule with its defaults.
       const double dof_threshold = device_memory_is_host() ? 0.0 : double(1 << 17);
@@ -112,23 +118,31 @@ MemoryNeed estimate_solve_memory(const SolveShape& s) {
           break;
         }
       }
+      unit_level = first_distributed > r_min ? first_distributed - 1 : first_distributed;
     }
+    // Entries of the largest rank box at refinement r (grown by `grow` cells per side).
     const auto level_box = [&](int r, int grow) {
       if (!ranked) return box_nodes(s, r);
-      double n = 1;
+      const auto all = cells_at(r), units = cells_at(unit_level);
+      double box[3] = {1, 1, 1}, n = 1, owned = 1, ghosts = 0;
       for (int d = 0; d < s.brick.dim; ++d) {
-        const double all = double(global_index(s.brick.coarse_cells[d]) << r);
-        // Partition units: the last replicated level's cells (one level only: the finest's).
-        const double units = first_distributed > r_min ? double(global_index(s.brick.coarse_cells[d]) << (first_distributed - 1)) : all;
-        const double box = r < first_distributed ? all : std::ceil(units / grid[d]) * (all / units);
-        n *= (std::min(box + 2 * grow, all)) * s.degree + 1;
+        box[d] = r < first_distributed ? double(all[d])
+                                       : std::ceil(double(units[d]) / grid[d]) * (double(all[d]) / double(units[d]));
+        box[d] = std::min(box[d] + 2 * grow, double(all[d]));
+        n *= box[d] * s.degree + 1;
+        owned *= box[d];
       }
-      return n;
+      if (!s.discontinuous) return n;
+      if (grow == 0)
+        for (int d = 0; d < s.brick.dim; ++d) ghosts += 2 * owned / box[d];
+      return (owned + ghosts) * std::pow(double(s.degree + 1), s.brick.dim);
     };
+    // The driver's vectors live on the hierarchy's finest box (counted above as the balanced one).
+    need.device_bytes += vectors * std::max(0.0, level_box(s.brick.refinements, 0) - fine) * number;
     for (int r = r_min; r <= s.brick.refinements; ++r) {
       const double n = level_box(r, 0);
       if (ranked && s.smoother == SmootherKind::vertex_patch && r >= first_distributed)
-        need.device_bytes += (s.patch_kernel == PatchKernel::fused ? 2 : 3) * level_box(r, 1) * mg_number;
+        need.device_bytes += (s.patch_kernel == PatchKernel::fused || s.discontinuous ? 2 : 3) * level_box(r, 1) * mg_number;
       need.device_bytes += (3 + (r > r_min ? smoother_vectors : 2)) * n * mg_number;
       // Gauss–Seidel assembles each level's matrix on the host (values + column indices + rows).
       if (s.smoother == SmootherKind::gauss_seidel && r > r_min) need.host_bytes += n * stencil * (mg_number + 4) + 2 * n * 8;

@@ -6,7 +6,8 @@ with --record and --mg-times, and writes
   scaling.png   time and efficiency against ranks (when matplotlib is there; the JSON is the data).
 
 Weak series: DoFs per rank held near --weak-dofs (the brick grows with the rank count: coarse cells
-are the rank count factored over the directions, times a multiplier). Strong series: one mesh of
+are the rank count factored over the directions, times a multiplier, and the brick's extent is that
+factorisation, so the cells stay cubic and the iteration counts comparable). Strong series: one mesh of
 about --strong-dofs on every rank count. Efficiency: weak t_1 / t_p, strong t_1 / (p t_p), of the
 solve time (setup reported beside it).
 
@@ -70,10 +71,11 @@ SOLVER_ARGS = {
 }
 
 
-def run(args, ranks, dim, k, cells, r, solver, tag):
+def run(args, ranks, dim, k, cells, r, solver, tag, upper):
     record = os.path.join(args.out, "records", f"{tag}.json")
     cmd = shlex.split(args.launcher.format(ranks=ranks)) + [args.program, "--dim", str(dim), "-k", str(k),
                                                               "--cells", ",".join(map(str, cells)), "-r", str(r),
+                                                              "--upper", ",".join(map(str, upper)),
                                                               "--precision", args.precision, "--rtol", str(args.rtol),
                                                               "--mg-times", "--record", record, "--overwrite"]
     cmd += SOLVER_ARGS[solver] + shlex.split(args.extra)
@@ -120,6 +122,7 @@ def main():
     ap.add_argument("--rtol", type=float, default=1e-9)
     ap.add_argument("--extra", default="", help="more tensormg-poisson arguments")
     ap.add_argument("--out", required=True)
+    ap.add_argument("--title", default="", help="appended to the plot titles (e.g. ', 4 ranks on one GPU')")
     args = ap.parse_args()
     ranks = [int(x) for x in args.ranks.split(",")]
     degrees = [int(x) for x in args.degrees.split(",")]
@@ -137,12 +140,17 @@ def main():
         for k in degrees:
             for solver in solvers:
                 series = {"kind": kind, "k": k, "solver": solver, "runs": []}
+                # The brick grows with its coarse cells (upper = cells / multiplier): cubic cells, so
+                # the weak series keeps the cells' shape and the iteration counts.
                 if kind == "strong":
                     cells, r = choose_mesh(args.dim, k, [1] * args.dim, target)
+                    upper = [1] * args.dim
                 for p in ranks:
                     if kind == "weak":
-                        cells, r = choose_mesh(args.dim, k, factor(p, args.dim), target * p)
-                    e = run(args, p, args.dim, k, cells, r, solver, f"{kind}-k{k}-{solver}-np{p}")
+                        base = factor(p, args.dim)
+                        cells, r = choose_mesh(args.dim, k, base, target * p)
+                        upper = base
+                    e = run(args, p, args.dim, k, cells, r, solver, f"{kind}-k{k}-{solver}-np{p}", upper)
                     series["runs"].append(e)
                 t1 = series["runs"][0].get("solve_seconds")
                 for e in series["runs"]:
@@ -169,8 +177,12 @@ def main():
         style = "-o" if s["kind"] == "weak" else "--s"
         ax[0].plot([e["ranks"] for e in ok], [e["solve_seconds"] for e in ok], style, label=label)
         ax[1].plot([e["ranks"] for e in ok], [e.get("efficiency", float("nan")) for e in ok], style, label=label)
-    ax[0].set(xlabel="ranks (GPUs)", ylabel="solve time [s]", title="time to solution", xscale="log", yscale="log")
-    ax[1].set(xlabel="ranks (GPUs)", ylabel="parallel efficiency", title="efficiency", xscale="log", ylim=(0, 1.1))
+    ax[0].set(xlabel="ranks", ylabel="solve time [s]", title="time to solution" + args.title, xscale="log", yscale="log")
+    ax[1].set(xlabel="ranks", ylabel="parallel efficiency", title="efficiency" + args.title, xscale="log", ylim=(0, 1.1))
+    for a in ax[:2]:
+        a.set_xticks(ranks)
+        a.set_xticklabels([str(r) for r in ranks])
+        a.minorticks_off()
     # V-cycle components of the first weak series (the largest runs), stacked per rank count.
     s = next((s for s in study["series"] if s["kind"] == "weak"), study["series"][0] if study["series"] else None)
     if s:
@@ -181,7 +193,7 @@ def main():
             v = [e["components"].get(c, 0) for e in ok]
             ax[2].bar([str(e["ranks"]) for e in ok], v, bottom=bottom, label=c)
             bottom = [a + b for a, b in zip(bottom, v)]
-        ax[2].set(xlabel="ranks (GPUs)", ylabel="seconds (finest level)", title=f"components, {s['kind']} Q{s['k']} {s['solver']}")
+        ax[2].set(xlabel="ranks", ylabel="seconds (finest level)", title=f"components, {s['kind']} Q{s['k']} {s['solver']}")
         ax[2].legend(fontsize=7)
     ax[0].legend(fontsize=7)
     fig.tight_layout()

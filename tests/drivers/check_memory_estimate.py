@@ -26,6 +26,7 @@ if "--ranked" in sys.argv[:sys.argv.index("--")]:
     CASES = [
         "--dim 2 -k 3 --cells 2 -r 7 --solver fmg",
         "--dim 3 -k 2 --cells 3 -r 4 --solver cg --preconditioner mg --smoother-kernel separate",
+        "--discretization dg --dim 2 -k 3 --cells 3,2 -r 6 --solver fmg",
     ]
 UNITS = {"MiB": 2.0**20, "GiB": 2.0**30}
 failed = False
