@@ -19,6 +19,10 @@ struct DgTransferArgs {
   CellBox coarse, fine;
   bool prolongate = true;               ///< fine = P coarse; else coarse = Pᵀ fine
   bool add = false;                     ///< prolongation only: fine += P coarse
+  /// Restriction: the coarse cells [parent_begin, parent_begin + parents) of the coarse box, the
+  /// parents of the fine box (all of it when the boxes nest; a part of a replicated coarse level).
+  local_index parent_begin[3] = {0, 0, 0};
+  local_index parents[3] = {1, 1, 1};
   const double* host_matrices = nullptr;  ///< P_0, P_1: 2 × (k+1) × (k+1), row-major
 };
 

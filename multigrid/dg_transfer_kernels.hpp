@@ -66,11 +66,13 @@ struct DgTransferKernel {
       Number* const v = args.out.data() + std::size_t(cell) * cell_size;
       apply(team, rank, size, child, false, args.add, u, t0, t1, v);
     } else {
-      // Coarse cell `cell`: the sum over its children; a thread adds to the same outputs for
-      // every child (its last-direction lines), the first child assigns.
+      // Coarse cell `cell` of the parents: the sum over its children; a thread adds to the same
+      // outputs for every child (its last-direction lines), the first child assigns.
       local_index cc[3];
-      args.coarse.coordinates(cell, cc);
-      Number* const v = args.out.data() + std::size_t(cell) * cell_size;
+      cc[0] = args.parent_begin[0] + cell % args.parents[0];
+      cc[1] = args.parent_begin[1] + (cell / args.parents[0]) % args.parents[1];
+      cc[2] = args.parent_begin[2] + cell / (args.parents[0] * args.parents[1]);
+      Number* const v = args.out.data() + std::size_t(args.coarse.cell_index(cc[0], cc[1], cc[2])) * cell_size;
       for (int ch = 0; ch < children; ++ch) {
         const int child[3] = {ch & 1, (ch >> 1) & 1, (ch >> 2) & 1};
         local_index fc[3] = {0, 0, 0};
@@ -118,7 +120,7 @@ void launch_dg_transfer(const DgTransferArgs<Number, ExecSpace>& args) {
   for (int c = 0; c < 2; ++c)
     for (int i = 0; i < n; ++i)
       for (int j = 0; j < n; ++j) kernel.p[c][i][j] = static_cast<Number>(args.host_matrices[(c * n + i) * n + j]);
-  const local_index cells = args.prolongate ? args.fine.n_owned_cells : args.coarse.n_owned_cells;
+  const local_index cells = args.prolongate ? args.fine.n_owned_cells : args.parents[0] * args.parents[1] * args.parents[2];
   if (cells == 0) return;
   const int team_size = runs_on_host<ExecSpace>() ? 1 : Kernel::lines;
   Kokkos::parallel_for(args.prolongate ? "tensormg::dg_transfer::prolongate" : "tensormg::dg_transfer::restrict",

@@ -20,7 +20,7 @@ struct HierarchyOptions {
   /// Process grid of the distributed levels ({0, 0, 0}: the one choose_rank_grid picks for the
   /// finest mesh); its first dim entries must multiply to the rank count.
   std::array<int, 3> rank_grid{0, 0, 0};
-  /// Continuous Q_k on several ranks: the levels up to the last one whose cells per direction are
+  /// On several ranks: the levels up to the last one whose cells per direction are
   /// fewer than this many times the process grid's extent are replicated on every rank (each rank
   /// holds the whole level and solves it redundantly); the finer levels are distributed. 0 keeps
   /// only the coarsest level replicated (the tests' setting: tiny and empty rank boxes).
@@ -39,14 +39,12 @@ class LevelHierarchy {
 
   /// Levels from the first refinement of `fine` with at least two cells in every direction (the
   /// coarsest level is then made of whole vertex patches) up to `fine` itself. Collective; throws
-  /// InputError when `fine` has fewer refinements than that. DG levels share the coarsest level's
-  /// rank grid and balance in units of 2^level cells, so every rank box nests in its coarser one
-  /// (the DG transfer needs the parents on the same rank).
+  /// InputError when `fine` has fewer refinements than that.
   ///
-  /// Continuous Q_k on several ranks: levels below first_distributed_level() live on
-  /// MPI_COMM_SELF, whole on every rank; the distributed levels share one process grid and nest
-  /// (level l's rank box is the last replicated level's box of that grid refined, so rank
-  /// boundaries fall on even cells and every fine cell's parent is on its rank).
+  /// On several ranks, levels below first_distributed_level() live on MPI_COMM_SELF, whole on
+  /// every rank; the distributed levels share one process grid and nest (level l's rank box is the
+  /// last replicated level's box of that grid refined, so rank boundaries fall on even cells and
+  /// every fine cell's parent is on its rank). The same for continuous Q_k and DG.
   LevelHierarchy(const BrickDescription& fine, int degree, MPI_Comm comm, HierarchyOptions options = {});
 
   /// The refinement of the coarsest level of a hierarchy over this brick.
@@ -56,8 +54,7 @@ class LevelHierarchy {
   int degree() const { return layouts_.front()->degree(); }
   /// Refinements of the coarsest level.
   int coarsest_refinement() const { return coarsest_refinement_; }
-  /// The first level on the whole communicator; the levels below it are replicated (0 on one rank
-  /// and for DG).
+  /// The first level on the whole communicator; the levels below it are replicated (0 on one rank).
   int first_distributed_level() const { return first_distributed_; }
   const std::shared_ptr<const layout_type>& layout(int level) const { return layouts_.at(level); }
   const std::shared_ptr<const layout_type>& finest() const { return layouts_.back(); }

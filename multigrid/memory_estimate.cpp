@@ -87,9 +87,8 @@ MemoryNeed estimate_solve_memory(const SolveShape& s) {
     }
     const double stencil = std::pow(2.0 * s.degree + 1, s.brick.dim);
     // Several ranks: the hierarchy's partition (level_hierarchy.cpp), whose boxes are multiples
-    // of a coarse level's and can exceed the balanced box (continuous: the last replicated level's
-    // cells; DG: the coarsest level's, on its process grid); each vertex-patch level adds its halo
-    // box (x, b and, for continuous unless fused, r: one cell more per side).
+    // of the last replicated level's and can exceed the balanced box; each vertex-patch level adds
+    // its halo box (x, b and, for continuous unless fused, r: one cell more per side).
     const bool ranked = s.ranks > 1;
     std::array<int, 3> grid = s.rank_grid;
     int first_distributed = r_min, unit_level = r_min;
@@ -98,9 +97,7 @@ MemoryNeed estimate_solve_memory(const SolveShape& s) {
       for (int d = 0; d < s.brick.dim; ++d) c[d] = global_index(s.brick.coarse_cells[d]) << std::min(r, 40);
       return c;
     };
-    if (ranked && s.discontinuous) {
-      if (grid[0] == 0) grid = choose_rank_grid(s.brick.dim, s.ranks, cells_at(r_min));
-    } else if (ranked) {
+    if (ranked) {
       if (grid[0] == 0) grid = choose_rank_grid(s.brick.dim, s.ranks, cells_at(s.brick.refinements));
       first_distributed = s.brick.refinements;
       // LevelHierarchy's rule with its defaults.
@@ -110,7 +107,8 @@ MemoryNeed estimate_solve_memory(const SolveShape& s) {
         double dofs = 1;
         for (int d = 0; d < s.brick.dim; ++d) {
           enough = enough && (global_index(s.brick.coarse_cells[d]) << (r - 1)) >= 2 * global_index(grid[d]);
-          dofs *= double(global_index(s.brick.coarse_cells[d]) << r) * s.degree + 1;
+          const double cells = double(global_index(s.brick.coarse_cells[d]) << r);
+          dofs *= s.discontinuous ? cells * (s.degree + 1) : cells * s.degree + 1;
         }
         enough = enough && dofs > dof_threshold;
         if (enough) {

@@ -22,22 +22,6 @@ std::vector<double> interpolation_matrix_1d(int degree) {
 
 namespace {
 
-/// data = Σ over the ranks of comm of data (the whole View), through host memory unless MPI takes
-/// the View's memory.
-template <class View>
-void allreduce_sum(const View& data, MPI_Comm comm) {
-  using Number = typename View::value_type;
-  using Exec = typename View::execution_space;
-  if constexpr (mpi_takes_memory_of<Exec>()) {
-    Exec().fence();
-    MPI_Allreduce(MPI_IN_PLACE, data.data(), int(data.extent(0)), detail::mpi_type<Number>(), MPI_SUM, comm);
-  } else {
-    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), data);
-    MPI_Allreduce(MPI_IN_PLACE, host.data(), int(host.extent(0)), detail::mpi_type<Number>(), MPI_SUM, comm);
-    Kokkos::deep_copy(data, host);
-  }
-}
-
 /// Q1 by node: the 1D interpolation from the coarse nodes to the fine ones is 1 at even fine
 /// nodes (coarse node i/2) and 1/2, 1/2 at odd ones (coarse nodes (i−1)/2, (i+1)/2); prolongation
 /// takes the tensor product of these (≤ 2^d terms per fine node), restriction, its transpose, sums
@@ -174,7 +158,7 @@ void Transfer<Number, ExecSpace>::apply(Mode mode, vector_type& out, const vecto
   if (mode != Mode::transpose) return;
   // Each rank has added its fine cells' share: into the owners (nested), or summed over all ranks
   // (replicated coarse level).
-  if (replicated_coarse_) allreduce_sum(out.view(), fine_->mesh().comm());
+  if (replicated_coarse_) allreduce_sum_in_place(out.view(), fine_->mesh().comm());
   else out.compress_add();
 }
 

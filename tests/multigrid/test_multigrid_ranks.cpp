@@ -57,6 +57,33 @@ int max_over_ranks(int v) {
   return m;
 }
 
+/// DG: max |v(global value g) − reference(g)| / max |reference|; values are numbered cell-wise,
+/// (k+1)^d per cell, cells lexicographic (the reference on MPI_COMM_SELF in global order).
+template <class Number, class ExecSpace>
+double dg_difference_to_reference(const DgDofLayout<ExecSpace>& layout, const DistributedVector<Number, ExecSpace>& v,
+                                  const DistributedVector<Number, ExecSpace>& reference) {
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v.view());
+  auto r = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), reference.view());
+  const CellBox& b = layout.box();
+  double local[2] = {0, 0}, global[2] = {0, 0};
+  local_index c = 0;
+  for (local_index z = 0; z < b.cells[2]; ++z)
+    for (local_index y = 0; y < b.cells[1]; ++y)
+      for (local_index x = 0; x < b.cells[0]; ++x, ++c) {
+        const global_index g = (b.offset[0] + x) + b.global_cells[0] * ((b.offset[1] + y) + b.global_cells[1] * (b.offset[2] + z));
+        for (int i = 0; i < b.cell_dofs; ++i)
+          local[0] = std::max(local[0], std::abs(double(h(c * b.cell_dofs + i)) - double(r(local_index(g * b.cell_dofs + i)))));
+      }
+  for (local_index i = 0; i < reference.n_owned(); ++i) local[1] = std::max(local[1], std::abs(double(r(i))));
+  MPI_Allreduce(local, global, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  return global[1] > 0 ? global[0] / global[1] : global[0];
+}
+
+template <class Number, class ExecSpace>
+void dg_fill(const DgDofLayout<ExecSpace>& layout, DistributedVector<Number, ExecSpace>& v, std::uint64_t seed) {
+  fill_by_global_index(layout, v, [seed](global_index g) { return random_value(g, seed); });
+}
+
 /// One smoothing step (every kernel variant, both colour orders) on uneven rank boxes equals the
 /// step on one rank: the same patches, colours and arithmetic.
 TYPED_TEST(MultigridRanksTest, SmoothingStepEqualsOneRank) {
@@ -121,6 +148,34 @@ TYPED_TEST(MultigridRanksTest, TransfersEqualOneRank) {
           EXPECT_LE(difference_to_reference(*h.layout(l), v, vs), 1e-13) << "prolongate_add level " << l;
         }
       }
+}
+
+/// DG: prolongation and restriction between every pair of levels, replicated or distributed,
+/// equal the one-rank transfers.
+TYPED_TEST(MultigridRanksTest, DgTransfersEqualOneRank) {
+  for (int dim = 2; dim <= 3; ++dim)
+    for (int replicate : {0, 2}) {
+      HierarchyOptions ho;
+      ho.replicate_below_cells_per_rank = replicate;
+      ho.replicate_below_dofs = 0;
+      const auto b = brick(dim, {3, 1, 2}, dim == 2 ? 3 : 2);
+      const LevelHierarchy<TypeParam, DgSipg> h(b, 2, MPI_COMM_WORLD, ho), hs(b, 2, MPI_COMM_SELF);
+      for (int l = 1; l < h.n_levels(); ++l) {
+        const DgTransfer<double, TypeParam> t(h.layout(l - 1), h.layout(l)), ts(hs.layout(l - 1), hs.layout(l));
+        DistributedVector<double, TypeParam> u(h.layout(l - 1)->partitioner()), us(hs.layout(l - 1)->partitioner());
+        DistributedVector<double, TypeParam> v(h.layout(l)->partitioner()), vs(hs.layout(l)->partitioner());
+        dg_fill(*h.layout(l - 1), u, 7);
+        dg_fill(*hs.layout(l - 1), us, 7);
+        t.prolongate(v, u);
+        ts.prolongate(vs, us);
+        EXPECT_LE(dg_difference_to_reference(*h.layout(l), v, vs), 1e-14) << "DG prolongation level " << l << " dim=" << dim;
+        dg_fill(*h.layout(l), v, 8);
+        dg_fill(*hs.layout(l), vs, 8);
+        t.restrict_to(u, v);
+        ts.restrict_to(us, vs);
+        EXPECT_LE(dg_difference_to_reference(*h.layout(l - 1), u, us), 1e-14) << "DG restriction level " << l << " dim=" << dim;
+      }
+    }
 }
 
 struct SolveCase {
@@ -243,33 +298,6 @@ TYPED_TEST(MultigridRanksTest, ReportsTheHaloExchangeShare) {
   EXPECT_EQ(mg.times().count("smoothing: halo exchange"), 0u);
 }
 
-/// DG: max |v(global value g) − reference(g)| / max |reference|; values are numbered cell-wise,
-/// (k+1)^d per cell, cells lexicographic (the reference on MPI_COMM_SELF in global order).
-template <class Number, class ExecSpace>
-double dg_difference_to_reference(const DgDofLayout<ExecSpace>& layout, const DistributedVector<Number, ExecSpace>& v,
-                                  const DistributedVector<Number, ExecSpace>& reference) {
-  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v.view());
-  auto r = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), reference.view());
-  const CellBox& b = layout.box();
-  double local[2] = {0, 0}, global[2] = {0, 0};
-  local_index c = 0;
-  for (local_index z = 0; z < b.cells[2]; ++z)
-    for (local_index y = 0; y < b.cells[1]; ++y)
-      for (local_index x = 0; x < b.cells[0]; ++x, ++c) {
-        const global_index g = (b.offset[0] + x) + b.global_cells[0] * ((b.offset[1] + y) + b.global_cells[1] * (b.offset[2] + z));
-        for (int i = 0; i < b.cell_dofs; ++i)
-          local[0] = std::max(local[0], std::abs(double(h(c * b.cell_dofs + i)) - double(r(local_index(g * b.cell_dofs + i)))));
-      }
-  for (local_index i = 0; i < reference.n_owned(); ++i) local[1] = std::max(local[1], std::abs(double(r(i))));
-  MPI_Allreduce(local, global, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-  return global[1] > 0 ? global[0] / global[1] : global[0];
-}
-
-template <class Number, class ExecSpace>
-void dg_fill(const DgDofLayout<ExecSpace>& layout, DistributedVector<Number, ExecSpace>& v, std::uint64_t seed) {
-  fill_by_global_index(layout, v, [seed](global_index g) { return random_value(g, seed); });
-}
-
 /// DG: one smoothing step of every local solver on uneven boxes equals the one-rank step.
 TYPED_TEST(MultigridRanksTest, DgSmoothingStepEqualsOneRank) {
   for (int dim = 2; dim <= 3; ++dim)
@@ -300,10 +328,14 @@ TYPED_TEST(MultigridRanksTest, DgSmoothingStepEqualsOneRank) {
 TYPED_TEST(MultigridRanksTest, DgSolvesEqualOneRank) {
   for (int dim = 2; dim <= 3; ++dim)
     for (int k = 1; k <= (dim == 2 ? 4 : 2); ++k) {
+      const int replicate = k % 2 == 0 ? 0 : 2;  // tiny boxes, or coarse levels replicated
       std::ostringstream what;
-      what << "DG dim=" << dim << " k=" << k << " ranks=" << world_size();
+      what << "DG dim=" << dim << " k=" << k << " replicate=" << replicate << " ranks=" << world_size();
       const auto b = brick(dim, {1, 1, 1}, dim == 2 ? 4 : 3);
-      const auto h = std::make_shared<const LevelHierarchy<TypeParam, DgSipg>>(b, k, MPI_COMM_WORLD);
+      HierarchyOptions ho;
+      ho.replicate_below_cells_per_rank = replicate;
+      ho.replicate_below_dofs = 0;
+      const auto h = std::make_shared<const LevelHierarchy<TypeParam, DgSipg>>(b, k, MPI_COMM_WORLD, ho);
       const auto hs = std::make_shared<const LevelHierarchy<TypeParam, DgSipg>>(b, k, MPI_COMM_SELF);
       const Multigrid<double, TypeParam, DgSipg> mg(h), mgs(hs);
       const auto problem = make_poisson_problem("sine", dim);

@@ -1,7 +1,8 @@
 // The DG vertex-patch smoother against a sequential host implementation of Algorithm 1 of paper
 // 002 (dense patch matrices, patch by patch, colour by colour) for the three local solvers and both
 // colour orders; one patch covering the whole mesh makes one full smoothing step an exact solve
-// (every degree, including those whose patch buffers leave the fast scratch on a GPU).
+// (every degree, including those whose patch buffers leave the fast scratch on a GPU). Several
+// ranks: tests/multigrid/test_multigrid_ranks.cpp.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -167,13 +168,6 @@ TYPED_TEST(DgVertexPatch, OneFullPatchOverTheMeshSolvesExactly) {
       r.axpby(1.0, b, -1.0);
       EXPECT_LE(r.l2_norm(), 1e-9 * b.l2_norm()) << "dim=" << dim << " k=" << k;
     }
-}
-
-TYPED_TEST(DgVertexPatch, RefusesSeveralRanks) {
-  if (world_size() == 1) GTEST_SKIP() << "needs ranks";
-  const auto layout = std::make_shared<DgDofLayout<TypeParam>>(make_mesh(2, {4, 4, 1}, 0), 2);
-  const auto op = std::make_shared<const DgLaplaceOperator<double, TypeParam>>(layout);
-  EXPECT_THROW((DgVertexPatchSmoother<double, TypeParam>(op, DgLocalSolver::full)), InputError);
 }
 
 }  // namespace
