@@ -42,22 +42,6 @@ constexpr bool mpi_takes_memory_of() {
 #endif
 }
 
-/// data = Σ over the ranks of comm of data (the whole View: a level replicated on every rank),
-/// through host memory unless MPI takes the View's memory.
-template <class View>
-void allreduce_sum_in_place(const View& data, MPI_Comm comm) {
-  using Number = typename View::value_type;
-  using Exec = typename View::execution_space;
-  if constexpr (mpi_takes_memory_of<Exec>()) {
-    Exec().fence();
-    MPI_Allreduce(MPI_IN_PLACE, data.data(), int(data.extent(0)), detail::mpi_type<Number>(), MPI_SUM, comm);
-  } else {
-    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), data);
-    MPI_Allreduce(MPI_IN_PLACE, host.data(), int(host.extent(0)), detail::mpi_type<Number>(), MPI_SUM, comm);
-    Kokkos::deep_copy(data, host);
-  }
-}
-
 template <class ExecSpace>
 class HaloExchange {
  public:

@@ -1,5 +1,6 @@
 #include "multigrid/dg_transfer.hpp"
 
+#include "core/allreduce.hpp"
 #include "core/error.hpp"
 #include "core/profiling.hpp"
 #include "discretization/polynomials_1d.hpp"

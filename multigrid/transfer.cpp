@@ -1,5 +1,6 @@
 #include "multigrid/transfer.hpp"
 
+#include "core/allreduce.hpp"
 #include "core/error.hpp"
 #include "core/profiling.hpp"
 #include "core/kernel_table.hpp"
