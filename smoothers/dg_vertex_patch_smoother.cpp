@@ -2,7 +2,6 @@
 
 #include "core/error.hpp"
 #include "core/profiling.hpp"
-#include "core/timer.hpp"
 
 namespace tensormg {
 
@@ -83,19 +82,6 @@ DgVertexPatchSmoother<Number, ExecSpace>::DgVertexPatchSmoother(
 }
 
 template <class Number, class ExecSpace>
-template <class F>
-void DgVertexPatchSmoother<Number, ExecSpace>::exchange(F&& f) const {
-  if (!time_exchanges_) return f();
-  ExecSpace().fence();
-  Timer t;
-  t.start();
-  f();
-  ExecSpace().fence();
-  t.stop();
-  exchange_seconds_ += t.seconds();
-}
-
-template <class Number, class ExecSpace>
 void DgVertexPatchSmoother<Number, ExecSpace>::launch_color(const view_type& x, const view_type& b, const CellBox& box,
                                                             int color) const {
   DgPatchArgs<Number, ExecSpace> args;
@@ -139,7 +125,7 @@ void DgVertexPatchSmoother<Number, ExecSpace>::smooth(vector_type& x, const vect
     return;
   }
   const bool full = solver_ == DgLocalSolver::full;
-  exchange([&] {
+  exchange_([&] {
     halo_.copy_in(x.view(), x_box_);
     halo_.refresh(x_box_);
     if (!full) {
@@ -153,15 +139,15 @@ void DgVertexPatchSmoother<Number, ExecSpace>::smooth(vector_type& x, const vect
       halo_.copy_out(x.view(), x_box_);
       op_->vmult(residual_, x);
       residual_.axpby(Number(1), b, Number(-1));
-      exchange([&] {
+      exchange_([&] {
         halo_.copy_in(residual_.view(), b_box_);
         halo_.refresh(b_box_);
       });
     }
     if (halo_.size() > 0) launch_color(x_box_, b_box_, halo_box_, color);
-    if (i + 1 < colors) exchange([&] { halo_.refresh(x_box_); });
+    if (i + 1 < colors) exchange_([&] { halo_.refresh(x_box_); });
   }
-  exchange([&] { halo_.copy_out(x.view(), x_box_); });
+  exchange_([&] { halo_.copy_out(x.view(), x_box_); });
 }
 
 template <class Number, class ExecSpace>

@@ -37,9 +37,9 @@ class DgVertexPatchSmoother final : public Smoother<Number, ExecSpace> {
   /// x ← S(x, b): every colour once, 0..2^d − 1 (forward) or backwards.
   void smooth(vector_type& x, const vector_type& b, SweepOrder order) const override;
   std::string description() const override;
-  void time_exchanges(bool on) const override { time_exchanges_ = on; }
-  double exchange_seconds() const override { return exchange_seconds_; }
-  void reset_exchange_seconds() const override { exchange_seconds_ = 0; }
+  void time_exchanges(bool on) const override { exchange_.enable(on); }
+  double exchange_seconds() const override { return exchange_.seconds(); }
+  void reset_exchange_seconds() const override { exchange_.reset(); }
   DgLocalSolver local_solver() const { return solver_; }
 
  private:
@@ -47,8 +47,6 @@ class DgVertexPatchSmoother final : public Smoother<Number, ExecSpace> {
   void smooth_color(vector_type& x, const vector_type& b, int color) const;
   /// One colour's kernel on values over `box` (b: the right-hand side, or the residual of full).
   void launch_color(const view_type& x, const view_type& b, const CellBox& box, int color) const;
-  template <class F>
-  void exchange(F&& f) const;
   std::shared_ptr<const DgLaplaceOperator<Number, ExecSpace>> op_;
   DgLocalSolver solver_;
   DgPatchKernelTable<Number, ExecSpace> kernels_;
@@ -62,8 +60,7 @@ class DgVertexPatchSmoother final : public Smoother<Number, ExecSpace> {
   HaloBox<ExecSpace> halo_;
   CellBox halo_box_;
   mutable view_type x_box_, b_box_;
-  mutable bool time_exchanges_ = false;
-  mutable double exchange_seconds_ = 0;
+  mutable ExchangeTimer<ExecSpace> exchange_;
 };
 
 }  // namespace tensormg

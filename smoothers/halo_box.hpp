@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/halo_exchange.hpp"
+#include "core/timer.hpp"
 #include "core/types.hpp"
 
 namespace tensormg {
@@ -62,6 +63,30 @@ void copy_owned_points(const Kokkos::View<Number*, typename ExecSpace::memory_sp
         else vector(i) = box_data(j);
       });
 }
+
+/// The smoothers' halo work (copies into and out of the box, refreshes) run through it: fenced
+/// and timed while enabled (Smoother::time_exchanges), run as is otherwise.
+template <class ExecSpace>
+class ExchangeTimer {
+ public:
+  void enable(bool on) { on_ = on; }
+  double seconds() const { return seconds_; }
+  void reset() { seconds_ = 0; }
+  template <class F>
+  void operator()(F&& f) {
+    if (!on_) return f();
+    ExecSpace().fence();
+    Timer t;
+    t.start();
+    f();
+    ExecSpace().fence();
+    seconds_ += t.stop();
+  }
+
+ private:
+  bool on_ = false;
+  double seconds_ = 0;
+};
 
 template <class ExecSpace>
 class HaloBox {

@@ -5,7 +5,6 @@
 
 #include "core/error.hpp"
 #include "core/profiling.hpp"
-#include "core/timer.hpp"
 
 namespace tensormg {
 
@@ -154,21 +153,8 @@ void VertexPatchSmoother<Number, ExecSpace>::build_halo_box() {
 }
 
 template <class Number, class ExecSpace>
-template <class F>
-void VertexPatchSmoother<Number, ExecSpace>::exchange(F&& f) const {
-  if (!time_exchanges_) return f();
-  ExecSpace().fence();
-  Timer t;
-  t.start();
-  f();
-  ExecSpace().fence();
-  t.stop();
-  exchange_seconds_ += t.seconds();
-}
-
-template <class Number, class ExecSpace>
 void VertexPatchSmoother<Number, ExecSpace>::smooth_distributed(vector_type& x, const vector_type& b, SweepOrder order) const {
-  exchange([&] {
+  exchange_([&] {
     halo_.copy_in(x.view(), x_box_);
     halo_.copy_in(b.view(), b_box_);
     halo_.refresh(x_box_);
@@ -182,15 +168,15 @@ void VertexPatchSmoother<Number, ExecSpace>::smooth_distributed(vector_type& x, 
       op_->vmult(product_, x);
       residual_.copy_from(b);
       residual_.add(Number(-1), product_);
-      exchange([&] {
+      exchange_([&] {
         halo_.copy_in(residual_.view(), r_box_);
         halo_.refresh(r_box_);
       });
     }
     if (halo_box_.n_owned > 0) launch_color(x_box_, b_box_, r_box_, halo_box_, color);
-    if (i + 1 < colors) exchange([&] { halo_.refresh(x_box_); });
+    if (i + 1 < colors) exchange_([&] { halo_.refresh(x_box_); });
   }
-  exchange([&] { halo_.copy_out(x.view(), x_box_); });
+  exchange_([&] { halo_.copy_out(x.view(), x_box_); });
 }
 
 template <class Number, class ExecSpace>

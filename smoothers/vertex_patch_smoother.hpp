@@ -37,9 +37,9 @@ class VertexPatchSmoother final : public Smoother<Number, ExecSpace> {
   /// One color only (tests, benchmarks).
   void smooth_color(vector_type& x, const vector_type& b, int color) const;
   std::string description() const override;
-  void time_exchanges(bool on) const override { time_exchanges_ = on; }
-  double exchange_seconds() const override { return exchange_seconds_; }
-  void reset_exchange_seconds() const override { exchange_seconds_ = 0; }
+  void time_exchanges(bool on) const override { exchange_.enable(on); }
+  double exchange_seconds() const override { return exchange_.seconds(); }
+  void reset_exchange_seconds() const override { exchange_.reset(); }
 
   int n_colors() const { return 1 << op_->layout().dim(); }
   int patches_per_team() const { return options_.patches_per_team; }
@@ -79,11 +79,8 @@ class VertexPatchSmoother final : public Smoother<Number, ExecSpace> {
   HaloBox<ExecSpace> halo_;
   NodeBox halo_box_;  ///< the halo box as the patch kernels see it (all of it "owned")
   mutable view_type x_box_, b_box_, r_box_;
-  mutable bool time_exchanges_ = false;
-  mutable double exchange_seconds_ = 0;
+  mutable ExchangeTimer<ExecSpace> exchange_;
   /// Runs f (copies into or out of the halo box, halo exchanges), timed when asked.
-  template <class F>
-  void exchange(F&& f) const;
 };
 
 }  // namespace tensormg
