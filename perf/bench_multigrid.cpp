@@ -5,8 +5,10 @@
 //                       7, 9): GDoF/s, GFLOP/s, % of the FP64/FP32 FMA and shared-memory ceilings
 //   --study vcycle      time of one V-cycle by component (Figs. 10–12)
 //   --study fmg         full-multigrid solve time per billion DoFs, double and mixed (Fig. 18)
-//   --study dg-smoother one smoothing step of the DG vertex-patch smoother (paper 002), Dirichlet and
-//                       full local solvers: GDoF/s, GFLOP/s, % of the FMA ceiling
+//   --study dg-smoother one smoothing step of the DG vertex-patch smoother (paper 002), Dirichlet,
+//                       clamped and full local solvers, per scratch layout (--dg-layouts: padded, and
+//                       plain for the bank-conflict study of paper 002 Table 3): GDoF/s, GFLOP/s, % of
+//                       the FMA ceiling
 //   --study dg-iterations  DG (SIPG) multigrid, paper 002 Tables 1 and 2: fractional iteration counts
 //                       of GMRES preconditioned by one V-cycle, f = 1, per degree and level, for each
 //                       local solver of the vertex patches; setup and solve times (its Fig. 5 right)
@@ -50,6 +52,7 @@ struct Settings {
   std::vector<int> levels{4, 5, 6};
   std::vector<std::string> smoothers{"vertex-patch"};
   std::vector<std::string> local_solvers{"full", "dirichlet"};  ///< dg-iterations
+  std::vector<std::string> dg_layouts{"padded"};                 ///< dg-smoother
   std::string smoothing_order = "auto";
   std::vector<std::string> precisions{"double"};
   std::string variants = "default";
@@ -115,6 +118,8 @@ void validate(const Settings& s, int ranks) {
                  "--study '" << s.study << "': use iterations, smoother, vcycle, fmg, dg-smoother or dg-iterations");
   TENSORMG_CHECK(!s.local_solvers.empty(), "--local-solvers needs at least one value");
   for (const auto& l : s.local_solvers) (void)parse_dg_local_solver(l);
+  TENSORMG_CHECK(!s.dg_layouts.empty(), "--dg-layouts needs at least one value");
+  for (const auto& l : s.dg_layouts) (void)parse_dg_patch_layout(l);
   TENSORMG_CHECK(!s.dims.empty() && !s.degrees.empty() && !s.levels.empty() && !s.smoothers.empty() &&
                      !s.precisions.empty() && !s.patches_per_team.empty() && !s.threads_per_patch.empty(),
                  "--dims, --degrees, --levels, --smoothers, --precisions, --patches-per-team and --threads-per-patch "
@@ -512,9 +517,11 @@ void dg_smoother_cases(const Settings& s, MPI_Comm comm, bool root, int dim, int
   const double dofs = double(layout->n_global_dofs());
   double patches = 1;
   for (int d = 0; d < dim; ++d) patches *= cells - 1;
+  for (const auto& layout_name : s.dg_layouts)
   for (const auto solver : {DgLocalSolver::dirichlet, DgLocalSolver::clamped, DgLocalSolver::full}) {
     if (solver == DgLocalSolver::clamped && k < 3) continue;
-    const DgVertexPatchSmoother<Number, Exec> smoother(op, solver);
+    const DgPatchLayout patch_layout = parse_dg_patch_layout(layout_name);
+    const DgVertexPatchSmoother<Number, Exec> smoother(op, solver, patch_layout);
     const double seconds = perf::median_seconds(comm, s.repeats, [&] { smoother.smooth(x, b, SweepOrder::forward); });
     // The FMAs the kernel does on an interior patch (N = 2(k+1) values per direction, m of them
     // unknowns: N full, N − 2 Dirichlet, N − 4 clamped), 2 flops each: the patch residual (2D 4,
@@ -535,14 +542,15 @@ void dg_smoother_cases(const Settings& s, MPI_Comm comm, bool root, int dim, int
     r["degree"] = k;
     r["precision"] = number_name<Number>();
     r["local_solver"] = to_string(solver);
+    r["layout"] = to_string(patch_layout);
     r["dofs"] = dofs;
     r["seconds"] = seconds;
     r["GDoFps"] = dofs / seconds / 1e9;
     r["GFLOPs"] = gflops;
     if (fma > 0) r["pct_fma_ceiling"] = 100 * gflops / fma;
     if (root) {
-      std::printf("%3d %2d %-6s %-9s %11.0f %9.3f %9.1f %6.2f\n", dim, k, number_name<Number>(), to_string(solver).c_str(),
-                  dofs, dofs / seconds / 1e9, gflops, fma > 0 ? 100 * gflops / fma : 0.0);
+      std::printf("%3d %2d %-6s %-9s %-6s %11.0f %9.3f %9.1f %6.2f\n", dim, k, number_name<Number>(),
+                  to_string(solver).c_str(), to_string(patch_layout).c_str(), dofs, dofs / seconds / 1e9, gflops, fma > 0 ? 100 * gflops / fma : 0.0);
       std::fflush(stdout);
     }
     out.push_back(std::move(r));
@@ -552,7 +560,8 @@ void dg_smoother_cases(const Settings& s, MPI_Comm comm, bool root, int dim, int
 Json study_dg_smoother(const Settings& s, MPI_Comm comm, bool root, const perf::Ceilings& ceil) {
   Json out = Json::array();
   if (root)
-    std::printf("%3s %2s %-6s %-9s %11s %9s %9s %6s\n", "dim", "k", "prec", "solver", "DoFs", "GDoF/s", "GFLOP/s", "%FMA");
+    std::printf("%3s %2s %-6s %-9s %-6s %11s %9s %9s %6s\n", "dim", "k", "prec", "solver", "layout", "DoFs", "GDoF/s",
+                "GFLOP/s", "%FMA");
   for (int dim : s.dims)
     for (int k : s.degrees)
       for (const auto& p : s.precisions) {
@@ -695,6 +704,8 @@ int main(int argc, char** argv) {
     CLI::App app{"tensormg-bench-multigrid: iteration counts, smoother throughput, V-cycle breakdown, FMG time"};
     app.add_option("--study", s.study, "iterations, smoother, vcycle, fmg, dg-smoother or dg-iterations");
     app.add_option("--local-solvers", s.local_solvers, "dg-iterations: DG vertex-patch local solvers, full and/or dirichlet")->delimiter(',');
+    app.add_option("--dg-layouts", s.dg_layouts, "dg-smoother: scratch layouts of the DG patch kernel, padded and/or plain")
+        ->delimiter(',');
     app.add_option("--dims", s.dims, "dimensions")->delimiter(',');
     app.add_option("--degrees", s.degrees, "polynomial degrees")->delimiter(',');
     app.add_option("--levels", s.levels, "refinements of the unit cell (iterations, dg-iterations)")->delimiter(',');

@@ -7,10 +7,22 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <string>
+
 #include "core/kernel_table.hpp"
 #include "discretization/dg_dof_layout.hpp"
 
 namespace tensormg {
+
+/// The layout of the DG patch kernel's scratch buffers (paper 002 §4.3, Table 3). Threads own
+/// patch lines; along x each reads a row of its own, so with rows of N = 2(k + 1) doubles the
+/// threads of a half-warp fall on 16 / gcd(N, 16) bank pairs (k = 3: 8-way, k = 7: 16-way).
+enum class DgPatchLayout {
+  padded,  ///< rows of N + 1 values (odd): the x-line accesses are conflict-free (the default)
+  plain    ///< rows of N values: the paper's "basic" layout, for the bank-conflict study
+};
+std::string to_string(DgPatchLayout l);
+DgPatchLayout parse_dg_patch_layout(const std::string& text);
 
 template <class Number, class ExecSpace>
 struct DgPatchArgs {
@@ -25,16 +37,16 @@ struct DgPatchArgs {
   bool local_residual = true;
   Number laplace = 1, mass = 0;
   local_index patches[3] = {1, 1, 1};  ///< patches of this colour per direction
-  int scratch_level = 0;
+  int scratch_level = 0;  ///< set by the launcher: 0 where the team's buffers fit fast scratch
   /// Unknowns of the local solver per direction and boundary position (the nonzero columns of S):
   /// the eigen-space transforms stop there (2k of 2(k+1) for Dirichlet, 2k − 2 for clamped).
   int local_size[3][4] = {};
+  DgPatchLayout layout = DgPatchLayout::padded;
 };
 
 template <class Number, class ExecSpace>
 struct DgPatchKernelTable {
   void (*launch)(const DgPatchArgs<Number, ExecSpace>&) = nullptr;
-  std::size_t (*scratch_bytes)() = nullptr;
 };
 
 template <int dim, int k, class Number, class ExecSpace>

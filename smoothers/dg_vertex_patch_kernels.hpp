@@ -10,6 +10,9 @@
 ///   δ = (S_z ⊗ S_y ⊗ S_x) diag(1 / (a Σ_d λ + b)) (S_z ⊗ S_y ⊗ S_x)ᵀ r,
 /// and x += δ. The Dirichlet solver's S is the full-size S with zero rows and columns on the
 /// patch boundary (its eigenvalues there set to 1): one code path, boundary values untouched.
+/// The patch's values move between global memory and scratch in memory order (coalesced; the
+/// x-lines of a cell row are only n values long); in scratch its rows are padded to N + 1 values
+/// (DgPatchLayout::padded, paper 002 §4.3) so that the threads' x-lines fall on distinct banks.
 /// Only dg_vertex_patch_smoother.cpp launches these.
 
 #include <Kokkos_Core.hpp>
@@ -46,10 +49,31 @@ struct DgPatchKernel {
   static constexpr int unroll = N <= 12 ? N : 1;
   static constexpr DgPatchTuning tuning = dg_patch_tuning(dim, n - 1);
 
+  /// The scratch buffers' layout (DgPatchLayout): value (X, Y, Z) at X + row·Y + plane·Z with
+  /// row = N + 1, plane = row·N (padded) or row = N, plane = N² (plain); sized for the padded one.
+  static constexpr int padded_size = dim == 2 ? (N + 1) * N : (N + 1) * N * N;
+  static constexpr int cell_values = dim == 2 ? n * n : n * n * n;
+
   DgPatchArgs<Number, ExecSpace> args;
   FastDivisor by_patches[2];
+  int row = N, plane = N * N;
 
-  static std::size_t scratch_bytes() { return ScratchView::shmem_size(2 * patch_size); }
+  static std::size_t scratch_bytes() { return ScratchView::shmem_size(2 * padded_size); }
+
+  /// Scratch offset of the first value of x-line `line` ((y, z) = (line % N, line / N)).
+  KOKKOS_INLINE_FUNCTION int x_line(int line) const { return row * (line % N) + plane * (line / N); }
+
+  /// Patch value e in memory order (its 2^d cells one after the other, each cell's values
+  /// lexicographic; a box's cells are lexicographic, so the patch's x-neighbour cells are adjacent
+  /// in memory): its global index g and its scratch offset at. Consecutive threads take
+  /// consecutive e: the global reads and writes of the patch coalesce.
+  KOKKOS_INLINE_FUNCTION void patch_value(const local_index c0[3], int e, local_index& g, int& at) const {
+    const int cell = e / cell_values, i = e % cell_values;
+    const int cx = cell & 1, cy = (cell >> 1) & 1, cz = cell >> 2;
+    const int x = i % n, y = (i / n) % n, z = dim == 3 ? i / (n * n) : 0;
+    g = args.box.cell_index(c0[0] + cx, c0[1] + cy, dim == 3 ? c0[2] + cz : 0) * args.box.cell_dofs + i;
+    at = (cx * n + x) + row * (cy * n + y) + plane * (cz * n + z);
+  }
 
   /// A row / column accessor of an N × N matrix in the data view.
   struct Row {
@@ -162,62 +186,72 @@ struct DgPatchKernel {
   KOKKOS_INLINE_FUNCTION void run(const Member& team, const local_index c0[3], const int m[3], const Source& src) const {
     const int rank = team.team_rank(), size = team.team_size();
     Number* const t0 =
-        static_cast<Number*>(team.team_scratch(args.scratch_level).get_shmem(sizeof(Number) * 2 * patch_size));
-    Number* const t1 = t0 + patch_size;
+        static_cast<Number*>(team.team_scratch(args.scratch_level).get_shmem(sizeof(Number) * 2 * padded_size));
+    Number* const t1 = t0 + padded_size;
     constexpr int last = dim - 1;
-    constexpr int last_stride = dim == 2 ? N : N * N;
+    const int last_stride = dim == 2 ? row : plane;
 
-    // ---- the patch residual r into t0 (patch-lexicographic, x fastest)
+    // ---- the patch residual r into t0 (patch-lexicographic, x fastest, rows padded)
     if (args.local_residual) {
-      // First direction: t0 = M_x u, t1 = L_x u along the x-lines, u read from x.
+      // u into t0 in memory order (coalesced), then along the x-lines: t0 = M_x u, t1 = L_x u in
+      // place (a thread reads its whole line before it writes it).
+      for (int e = rank; e < patch_size; e += size) {
+        local_index g;
+        int at;
+        patch_value(c0, e, g, at);
+        t0[at] = args.x(g);
+      }
+      team.team_barrier();
       const auto& Mx = src.m(0);
       const auto& Lx = src.l(0);
       for (int line = rank; line < lines; line += size) {
-        const int Y = line % N, Z = line / N;
+        const int base = x_line(line);
         Number u[1][N];
-        for (int X = 0; X < N; ++X) u[0][X] = args.x(index_of(c0, X, Y, Z));
+        contraction::load_column(t0 + base, 1, u[0]);
         TENSORMG_UNROLL(unroll)
         for (int o = 0; o < N; ++o) {
           DeviceTraits<ExecSpace>::template keep_unroll<unroll, N>();
           Number sm[1], sl[1];
           contraction::dot_two(Mx[o], Lx[o], u, sm, sl);
-          t0[line * N + o] = sm[0];
-          t1[line * N + o] = sl[0];
+          t0[base + o] = sm[0];
+          t1[base + o] = sl[0];
         }
       }
       team.team_barrier();
       if constexpr (dim == 3) {
-        // y: t0 ← M_y t0, t1 ← L_y t0 + M_y t1, in place per y-line.
+        // y: t0 ← M_y t0, t1 ← L_y t0 + M_y t1, in place per y-line (x, z).
         const auto& My = src.m(1);
         const auto& Ly = src.l(1);
         for (int line = rank; line < lines; line += size) {
-          const int base = line % N + N * N * (line / N);
+          const int base = line % N + plane * (line / N);
           Number a0[1][N], a1[1][N];
-          contraction::load_column(t0 + base, N, a0[0]);
-          contraction::load_column(t1 + base, N, a1[0]);
+          contraction::load_column(t0 + base, row, a0[0]);
+          contraction::load_column(t1 + base, row, a1[0]);
           TENSORMG_UNROLL(unroll)
           for (int o = 0; o < N; ++o) {
             DeviceTraits<ExecSpace>::template keep_unroll<unroll, N>();
             Number s0[1], s1[1];
             contraction::dot_two_sum<contraction::Pair::split>(My[o], Ly[o], a0, a1, s0, s1);
-            t0[base + o * N] = s0[0];
-            t1[base + o * N] = s1[0];
+            t0[base + o * row] = s0[0];
+            t1[base + o * row] = s1[0];
           }
         }
         team.team_barrier();
       }
-      // Last direction: r = b − (a (L t0 + M t1) + b_mass M t0), into t0 in place.
+      // Last direction: r = b − (a (L t0 + M t1) + b_mass M t0), into t0 in place; b read along the
+      // line's (x, y) with the threads' x adjacent (n contiguous values per cell row).
       const auto& Ml = src.m(last);
       const auto& Ll = src.l(last);
       for (int line = rank; line < lines; line += size) {
+        const int X = line % N, Y = dim == 3 ? line / N : 0;
+        const int base = X + (dim == 3 ? row * Y : 0);
         Number a0[1][N], a1[1][N];
-        contraction::load_column(t0 + line, last_stride, a0[0]);
-        contraction::load_column(t1 + line, last_stride, a1[0]);
+        contraction::load_column(t0 + base, last_stride, a0[0]);
+        contraction::load_column(t1 + base, last_stride, a1[0]);
         for (int j = 0; j < N; ++j) {
           a1[0][j] = args.laplace * a1[0][j] + args.mass * a0[0][j];
           a0[0][j] *= args.laplace;
         }
-        const int X = line % N, Y = dim == 3 ? line / N : 0;
         Number r[N];
         TENSORMG_UNROLL(unroll)
         for (int o = 0; o < N; ++o) {
@@ -227,12 +261,14 @@ struct DgPatchKernel {
           const local_index g = dim == 3 ? index_of(c0, X, Y, o) : index_of(c0, X, o, 0);
           r[o] = args.b(g) - s[0];
         }
-        for (int o = 0; o < N; ++o) t0[line + o * last_stride] = r[o];
+        for (int o = 0; o < N; ++o) t0[base + o * last_stride] = r[o];
       }
     } else {
       for (int e = rank; e < patch_size; e += size) {
-        const int X = e % N, Y = (e / N) % N, Z = dim == 3 ? e / (N * N) : 0;
-        t0[e] = args.b(index_of(c0, X, Y, Z));
+        local_index g;
+        int at;
+        patch_value(c0, e, g, at);
+        t0[at] = args.b(g);
       }
     }
     team.team_barrier();
@@ -243,35 +279,39 @@ struct DgPatchKernel {
     // zero, and the backward transforms read the zeros.
     const auto& Sx = src.s(0);
     const auto& Sl = src.s(last);
-    for (int line = rank; line < lines; line += size) line_apply_first(t0, line * N, 1, Sx, true, m[0]);
+    for (int line = rank; line < lines; line += size) line_apply_first(t0, x_line(line), 1, Sx, true, m[0]);
     team.team_barrier();
     if constexpr (dim == 3) {
       const auto& Sy = src.s(1);
       for (int l = rank; l < m[0] * N; l += size)  // y-lines at (x, z) with x < m[0]
-        line_apply_first(t0, l % m[0] + N * N * (l / m[0]), N, Sy, true, m[1]);
+        line_apply_first(t0, l % m[0] + plane * (l / m[0]), row, Sy, true, m[1]);
       team.team_barrier();
     }
     const int last_lines = dim == 3 ? m[0] * m[1] : m[0];
     for (int l = rank; l < last_lines; l += size) {
       const int X = l % m[0], Y = dim == 3 ? l / m[0] : 0;
-      const int line = X + N * Y;
-      line_apply_first(t0, line, last_stride, Sl, true, m[last]);
+      const int base = X + row * Y;
+      line_apply_first(t0, base, last_stride, Sl, true, m[last]);
       for (int o = 0; o < m[last]; ++o) {
         const Number lambda = src.lambda(0, X) + (dim == 3 ? src.lambda(1, Y) + src.lambda(last, o) : src.lambda(last, o));
-        t0[line + o * last_stride] /= args.laplace * lambda + args.mass;
+        t0[base + o * last_stride] /= args.laplace * lambda + args.mass;
       }
-      line_apply(t0, line, last_stride, Sl, false);
+      line_apply(t0, base, last_stride, Sl, false);
     }
     team.team_barrier();
     if constexpr (dim == 3) {
       const auto& Sy = src.s(1);
-      for (int l = rank; l < m[0] * N; l += size) line_apply(t0, l % m[0] + N * N * (l / m[0]), N, Sy, false);
+      for (int l = rank; l < m[0] * N; l += size) line_apply(t0, l % m[0] + plane * (l / m[0]), row, Sy, false);
       team.team_barrier();
     }
-    for (int line = rank; line < lines; line += size) {
-      line_apply(t0, line * N, 1, Sx, false);
-      const int Y = line % N, Z = line / N;
-      for (int X = 0; X < N; ++X) args.x(index_of(c0, X, Y, Z)) += t0[line * N + X];
+    for (int line = rank; line < lines; line += size) line_apply(t0, x_line(line), 1, Sx, false);
+    team.team_barrier();
+    // x += δ in memory order (coalesced).
+    for (int e = rank; e < patch_size; e += size) {
+      local_index g;
+      int at;
+      patch_value(c0, e, g, at);
+      args.x(g) += t0[at];
     }
   }
 };
@@ -281,8 +321,9 @@ void launch_dg_patch(const DgPatchArgs<Number, ExecSpace>& args) {
   using Kernel = DgPatchKernel<dim, n, Number, ExecSpace>;
   const local_index patches = args.patches[0] * args.patches[1] * args.patches[2];
   if (patches == 0) return;
-  Kernel kernel{args, {FastDivisor(args.patches[0]), FastDivisor(args.patches[1])}, {}};
   constexpr int N = Kernel::N;
+  const int row = args.layout == DgPatchLayout::padded ? N + 1 : N;
+  Kernel kernel{args, {FastDivisor(args.patches[0]), FastDivisor(args.patches[1])}, row, row * N, {}};
   using Data = DgPatchData<N>;
   for (int d = 0; d < dim; ++d) {
     const Number* base = args.host_data + Data::offset(d, 0);
@@ -296,14 +337,18 @@ void launch_dg_patch(const DgPatchArgs<Number, ExecSpace>& args) {
     }
   }
   const int team_size = runs_on_host<ExecSpace>() ? 1 : (Kernel::lines < 128 ? Kernel::lines : 128);
+  // Shared memory where the team's two buffers fit what a launch can really get (3D FP64 up to
+  // k = 6 on the H100: 47.0 of 47.6 KB), global memory otherwise.
+  kernel.args.scratch_level = Kernel::scratch_bytes() <= DeviceTraits<ExecSpace>::fast_scratch_bytes(team_size) ? 0 : 1;
   typename Kernel::Policy policy(patches, team_size);
   Kokkos::parallel_for("tensormg::smoother::dg_vertex_patch",
-                       policy.set_scratch_size(args.scratch_level, Kokkos::PerTeam(Kernel::scratch_bytes())), kernel);
+                       policy.set_scratch_size(kernel.args.scratch_level, Kokkos::PerTeam(Kernel::scratch_bytes())),
+                       kernel);
 }
 
 template <int dim, int k, class Number, class ExecSpace>
 DgPatchKernelTable<Number, ExecSpace> dg_patch_kernels_of() {
-  return {&launch_dg_patch<dim, k + 1, Number, ExecSpace>, &DgPatchKernel<dim, k + 1, Number, ExecSpace>::scratch_bytes};
+  return {&launch_dg_patch<dim, k + 1, Number, ExecSpace>};
 }
 
 }  // namespace tensormg

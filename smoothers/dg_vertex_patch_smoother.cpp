@@ -1,21 +1,31 @@
 #include "smoothers/dg_vertex_patch_smoother.hpp"
 
+#include "core/enum_names.hpp"
 #include "core/error.hpp"
 #include "core/profiling.hpp"
 
 namespace tensormg {
 
+namespace {
+constexpr EnumName<DgPatchLayout> dg_patch_layout_names[] = {{DgPatchLayout::padded, "padded"},
+                                                             {DgPatchLayout::plain, "plain"}};
+}  // namespace
+
+std::string to_string(DgPatchLayout l) { return enum_name(dg_patch_layout_names, l); }
+DgPatchLayout parse_dg_patch_layout(const std::string& text) {
+  return parse_enum(dg_patch_layout_names, text, "DG patch layout");
+}
+
 template <class Number, class ExecSpace>
 DgVertexPatchSmoother<Number, ExecSpace>::DgVertexPatchSmoother(
-    std::shared_ptr<const DgLaplaceOperator<Number, ExecSpace>> op, DgLocalSolver solver)
-    : op_(std::move(op)), solver_(solver) {
+    std::shared_ptr<const DgLaplaceOperator<Number, ExecSpace>> op, DgLocalSolver solver, DgPatchLayout patch_layout)
+    : op_(std::move(op)), solver_(solver), layout_(patch_layout) {
   const auto& layout = op_->layout();
   int ranks = 1;
   MPI_Comm_size(layout.mesh().comm(), &ranks);
   distributed_ = ranks > 1;
   const int dim = layout.dim(), k = layout.degree(), n = k + 1, N = 2 * n;
   kernels_ = dg_patch_kernels<Number, ExecSpace>(dim, k);
-  scratch_level_ = kernels_.scratch_bytes() <= Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0) ? 0 : 1;
   // [direction][position]: L of the local residual and M of the patch, S (in the patch's values)
   // and λ of the local solver padded to 2n (zero columns, λ = 1, beyond the local space).
   const int block = 3 * N * N + N;
@@ -92,7 +102,7 @@ void DgVertexPatchSmoother<Number, ExecSpace>::launch_color(const view_type& x, 
   args.color = color;
   args.laplace = static_cast<Number>(op_->options().laplace_coefficient);
   args.mass = static_cast<Number>(op_->options().mass_coefficient);
-  args.scratch_level = scratch_level_;
+  args.layout = layout_;
   for (int d = 0; d < 3; ++d)
     for (int position = 0; position < 4; ++position) args.local_size[d][position] = local_size_[d][position];
   for (int d = 0; d < 3; ++d) {
@@ -152,7 +162,8 @@ void DgVertexPatchSmoother<Number, ExecSpace>::smooth(vector_type& x, const vect
 
 template <class Number, class ExecSpace>
 std::string DgVertexPatchSmoother<Number, ExecSpace>::description() const {
-  return "dg-vertex-patch " + to_string(solver_) + " fast-diagonalization";
+  return "dg-vertex-patch " + to_string(solver_) + " fast-diagonalization" +
+         (layout_ == DgPatchLayout::plain ? " plain-layout" : "");
 }
 
 #define TENSORMG_INSTANTIATE(Number, Exec) template class DgVertexPatchSmoother<Number, Exec>;

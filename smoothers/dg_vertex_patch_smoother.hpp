@@ -32,7 +32,8 @@ class DgVertexPatchSmoother final : public Smoother<Number, ExecSpace> {
   using vector_type = DistributedVector<Number, ExecSpace>;
 
   /// Collective.
-  DgVertexPatchSmoother(std::shared_ptr<const DgLaplaceOperator<Number, ExecSpace>> op, DgLocalSolver solver);
+  DgVertexPatchSmoother(std::shared_ptr<const DgLaplaceOperator<Number, ExecSpace>> op, DgLocalSolver solver,
+                        DgPatchLayout patch_layout = DgPatchLayout::padded);
 
   /// x ← S(x, b): every colour once, 0..2^d − 1 (forward) or backwards.
   void smooth(vector_type& x, const vector_type& b, SweepOrder order) const override;
@@ -41,6 +42,7 @@ class DgVertexPatchSmoother final : public Smoother<Number, ExecSpace> {
   double exchange_seconds() const override { return exchange_.seconds(); }
   void reset_exchange_seconds() const override { exchange_.reset(); }
   DgLocalSolver local_solver() const { return solver_; }
+  DgPatchLayout patch_layout() const { return layout_; }
 
  private:
   using view_type = Kokkos::View<Number*, typename ExecSpace::memory_space>;
@@ -49,10 +51,10 @@ class DgVertexPatchSmoother final : public Smoother<Number, ExecSpace> {
   void launch_color(const view_type& x, const view_type& b, const CellBox& box, int color) const;
   std::shared_ptr<const DgLaplaceOperator<Number, ExecSpace>> op_;
   DgLocalSolver solver_;
+  DgPatchLayout layout_;
   DgPatchKernelTable<Number, ExecSpace> kernels_;
   Kokkos::View<Number*, typename ExecSpace::memory_space> data_;
   std::vector<Number> host_data_;
-  int scratch_level_ = 0;
   int local_size_[3][4] = {};  ///< the local solver's unknowns per direction and boundary position
   mutable vector_type residual_;  ///< full: b − A x
   // Several ranks: the halo box of cells and its values.
