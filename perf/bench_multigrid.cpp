@@ -120,6 +120,10 @@ void validate(const Settings& s, int ranks) {
   for (const auto& l : s.local_solvers) (void)parse_dg_local_solver(l);
   TENSORMG_CHECK(!s.dg_layouts.empty(), "--dg-layouts needs at least one value");
   for (const auto& l : s.dg_layouts) (void)parse_dg_patch_layout(l);
+  if (s.study == "dg-smoother")
+    for (int d : s.dims)
+      for (int k : s.degrees)
+        for (int ppt : s.patches_per_team) check_dg_patches_per_team(d, k, ppt);
   TENSORMG_CHECK(!s.dims.empty() && !s.degrees.empty() && !s.levels.empty() && !s.smoothers.empty() &&
                      !s.precisions.empty() && !s.patches_per_team.empty() && !s.threads_per_patch.empty(),
                  "--dims, --degrees, --levels, --smoothers, --precisions, --patches-per-team and --threads-per-patch "
@@ -518,10 +522,11 @@ void dg_smoother_cases(const Settings& s, MPI_Comm comm, bool root, int dim, int
   double patches = 1;
   for (int d = 0; d < dim; ++d) patches *= cells - 1;
   for (const auto& layout_name : s.dg_layouts)
+  for (const int ppt : s.patches_per_team)
   for (const auto solver : {DgLocalSolver::dirichlet, DgLocalSolver::clamped, DgLocalSolver::full}) {
     if (solver == DgLocalSolver::clamped && k < 3) continue;
     const DgPatchLayout patch_layout = parse_dg_patch_layout(layout_name);
-    const DgVertexPatchSmoother<Number, Exec> smoother(op, solver, patch_layout);
+    const DgVertexPatchSmoother<Number, Exec> smoother(op, solver, {patch_layout, ppt});
     const double seconds = perf::median_seconds(comm, s.repeats, [&] { smoother.smooth(x, b, SweepOrder::forward); });
     // The FMAs the kernel does on an interior patch (N = 2(k+1) values per direction, m of them
     // unknowns: N full, N − 2 Dirichlet, N − 4 clamped), 2 flops each: the patch residual (2D 4,
@@ -543,14 +548,15 @@ void dg_smoother_cases(const Settings& s, MPI_Comm comm, bool root, int dim, int
     r["precision"] = number_name<Number>();
     r["local_solver"] = to_string(solver);
     r["layout"] = to_string(patch_layout);
+    r["patches_per_team"] = ppt;
     r["dofs"] = dofs;
     r["seconds"] = seconds;
     r["GDoFps"] = dofs / seconds / 1e9;
     r["GFLOPs"] = gflops;
     if (fma > 0) r["pct_fma_ceiling"] = 100 * gflops / fma;
     if (root) {
-      std::printf("%3d %2d %-6s %-9s %-6s %11.0f %9.3f %9.1f %6.2f\n", dim, k, number_name<Number>(),
-                  to_string(solver).c_str(), to_string(patch_layout).c_str(), dofs, dofs / seconds / 1e9, gflops, fma > 0 ? 100 * gflops / fma : 0.0);
+      std::printf("%3d %2d %-6s %-9s %-6s %3d %11.0f %9.3f %9.1f %6.2f\n", dim, k, number_name<Number>(),
+                  to_string(solver).c_str(), to_string(patch_layout).c_str(), ppt, dofs, dofs / seconds / 1e9, gflops, fma > 0 ? 100 * gflops / fma : 0.0);
       std::fflush(stdout);
     }
     out.push_back(std::move(r));
@@ -560,8 +566,8 @@ void dg_smoother_cases(const Settings& s, MPI_Comm comm, bool root, int dim, int
 Json study_dg_smoother(const Settings& s, MPI_Comm comm, bool root, const perf::Ceilings& ceil) {
   Json out = Json::array();
   if (root)
-    std::printf("%3s %2s %-6s %-9s %-6s %11s %9s %9s %6s\n", "dim", "k", "prec", "solver", "layout", "DoFs", "GDoF/s",
-                "GFLOP/s", "%FMA");
+    std::printf("%3s %2s %-6s %-9s %-6s %3s %11s %9s %9s %6s\n", "dim", "k", "prec", "solver", "layout", "ppt", "DoFs",
+                "GDoF/s", "GFLOP/s", "%FMA");
   for (int dim : s.dims)
     for (int k : s.degrees)
       for (const auto& p : s.precisions) {
@@ -715,7 +721,8 @@ int main(int argc, char** argv) {
                    "symmetric or forward");
     app.add_option("--precisions", s.precisions, "double, float (smoother, vcycle); double, mixed (fmg); double (iterations)")->delimiter(',');
     app.add_option("--variants", s.variants, "smoother study: default (automatic kernel, fast diagonalization, per column) or all");
-    app.add_option("--patches-per-team", s.patches_per_team, "smoother study: patches per team (0: automatic)")->delimiter(',');
+    app.add_option("--patches-per-team", s.patches_per_team, "smoother and dg-smoother studies: patches per team (0: automatic)")
+        ->delimiter(',');
     app.add_option("--threads-per-patch", s.threads_per_patch,
                    "smoother study, default variant: threads per patch: auto, interior ((2k-1)^(d-1) columns), closure ((2k+1)^(d-1)) or a number")->delimiter(',');
     app.add_option("--dofs", s.dofs, "target DoFs (smoother, vcycle)");

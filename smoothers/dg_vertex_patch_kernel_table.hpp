@@ -24,6 +24,17 @@ enum class DgPatchLayout {
 std::string to_string(DgPatchLayout l);
 DgPatchLayout parse_dg_patch_layout(const std::string& text);
 
+/// Throws InputError unless `patches_per_team` is 0 (tuned), 1, or, where the tuning row puts
+/// several patches in a team (2D, 3D k = 1), up to 128 threads per team (one per patch line).
+void check_dg_patches_per_team(int dim, int k, int patches_per_team);
+
+/// The run-time variants of the DG patch kernel.
+struct DgPatchKernelOptions {
+  DgPatchLayout layout = DgPatchLayout::padded;
+  /// Patches per team on a device; 0: the tuning row's (check_dg_patches_per_team says what is allowed).
+  int patches_per_team = 0;
+};
+
 template <class Number, class ExecSpace>
 struct DgPatchArgs {
   using memory_space = typename ExecSpace::memory_space;
@@ -42,6 +53,7 @@ struct DgPatchArgs {
   /// the eigen-space transforms stop there (2k of 2(k+1) for Dirichlet, 2k − 2 for clamped).
   int local_size[3][4] = {};
   DgPatchLayout layout = DgPatchLayout::padded;
+  int patches_per_team = 0;  ///< 0: the tuning row's (dg_vertex_patch_tuning.hpp)
 };
 
 template <class Number, class ExecSpace>

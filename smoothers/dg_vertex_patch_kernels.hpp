@@ -39,7 +39,10 @@ struct DgPatchKernel {
   static constexpr int N = 2 * n;
   static constexpr int patch_size = dim == 2 ? N * N : N * N * N;
   static constexpr int lines = patch_size / N;
-  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  static constexpr DgPatchTuning tuning = dg_patch_tuning(dim, n - 1);
+  static constexpr int min_blocks = sizeof(Number) == 8 ? tuning.min_blocks_fp64 : tuning.min_blocks_fp32;
+  using Bounds = std::conditional_t<(min_blocks > 0), Kokkos::LaunchBounds<128, min_blocks>, Kokkos::LaunchBounds<>>;
+  using Policy = Kokkos::TeamPolicy<ExecSpace, Bounds>;
   using Member = typename Policy::member_type;
   using ScratchView = Kokkos::View<Number*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
   using Data = DgPatchData<N>;
@@ -47,21 +50,39 @@ struct DgPatchKernel {
   /// that the unrolled code grows past what nvcc compiles in reasonable time (the 2D unit took > 7
   /// minutes with k = 10 unrolled) and the rows are indexed at run time (uniform constant loads).
   static constexpr int unroll = N <= 12 ? N : 1;
-  static constexpr DgPatchTuning tuning = dg_patch_tuning(dim, n - 1);
+  /// The patch's values staged through scratch in memory order in 3D from k = 2 and in 2D from
+  /// k = 7 on; below, a patch's threads are few (3D k = 1: 16, 2D: 2(k + 1)) and the staging's
+  /// extra passes and barriers cost more than the reads they coalesce (same-call A/B,
+  /// h100-2026-11-24-dg-smoother-v2: 3D FP64 k = 1 3.13 staged vs 4.73 direct GDoF/s; 2D FP64
+  /// k = 3..5 0.60–0.88×, k = 7, 8 1.18–1.27× staged).
+  static constexpr bool staged = dim == 3 ? N > 4 : N >= 16;
 
   /// The scratch buffers' layout (DgPatchLayout): value (X, Y, Z) at X + row·Y + plane·Z with
   /// row = N + 1, plane = row·N (padded) or row = N, plane = N² (plain); sized for the padded one.
+  /// Unstaged kernels keep the plain layout as compile-time strides: with a few threads per patch
+  /// the run-time strides' address arithmetic cost more than the conflicts (3D FP64 k = 1: 3.8 vs
+  /// 4.5–4.7 GDoF/s, h100-2026-11-24-dg-smoother-v2).
   static constexpr int padded_size = dim == 2 ? (N + 1) * N : (N + 1) * N * N;
   static constexpr int cell_values = dim == 2 ? n * n : n * n * n;
 
   DgPatchArgs<Number, ExecSpace> args;
   FastDivisor by_patches[2];
-  int row = N, plane = N * N;
+  int layout_row = N, layout_plane = N * N;
+  int patches_per_team = 1;  ///< a team smooths this many patches side by side, each with its threads and buffers
+  local_index n_patches = 0;
+  KOKKOS_INLINE_FUNCTION int row_stride() const { return staged ? layout_row : N; }
+  KOKKOS_INLINE_FUNCTION int plane_stride() const { return staged ? layout_plane : N * N; }
 
-  static std::size_t scratch_bytes() { return ScratchView::shmem_size(2 * padded_size); }
+  static std::size_t scratch_bytes(int patches) { return ScratchView::shmem_size(2 * padded_size * patches); }
+  /// Threads per patch: one per line, at most 128 (with one patch per team).
+  static constexpr int patch_threads = lines < 128 ? lines : 128;
+  /// Whether teams may hold several patches (the tuning row puts several): only these kernels carry
+  /// the slot arithmetic, which cost the one-patch 3D k = 3 kernel 112 bytes of spills at its
+  /// launch bound's 80 registers.
+  static constexpr bool multi = tuning.patches_per_team > 1;
 
   /// Scratch offset of the first value of x-line `line` ((y, z) = (line % N, line / N)).
-  KOKKOS_INLINE_FUNCTION int x_line(int line) const { return row * (line % N) + plane * (line / N); }
+  KOKKOS_INLINE_FUNCTION int x_line(int line) const { return row_stride() * (line % N) + plane_stride() * (line / N); }
 
   /// Patch value e in memory order (its 2^d cells one after the other, each cell's values
   /// lexicographic; a box's cells are lexicographic, so the patch's x-neighbour cells are adjacent
@@ -72,7 +93,7 @@ struct DgPatchKernel {
     const int cx = cell & 1, cy = (cell >> 1) & 1, cz = cell >> 2;
     const int x = i % n, y = (i / n) % n, z = dim == 3 ? i / (n * n) : 0;
     g = args.box.cell_index(c0[0] + cx, c0[1] + cy, dim == 3 ? c0[2] + cz : 0) * args.box.cell_dofs + i;
-    at = (cx * n + x) + row * (cy * n + y) + plane * (cz * n + z);
+    at = (cx * n + x) + row_stride() * (cy * n + y) + plane_stride() * (cz * n + z);
   }
 
   /// A row / column accessor of an N × N matrix in the data view.
@@ -149,16 +170,14 @@ struct DgPatchKernel {
     }
   }
 
-  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
-    // The patch: its vertex, first cell and the boundary position per direction.
-    local_index p = team.league_rank(), c0[3] = {0, 0, 0};
+  /// Patch p of the colour: its first cell, the local space's size per direction, the boundary
+  /// patches' matrices; returns whether it is an interior patch.
+  KOKKOS_INLINE_FUNCTION bool describe(local_index p, local_index c0[3], int m[3], ArraySource& array) const {
     local_index r0, r1;
     const local_index q0 = by_patches[0].divmod(p, r0);
     const local_index q1 = by_patches[1].divmod(q0, r1);
     const local_index rest[3] = {r0, r1, q1};
-    ArraySource array{};
     bool is_interior = true;
-    int m[3] = {N, N, N};  // the local space's size per direction
     for (int d = 0; d < dim; ++d) {
       // Vertex 1..cells−1 of the box whose global coordinate has the colour's parity; the
       // boundary position by the global vertex (a halo box is part of the mesh).
@@ -171,43 +190,91 @@ struct DgPatchKernel {
       array.base[d] = args.data.data() + Data::offset(d, position);
       m[d] = args.local_size[d][position];
     }
-    // The branch is uniform over the team (one patch per team); the tuning row says whether the
-    // functor path exists for this (dim, k).
-    if constexpr (tuning.constant_interior) {
-      if (is_interior) {
-        run(team, c0, m, ConstantSource{&interior});
-        return;
+    return is_interior;
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    local_index c0[3] = {0, 0, 0};
+    int m[3] = {N, N, N};  // the local space's size per direction
+    ArraySource array{};
+    if constexpr (!multi) {
+      const bool is_interior = describe(team.league_rank(), c0, m, array);
+      // The branch is uniform over the team (one patch per team); the tuning row says whether the
+      // functor path exists for this (dim, k).
+      if constexpr (tuning.constant_interior) {
+        if (is_interior) {
+          run(team, 0, team.team_size(), true, c0, m, ConstantSource{&interior});
+          return;
+        }
       }
+      run(team, 0, team.team_size(), true, c0, m, array);
+    } else {
+      // The team's patches: slot s takes patch league_rank · patches_per_team + s with the threads
+      // s·T .. (s+1)·T − 1; the slots past the colour's last patch only meet the barriers.
+      const int T = team.team_size() / patches_per_team;
+      const int slot = team.team_rank() / T;
+      const local_index first = local_index(team.league_rank()) * patches_per_team;
+      const bool active = first + slot < n_patches;
+      describe(active ? first + slot : first, c0, m, array);
+      if (!active) m[0] = m[1] = m[2] = 0;
+      // Every thread of the team takes the same branch (the barriers are team-wide): the functor's
+      // matrices only when all the team's patches are interior.
+      if constexpr (tuning.constant_interior) {
+        bool all_interior = true;
+        for (int s = 0; s < patches_per_team; ++s) {
+          local_index c[3];
+          int ms[3];
+          ArraySource a{};
+          if (first + s < n_patches) all_interior = all_interior && describe(first + s, c, ms, a);
+        }
+        if (all_interior) {
+          run(team, slot, T, active, c0, m, ConstantSource{&interior});
+          return;
+        }
+      }
+      run(team, slot, T, active, c0, m, array);
     }
-    run(team, c0, m, array);
   }
 
   template <class Source>
-  KOKKOS_INLINE_FUNCTION void run(const Member& team, const local_index c0[3], const int m[3], const Source& src) const {
-    const int rank = team.team_rank(), size = team.team_size();
-    Number* const t0 =
-        static_cast<Number*>(team.team_scratch(args.scratch_level).get_shmem(sizeof(Number) * 2 * padded_size));
+  KOKKOS_INLINE_FUNCTION void run(const Member& team, int slot, int size, bool active, const local_index c0[3],
+                                  const int m[3], const Source& src) const {
+    // One patch per team (!multi): slot 0, always active, and the loop bounds compile-time.
+    const int rank = multi ? team.team_rank() - slot * size : team.team_rank();
+    const int team_patches = multi ? patches_per_team : 1;
+    Number* const buffers = static_cast<Number*>(
+        team.team_scratch(args.scratch_level).get_shmem(sizeof(Number) * 2 * padded_size * team_patches));
+    Number* const t0 = buffers + (multi ? 2 * padded_size * slot : 0);
     Number* const t1 = t0 + padded_size;
+    // An inactive slot (past the last patch) loops over nothing; its m[] are 0.
+    const int patch_lines = !multi || active ? lines : 0, patch_values = !multi || active ? patch_size : 0;
     constexpr int last = dim - 1;
+    const int row = row_stride(), plane = plane_stride();
     const int last_stride = dim == 2 ? row : plane;
 
     // ---- the patch residual r into t0 (patch-lexicographic, x fastest, rows padded)
     if (args.local_residual) {
       // u into t0 in memory order (coalesced), then along the x-lines: t0 = M_x u, t1 = L_x u in
       // place (a thread reads its whole line before it writes it).
-      for (int e = rank; e < patch_size; e += size) {
-        local_index g;
-        int at;
-        patch_value(c0, e, g, at);
-        t0[at] = args.x(g);
+      if constexpr (staged) {
+        for (int e = rank; e < patch_values; e += size) {
+          local_index g;
+          int at;
+          patch_value(c0, e, g, at);
+          t0[at] = args.x(g);
+        }
+        team.team_barrier();
       }
-      team.team_barrier();
       const auto& Mx = src.m(0);
       const auto& Lx = src.l(0);
-      for (int line = rank; line < lines; line += size) {
+      for (int line = rank; line < patch_lines; line += size) {
         const int base = x_line(line);
         Number u[1][N];
-        contraction::load_column(t0 + base, 1, u[0]);
+        if constexpr (staged) {
+          contraction::load_column(t0 + base, 1, u[0]);
+        } else {
+          for (int X = 0; X < N; ++X) u[0][X] = args.x(index_of(c0, X, line % N, line / N));
+        }
         TENSORMG_UNROLL(unroll)
         for (int o = 0; o < N; ++o) {
           DeviceTraits<ExecSpace>::template keep_unroll<unroll, N>();
@@ -222,7 +289,7 @@ struct DgPatchKernel {
         // y: t0 ← M_y t0, t1 ← L_y t0 + M_y t1, in place per y-line (x, z).
         const auto& My = src.m(1);
         const auto& Ly = src.l(1);
-        for (int line = rank; line < lines; line += size) {
+        for (int line = rank; line < patch_lines; line += size) {
           const int base = line % N + plane * (line / N);
           Number a0[1][N], a1[1][N];
           contraction::load_column(t0 + base, row, a0[0]);
@@ -242,7 +309,7 @@ struct DgPatchKernel {
       // line's (x, y) with the threads' x adjacent (n contiguous values per cell row).
       const auto& Ml = src.m(last);
       const auto& Ll = src.l(last);
-      for (int line = rank; line < lines; line += size) {
+      for (int line = rank; line < patch_lines; line += size) {
         const int X = line % N, Y = dim == 3 ? line / N : 0;
         const int base = X + (dim == 3 ? row * Y : 0);
         Number a0[1][N], a1[1][N];
@@ -264,7 +331,7 @@ struct DgPatchKernel {
         for (int o = 0; o < N; ++o) t0[base + o * last_stride] = r[o];
       }
     } else {
-      for (int e = rank; e < patch_size; e += size) {
+      for (int e = rank; e < patch_values; e += size) {
         local_index g;
         int at;
         patch_value(c0, e, g, at);
@@ -279,7 +346,7 @@ struct DgPatchKernel {
     // zero, and the backward transforms read the zeros.
     const auto& Sx = src.s(0);
     const auto& Sl = src.s(last);
-    for (int line = rank; line < lines; line += size) line_apply_first(t0, x_line(line), 1, Sx, true, m[0]);
+    for (int line = rank; line < patch_lines; line += size) line_apply_first(t0, x_line(line), 1, Sx, true, m[0]);
     team.team_barrier();
     if constexpr (dim == 3) {
       const auto& Sy = src.s(1);
@@ -304,14 +371,22 @@ struct DgPatchKernel {
       for (int l = rank; l < m[0] * N; l += size) line_apply(t0, l % m[0] + plane * (l / m[0]), row, Sy, false);
       team.team_barrier();
     }
-    for (int line = rank; line < lines; line += size) line_apply(t0, x_line(line), 1, Sx, false);
-    team.team_barrier();
-    // x += δ in memory order (coalesced).
-    for (int e = rank; e < patch_size; e += size) {
-      local_index g;
-      int at;
-      patch_value(c0, e, g, at);
-      args.x(g) += t0[at];
+    if constexpr (staged) {
+      for (int line = rank; line < patch_lines; line += size) line_apply(t0, x_line(line), 1, Sx, false);
+      team.team_barrier();
+      // x += δ in memory order (coalesced).
+      for (int e = rank; e < patch_values; e += size) {
+        local_index g;
+        int at;
+        patch_value(c0, e, g, at);
+        args.x(g) += t0[at];
+      }
+    } else {
+      for (int line = rank; line < patch_lines; line += size) {
+        const int base = x_line(line);
+        line_apply(t0, base, 1, Sx, false);
+        for (int X = 0; X < N; ++X) args.x(index_of(c0, X, line % N, line / N)) += t0[base + X];
+      }
     }
   }
 };
@@ -323,7 +398,11 @@ void launch_dg_patch(const DgPatchArgs<Number, ExecSpace>& args) {
   if (patches == 0) return;
   constexpr int N = Kernel::N;
   const int row = args.layout == DgPatchLayout::padded ? N + 1 : N;
-  Kernel kernel{args, {FastDivisor(args.patches[0]), FastDivisor(args.patches[1])}, row, row * N, {}};
+  // Patches per team: the caller's, or the tuning row's on a device (one on the host, where a team
+  // is one thread).
+  const int ppt = runs_on_host<ExecSpace>() ? 1 : args.patches_per_team > 0 ? args.patches_per_team
+                                                                            : Kernel::tuning.patches_per_team;
+  Kernel kernel{args, {FastDivisor(args.patches[0]), FastDivisor(args.patches[1])}, row, row * N, ppt, patches, {}};
   using Data = DgPatchData<N>;
   for (int d = 0; d < dim; ++d) {
     const Number* base = args.host_data + Data::offset(d, 0);
@@ -336,14 +415,14 @@ void launch_dg_patch(const DgPatchArgs<Number, ExecSpace>& args) {
       kernel.interior.lambda[d][i] = base[Data::lambda + i];
     }
   }
-  const int team_size = runs_on_host<ExecSpace>() ? 1 : (Kernel::lines < 128 ? Kernel::lines : 128);
-  // Shared memory where the team's two buffers fit what a launch can really get (3D FP64 up to
-  // k = 6 on the H100: 47.0 of 47.6 KB), global memory otherwise.
-  kernel.args.scratch_level = Kernel::scratch_bytes() <= DeviceTraits<ExecSpace>::fast_scratch_bytes(team_size) ? 0 : 1;
-  typename Kernel::Policy policy(patches, team_size);
+  const int team_size = runs_on_host<ExecSpace>() ? 1 : ppt * Kernel::patch_threads;
+  // Shared memory where the team's buffers fit what a launch can really get (3D FP64 up to k = 6
+  // with one patch per team on the H100: 47.0 of 47.6 KB), global memory otherwise.
+  const std::size_t bytes = Kernel::scratch_bytes(ppt);
+  kernel.args.scratch_level = bytes <= DeviceTraits<ExecSpace>::fast_scratch_bytes(team_size) ? 0 : 1;
+  typename Kernel::Policy policy((patches + ppt - 1) / ppt, team_size);
   Kokkos::parallel_for("tensormg::smoother::dg_vertex_patch",
-                       policy.set_scratch_size(kernel.args.scratch_level, Kokkos::PerTeam(Kernel::scratch_bytes())),
-                       kernel);
+                       policy.set_scratch_size(kernel.args.scratch_level, Kokkos::PerTeam(bytes)), kernel);
 }
 
 template <int dim, int k, class Number, class ExecSpace>

@@ -1,8 +1,11 @@
 #include "smoothers/dg_vertex_patch_smoother.hpp"
 
+#include <algorithm>
+
 #include "core/enum_names.hpp"
 #include "core/error.hpp"
 #include "core/profiling.hpp"
+#include "smoothers/dg_vertex_patch_tuning.hpp"
 
 namespace tensormg {
 
@@ -16,15 +19,27 @@ DgPatchLayout parse_dg_patch_layout(const std::string& text) {
   return parse_enum(dg_patch_layout_names, text, "DG patch layout");
 }
 
+void check_dg_patches_per_team(int dim, int k, int patches_per_team) {
+  // Several patches per team only where the tuning row puts several (the other kernels are built
+  // for one), up to 128 threads per team (the launch bounds' block size).
+  const int N = 2 * (k + 1), patch_threads = std::min(dim == 2 ? N : N * N, 128);
+  const int most = dg_patch_tuning(dim, k).patches_per_team > 1 ? std::min(32, 128 / patch_threads) : 1;
+  TENSORMG_CHECK(patches_per_team >= 0 && patches_per_team <= most,
+                 "DG patches per team " << patches_per_team << ": use 0 (tuned) or "
+                                        << (most == 1 ? std::string("1") : "1.." + std::to_string(most)) << " for "
+                                        << dim << "D degree " << k);
+}
+
 template <class Number, class ExecSpace>
 DgVertexPatchSmoother<Number, ExecSpace>::DgVertexPatchSmoother(
-    std::shared_ptr<const DgLaplaceOperator<Number, ExecSpace>> op, DgLocalSolver solver, DgPatchLayout patch_layout)
-    : op_(std::move(op)), solver_(solver), layout_(patch_layout) {
+    std::shared_ptr<const DgLaplaceOperator<Number, ExecSpace>> op, DgLocalSolver solver, DgPatchKernelOptions kernel)
+    : op_(std::move(op)), solver_(solver), kernel_(kernel) {
   const auto& layout = op_->layout();
   int ranks = 1;
   MPI_Comm_size(layout.mesh().comm(), &ranks);
   distributed_ = ranks > 1;
   const int dim = layout.dim(), k = layout.degree(), n = k + 1, N = 2 * n;
+  check_dg_patches_per_team(dim, k, kernel_.patches_per_team);
   kernels_ = dg_patch_kernels<Number, ExecSpace>(dim, k);
   // [direction][position]: L of the local residual and M of the patch, S (in the patch's values)
   // and λ of the local solver padded to 2n (zero columns, λ = 1, beyond the local space).
@@ -102,7 +117,8 @@ void DgVertexPatchSmoother<Number, ExecSpace>::launch_color(const view_type& x, 
   args.color = color;
   args.laplace = static_cast<Number>(op_->options().laplace_coefficient);
   args.mass = static_cast<Number>(op_->options().mass_coefficient);
-  args.layout = layout_;
+  args.layout = kernel_.layout;
+  args.patches_per_team = kernel_.patches_per_team;
   for (int d = 0; d < 3; ++d)
     for (int position = 0; position < 4; ++position) args.local_size[d][position] = local_size_[d][position];
   for (int d = 0; d < 3; ++d) {
@@ -163,7 +179,8 @@ void DgVertexPatchSmoother<Number, ExecSpace>::smooth(vector_type& x, const vect
 template <class Number, class ExecSpace>
 std::string DgVertexPatchSmoother<Number, ExecSpace>::description() const {
   return "dg-vertex-patch " + to_string(solver_) + " fast-diagonalization" +
-         (layout_ == DgPatchLayout::plain ? " plain-layout" : "");
+         (kernel_.layout == DgPatchLayout::plain ? " plain-layout" : "") +
+         (kernel_.patches_per_team > 0 ? " " + std::to_string(kernel_.patches_per_team) + "-patches-per-team" : "");
 }
 
 #define TENSORMG_INSTANTIATE(Number, Exec) template class DgVertexPatchSmoother<Number, Exec>;

@@ -33,7 +33,7 @@ class DgVertexPatchSmoother final : public Smoother<Number, ExecSpace> {
 
   /// Collective.
   DgVertexPatchSmoother(std::shared_ptr<const DgLaplaceOperator<Number, ExecSpace>> op, DgLocalSolver solver,
-                        DgPatchLayout patch_layout = DgPatchLayout::padded);
+                        DgPatchKernelOptions kernel = {});
 
   /// x ← S(x, b): every colour once, 0..2^d − 1 (forward) or backwards.
   void smooth(vector_type& x, const vector_type& b, SweepOrder order) const override;
@@ -42,7 +42,7 @@ class DgVertexPatchSmoother final : public Smoother<Number, ExecSpace> {
   double exchange_seconds() const override { return exchange_.seconds(); }
   void reset_exchange_seconds() const override { exchange_.reset(); }
   DgLocalSolver local_solver() const { return solver_; }
-  DgPatchLayout patch_layout() const { return layout_; }
+  const DgPatchKernelOptions& kernel_options() const { return kernel_; }
 
  private:
   using view_type = Kokkos::View<Number*, typename ExecSpace::memory_space>;
@@ -51,7 +51,7 @@ class DgVertexPatchSmoother final : public Smoother<Number, ExecSpace> {
   void launch_color(const view_type& x, const view_type& b, const CellBox& box, int color) const;
   std::shared_ptr<const DgLaplaceOperator<Number, ExecSpace>> op_;
   DgLocalSolver solver_;
-  DgPatchLayout layout_;
+  DgPatchKernelOptions kernel_;
   DgPatchKernelTable<Number, ExecSpace> kernels_;
   Kokkos::View<Number*, typename ExecSpace::memory_space> data_;
   std::vector<Number> host_data_;

@@ -15,13 +15,29 @@ struct DgPatchTuning {
   bool constant_interior = false;  ///< interior patches' matrices held by the functor
   const char* reason = "";
   const char* record = "";
+  /// Blocks of 128 threads per SM the compiler must allow (launch bounds: registers ≤ 65536 /
+  /// (128 · min_blocks)), FP64 and FP32 kernels; 0: no bound. Without bounds nvcc gives 3D FP64
+  /// k = 3, 5, 7 112, 128, 165 registers: 25%, 25%, 19% occupancy (ncu). Same-call A/B of bounds
+  /// 6 / 8 for k = 3..5 and 5 / 4 for k = 7, 8 (h100-2026-11-24-dg-smoother-v2/call3, both rounds):
+  /// FP64 k = 3, 4 with 6 (80 registers): 1.15–1.18×; FP64 k = 5, 7, 8: 0.89–0.95× (spills);
+  /// FP32 k = 3..5: 0.90–0.99×; FP32 k = 7, 8 with 5: 1.02–1.06×. A bound of 8 cannot launch
+  /// k = 5 (7 blocks' shared memory per SM): Kokkos refuses the team size.
+  int min_blocks_fp64 = 0, min_blocks_fp32 = 0;
+  /// Patches a team smooths side by side on a device (each with its own threads, one per line, and
+  /// buffers): one team per patch leaves 2D (2(k + 1) threads) and 3D k = 1, 2 (16, 36 threads)
+  /// with few threads per SM (at most 32 blocks); filled up to about 64 threads.
+  int patches_per_team = 1;
 };
 
 constexpr DgPatchTuning dg_patch_tuning(int dim, int k) {
   const bool wins = dim == 2 ? k <= 4 : (k <= 3 || k >= 6);
+  const int fp64 = dim == 3 && (k == 3 || k == 4) ? 6 : 0;
+  const int fp32 = dim == 3 && k >= 7 ? 5 : 0;
+  const int lines = dim == 2 ? 2 * (k + 1) : 4 * (k + 1) * (k + 1);
+  const int patches = lines >= 64 ? 1 : 64 / lines;
   return {dim, k, wins,
           wins ? "functor-held interior matrices faster in the A/B" : "device-array matrices faster in the A/B",
-          "h100-2026-11-24-dg/smoother-constants"};
+          "h100-2026-11-24-dg/smoother-constants", fp64, fp32, patches};
 }
 
 }  // namespace tensormg

@@ -112,7 +112,7 @@ void reference_step(const std::shared_ptr<const DgDofLayout<HostExec>>& layout_p
 
 template <class ExecSpace>
 void compare_step(int dim, int k, std::array<int, 3> cells, DgLocalSolver solver, bool forward,
-                  DgPatchLayout patch_layout = DgPatchLayout::padded) {
+                  DgPatchLayout patch_layout = DgPatchLayout::padded, int patches_per_team = 0) {
   const auto mesh = make_mesh(dim, cells, 0, {1.0, 0.7, 1.3});
   DgLaplaceOptions options;
   options.penalty_factor = 1.5;
@@ -120,7 +120,7 @@ void compare_step(int dim, int k, std::array<int, 3> cells, DgLocalSolver solver
   const auto layout = std::make_shared<DgDofLayout<ExecSpace>>(mesh, k);
   const auto host_layout = std::make_shared<DgDofLayout<HostExec>>(mesh, k);
   const auto op = std::make_shared<const DgLaplaceOperator<double, ExecSpace>>(layout, options);
-  const DgVertexPatchSmoother<double, ExecSpace> smoother(op, solver, patch_layout);
+  const DgVertexPatchSmoother<double, ExecSpace> smoother(op, solver, {patch_layout, patches_per_team});
   auto x = op->make_vector(), b = op->make_vector();
   const local_index size = x.n_owned();
   std::vector<double> hx(size), hb(size);
@@ -139,7 +139,8 @@ void compare_step(int dim, int k, std::array<int, 3> cells, DgLocalSolver solver
     scale = std::max(scale, std::abs(hx[i]));
   }
   EXPECT_LE(worst, 1e-11 * scale) << "dim=" << dim << " k=" << k << " " << to_string(solver)
-                                  << (forward ? " forward " : " reverse ") << to_string(patch_layout);
+                                  << (forward ? " forward " : " reverse ") << to_string(patch_layout)
+                                  << " patches per team " << patches_per_team;
 }
 
 TYPED_TEST(DgVertexPatch, MatchesSequentialHostImplementation) {
@@ -155,6 +156,12 @@ TYPED_TEST(DgVertexPatch, MatchesSequentialHostImplementation) {
   for (int k = 1; k <= 3; ++k) compare_step<TypeParam>(2, k, {5, 4, 1}, DgLocalSolver::dirichlet, true, DgPatchLayout::plain);
   compare_step<TypeParam>(3, 3, {3, 3, 3}, DgLocalSolver::dirichlet, true, DgPatchLayout::plain);
   compare_step<TypeParam>(3, 3, {3, 3, 3}, DgLocalSolver::full, false, DgPatchLayout::plain);
+  // On a device: one patch per team where the tuning row puts several, and 3 (colours of 8 and 4
+  // patches: teams with empty slots). The host runs one patch per team.
+  compare_step<TypeParam>(2, 3, {5, 6, 1}, DgLocalSolver::dirichlet, true, DgPatchLayout::padded, 1);
+  compare_step<TypeParam>(3, 1, {4, 4, 4}, DgLocalSolver::full, true, DgPatchLayout::padded, 1);
+  compare_step<TypeParam>(3, 1, {5, 5, 4}, DgLocalSolver::dirichlet, false, DgPatchLayout::padded, 3);
+  compare_step<TypeParam>(2, 2, {7, 5, 1}, DgLocalSolver::full, true, DgPatchLayout::padded, 3);
 }
 
 TYPED_TEST(DgVertexPatch, OneFullPatchOverTheMeshSolvesExactly) {

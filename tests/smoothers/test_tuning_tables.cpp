@@ -4,8 +4,11 @@
 // row names its reason and a record under perf/results/ that exists.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include <filesystem>
 #include <string>
+#include <utility>
 
 #include "core/kernel_table.hpp"
 #include "discretization/dg_laplace_tuning.hpp"
@@ -110,6 +113,14 @@ TEST(TuningTables, DgPatchRows) {
       EXPECT_EQ(r.dim, dim) << where;
       EXPECT_EQ(r.k, k) << where;
       expect_record(r.reason, r.record, where);
+      // A launch bound must leave room for its blocks' scratch (two padded patch buffers) in the
+      // H100's 228 KB of shared memory per SM, or Kokkos refuses the team size (3D k = 5 with 8);
+      // buffers beyond a block's 48 KB live in global memory and bound nothing.
+      const double N = 2.0 * (k + 1), values = 2 * (N + 1) * std::pow(N, dim - 1);
+      for (const auto& [blocks, bytes] : {std::pair{r.min_blocks_fp64, 8 * values}, std::pair{r.min_blocks_fp32, 4 * values}}) {
+        EXPECT_GE(blocks, 0) << where;
+        if (bytes <= 48.0 * 1024) EXPECT_LE(blocks * bytes, 228.0 * 1024) << where << ", " << bytes << " bytes per block";
+      }
     }
 }
 
