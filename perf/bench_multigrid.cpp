@@ -120,10 +120,6 @@ void validate(const Settings& s, int ranks) {
   for (const auto& l : s.local_solvers) (void)parse_dg_local_solver(l);
   TENSORMG_CHECK(!s.dg_layouts.empty(), "--dg-layouts needs at least one value");
   for (const auto& l : s.dg_layouts) (void)parse_dg_patch_layout(l);
-  if (s.study == "dg-smoother")
-    for (int d : s.dims)
-      for (int k : s.degrees)
-        for (int ppt : s.patches_per_team) check_dg_patches_per_team(d, k, ppt);
   TENSORMG_CHECK(!s.dims.empty() && !s.degrees.empty() && !s.levels.empty() && !s.smoothers.empty() &&
                      !s.precisions.empty() && !s.patches_per_team.empty() && !s.threads_per_patch.empty(),
                  "--dims, --degrees, --levels, --smoothers, --precisions, --patches-per-team and --threads-per-patch "
@@ -135,6 +131,10 @@ void validate(const Settings& s, int ranks) {
       const int max_k = ContinuousDofLayout<Exec>::max_degree(d);
       TENSORMG_CHECK(k >= 1 && k <= max_k, "degree " << k << " is not supported in " << d << "D; use 1.." << max_k);
     }
+  if (s.study == "dg-smoother")  // after the degrees: the rule depends on (dim, k)
+    for (int d : s.dims)
+      for (int k : s.degrees)
+        for (int ppt : s.patches_per_team) check_dg_patches_per_team(d, k, ppt);
   // Level 0 of the unit square is a single cell, too small for a vertex patch; 24 is the mesh's limit.
   for (int L : s.levels) TENSORMG_CHECK(L >= 1 && L <= 24, "--levels " << L << ": use 1..24 refinements");
   for (const auto& m : s.smoothers) (void)parse_smoother_kind(m);

@@ -22,6 +22,7 @@ DgPatchLayout parse_dg_patch_layout(const std::string& text) {
 void check_dg_patches_per_team(int dim, int k, int patches_per_team) {
   // Several patches per team only where the tuning row puts several (the other kernels are built
   // for one), up to 128 threads per team (the launch bounds' block size).
+  TENSORMG_CHECK((dim == 2 || dim == 3) && k >= 1, "DG patches per team: no DG patch kernel for " << dim << "D degree " << k);
   const int N = 2 * (k + 1), patch_threads = std::min(dim == 2 ? N : N * N, 128);
   const int most = dg_patch_tuning(dim, k).patches_per_team > 1 ? std::min(32, 128 / patch_threads) : 1;
   TENSORMG_CHECK(patches_per_team >= 0 && patches_per_team <= most,
