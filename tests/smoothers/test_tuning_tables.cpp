@@ -12,6 +12,7 @@
 
 #include "core/kernel_table.hpp"
 #include "discretization/dg_laplace_tuning.hpp"
+#include "smoothers/dg_vertex_patch_kernel_table.hpp"
 #include "smoothers/dg_vertex_patch_tuning.hpp"
 #include "discretization/laplace_tuning.hpp"
 #include "smoothers/vertex_patch_tuning.hpp"
@@ -117,6 +118,15 @@ TEST(TuningTables, DgPatchRows) {
       // H100's 228 KB of shared memory per SM, or Kokkos refuses the team size (3D k = 5 with 8);
       // buffers beyond a block's 48 KB live in global memory and bound nothing.
       const double N = 2.0 * (k + 1), values = 2 * (N + 1) * std::pow(N, dim - 1);
+      // Several patches per team: at most 128 threads (check_dg_patches_per_team's rule, the
+      // launch bounds' block size), and the team's buffers within a block's 48 KB.
+      const int lines = dim == 2 ? int(N) : int(N * N);
+      EXPECT_GE(r.patches_per_team, 1) << where;
+      if (r.patches_per_team > 1) {
+        EXPECT_LE(r.patches_per_team * lines, 128) << where;
+        EXPECT_LE(r.patches_per_team * values * 8, 47.0 * 1024) << where;
+        EXPECT_NO_THROW(tensormg::check_dg_patches_per_team(dim, k, r.patches_per_team)) << where;
+      }
       for (const auto& [blocks, bytes] : {std::pair{r.min_blocks_fp64, 8 * values}, std::pair{r.min_blocks_fp32, 4 * values}}) {
         EXPECT_GE(blocks, 0) << where;
         if (bytes <= 48.0 * 1024) EXPECT_LE(blocks * bytes, 228.0 * 1024) << where << ", " << bytes << " bytes per block";
