@@ -96,6 +96,18 @@ struct DgPatchKernel {
     at = (cx * n + x) + row_stride() * (cy * n + y) + plane_stride() * (cz * n + z);
   }
 
+  /// t[at] = v(g) for this thread's share (e = rank, rank + size, … < count) of the patch values.
+  template <class V>
+  KOKKOS_INLINE_FUNCTION void gather_patch(const V& v, const local_index c0[3], int rank, int size, int count,
+                                           Number* t) const {
+    for (int e = rank; e < count; e += size) {
+      local_index g;
+      int at;
+      patch_value(c0, e, g, at);
+      t[at] = v(g);
+    }
+  }
+
   /// A row / column accessor of an N × N matrix in the data view.
   struct Row {
     const Number* p;
@@ -257,12 +269,7 @@ struct DgPatchKernel {
       // u into t0 in memory order (coalesced), then along the x-lines: t0 = M_x u, t1 = L_x u in
       // place (a thread reads its whole line before it writes it).
       if constexpr (staged) {
-        for (int e = rank; e < patch_values; e += size) {
-          local_index g;
-          int at;
-          patch_value(c0, e, g, at);
-          t0[at] = args.x(g);
-        }
+        gather_patch(args.x, c0, rank, size, patch_values, t0);
         team.team_barrier();
       }
       const auto& Mx = src.m(0);
@@ -331,12 +338,7 @@ struct DgPatchKernel {
         for (int o = 0; o < N; ++o) t0[base + o * last_stride] = r[o];
       }
     } else {
-      for (int e = rank; e < patch_values; e += size) {
-        local_index g;
-        int at;
-        patch_value(c0, e, g, at);
-        t0[at] = args.b(g);
-      }
+      gather_patch(args.b, c0, rank, size, patch_values, t0);
     }
     team.team_barrier();
 
