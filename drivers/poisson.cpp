@@ -56,6 +56,9 @@ struct Options {
   /// cg: fast-diagonalization or inverse; dg: full, dirichlet or clamped (paper 002 §3.1); the
   /// default of each when not given (validate()).
   std::string local_solver = "fast-diagonalization";
+  /// dg: how the patch's local problem is inverted (continuous: --local-solver says it).
+  std::string patch_inversion = "fast-diagonalization";
+  bool patch_inversion_given = false;
   std::string thread_structure = "per-column";
   int patches_per_team = 0;
   int threads_per_patch = 0;
@@ -110,6 +113,7 @@ SolveShape solve_shape(const Options& o, int ranks) {
   s.write_output = !o.output.empty();
   s.discontinuous = o.discretization == "dg";
   s.dg_global_residual = s.discontinuous && parse_dg_local_solver(o.local_solver) == DgLocalSolver::full;
+  s.dg_dense_inverse = s.discontinuous && parse_local_solver(o.patch_inversion) == LocalSolver::inverse;
   return s;
 }
 
@@ -159,6 +163,7 @@ void validate(Options& o) {
     TENSORMG_CHECK(dg_solver != DgLocalSolver::clamped || o.degree >= 3,
                    "--local-solver clamped needs --degree >= 3 (below, the clamped patch spaces do not cover a cell's "
                    "polynomials); use full or dirichlet");
+    if (parse_local_solver(o.patch_inversion) == LocalSolver::inverse) check_dg_dense_inverse(o.dim, o.degree);
   } else {
     (void)parse_local_solver(o.local_solver);
   }
@@ -196,6 +201,8 @@ void validate(Options& o) {
       TENSORMG_CHECK(!given, name << " applies to --discretization cg only");
   } else {
     TENSORMG_CHECK(!o.penalty_given, "--penalty applies to --discretization dg only");
+    TENSORMG_CHECK(!o.patch_inversion_given,
+                   "--patch-inversion applies to --discretization dg only (continuous: --local-solver inverse)");
   }
 }
 
@@ -219,6 +226,7 @@ Json options_record(const Options& o) {
   j["smoothing_order"] = o.smoothing_order;
   j["smoother_kernel"] = o.smoother_kernel;
   j["local_solver"] = o.local_solver;
+  if (o.discretization == "dg") j["patch_inversion"] = o.patch_inversion;
   j["thread_structure"] = o.thread_structure;
   j["patches_per_team"] = o.patches_per_team;
   j["threads_per_patch"] = o.threads_per_patch;
@@ -282,7 +290,10 @@ int run(const Options& o, Environment& env) {
     mo.order = parse_smoothing_order(o.smoothing_order);
     mo.patch.kernel = parse_patch_kernel(o.smoother_kernel);
     if constexpr (continuous) mo.patch.solver = parse_local_solver(o.local_solver);
-    else mo.dg_solver = parse_dg_local_solver(o.local_solver);
+    else {
+      mo.dg_solver = parse_dg_local_solver(o.local_solver);
+      mo.dg_patch.inversion = parse_local_solver(o.patch_inversion);
+    }
     mo.patch.structure = parse_thread_structure(o.thread_structure);
     mo.patch.patches_per_team = o.patches_per_team;
     mo.patch.threads_per_patch = o.threads_per_patch;
@@ -529,6 +540,9 @@ int main(int argc, char** argv) {
     app.add_option("--local-solver", o.local_solver,
                    "vertex-patch local solver: cg: fast-diagonalization (default) or inverse; dg: full (default at k <= 2 "
                    "and under --solver cg), dirichlet (default otherwise) or clamped (k >= 3) (paper 002 §3.1)");
+    app.add_option("--patch-inversion", o.patch_inversion,
+                   "dg: how the vertex patch's local problem is inverted: fast-diagonalization (default) or inverse "
+                   "(stored dense inverses; 3D k <= 4)");
     app.add_option("--thread-structure", o.thread_structure, "vertex-patch threads: per-dof or per-column");
     app.add_option("--patches-per-team", o.patches_per_team, "vertex patches per Kokkos team (0: automatic)");
     app.add_option("--threads-per-patch", o.threads_per_patch,
@@ -554,6 +568,7 @@ int main(int argc, char** argv) {
     o.record_given = app.count("--record") > 0;
     o.penalty_given = app.count("--penalty") > 0;
     o.local_solver_given = app.count("--local-solver") > 0;
+    o.patch_inversion_given = app.count("--patch-inversion") > 0;
     for (const char* name : {"--smoother-kernel", "--thread-structure", "--patches-per-team",
                              "--threads-per-patch", "--scatter"})
       o.cg_only_given.push_back({app.count(name) > 0, name});

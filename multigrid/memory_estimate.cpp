@@ -10,6 +10,7 @@
 #include "core/error.hpp"
 #include "core/types.hpp"
 #include "discretization/solution_output.hpp"
+#include "smoothers/dg_patch_matrices.hpp"
 
 namespace tensormg {
 
@@ -86,6 +87,7 @@ MemoryNeed estimate_solve_memory(const SolveShape& s) {
       case SmootherKind::gauss_seidel: smoother_vectors = 2; break;
     }
     const double stencil = std::pow(2.0 * s.degree + 1, s.brick.dim);
+    const bool dense_inverse = s.discontinuous && s.dg_dense_inverse && s.smoother == SmootherKind::vertex_patch;
     // Several ranks: the hierarchy's partition (level_hierarchy.cpp), whose boxes are multiples
     // of the last replicated level's and can exceed the balanced box; each vertex-patch level adds
     // its halo box (x, b and, for continuous unless fused, r: one cell more per side).
@@ -142,6 +144,8 @@ MemoryNeed estimate_solve_memory(const SolveShape& s) {
       if (ranked && s.smoother == SmootherKind::vertex_patch && r >= first_distributed)
         need.device_bytes += (s.patch_kernel == PatchKernel::fused || s.discontinuous ? 2 : 3) * level_box(r, 1) * mg_number;
       need.device_bytes += (3 + (r > r_min ? smoother_vectors : 2)) * n * mg_number;
+      // The DG dense-inverse local solve: one P × P block per combination of boundary positions.
+      if (dense_inverse && r > r_min) need.device_bytes += double(dg_dense_inverse_entries(s.brick.dim, s.degree, cells_at(r))) * mg_number;
       // Gauss–Seidel assembles each level's matrix on the host (values + column indices + rows).
       if (s.smoother == SmootherKind::gauss_seidel && r > r_min) need.host_bytes += n * stencil * (mg_number + 4) + 2 * n * 8;
     }
@@ -149,8 +153,10 @@ MemoryNeed estimate_solve_memory(const SolveShape& s) {
     if (s.mixed_full_multigrid && s.brick.refinements > r_min) {
       SolveShape coarse = s;
       coarse.brick.refinements -= 1;
-      for (int r = r_min; r <= coarse.brick.refinements; ++r)
+      for (int r = r_min; r <= coarse.brick.refinements; ++r) {
         need.device_bytes += (3 + (r > r_min ? smoother_vectors : 2)) * box_nodes(coarse, r) * 8;
+        if (dense_inverse && r > r_min) need.device_bytes += double(dg_dense_inverse_entries(s.brick.dim, s.degree, cells_at(r))) * 8;
+      }
       need.device_bytes += 2 * box_nodes(coarse, coarse.brick.refinements) * 8;  // its b and x
     }
   }

@@ -34,6 +34,7 @@ struct SolveShape {
   bool write_output = false;  ///< the solution is written (each rank its own block)
   bool discontinuous = false;  ///< DG: (k+1)^d values per cell, ghost cells behind each box face
   bool dg_global_residual = false;  ///< DG vertex patches with the full local solver keep b − A x
+  bool dg_dense_inverse = false;    ///< DG vertex patches store the dense inverses of their local problems
 };
 
 /// What estimate_solve_memory adds for Kokkos' own and small per-level data (1D matrices, boundary

@@ -29,7 +29,7 @@ std::unique_ptr<Smoother<Number, ExecSpace>> make_smoother(
   using Op = typename Disc::template Operator<Number, ExecSpace>;
   switch (o.smoother) {
     case SmootherKind::vertex_patch:
-      if constexpr (std::is_same_v<Disc, DgSipg>) return std::make_unique<DgVertexPatchSmoother<Number, ExecSpace>>(op, o.dg_solver);
+      if constexpr (std::is_same_v<Disc, DgSipg>) return std::make_unique<DgVertexPatchSmoother<Number, ExecSpace>>(op, o.dg_solver, o.dg_patch);
       else return std::make_unique<VertexPatchSmoother<Number, ExecSpace>>(op, o.patch);
     case SmootherKind::jacobi: return std::make_unique<JacobiSmoother<Number, ExecSpace, Op>>(op, o.point);
     case SmootherKind::chebyshev: return std::make_unique<ChebyshevSmoother<Number, ExecSpace, Op>>(op, o.point);

@@ -31,6 +31,7 @@
 #include "multigrid/level_hierarchy.hpp"
 #include "multigrid/transfer.hpp"
 #include "smoothers/dg_patch_matrices.hpp"
+#include "smoothers/dg_vertex_patch_kernel_table.hpp"  // DgPatchKernelOptions
 #include "smoothers/smoother.hpp"
 
 namespace tensormg {
@@ -58,6 +59,9 @@ struct MultigridOptions {
   /// DG: the vertex patch's local solver (paper 002 §3.1). Dirichlet is the default: its smoothing
   /// step is several times cheaper, which outweighs its extra iterations (paper 002 Fig. 5).
   DgLocalSolver dg_solver = DgLocalSolver::dirichlet;
+  /// DG: the patch kernel's run-time variants (layout, patches per team, dense inverse or fast
+  /// diagonalization).
+  DgPatchKernelOptions dg_patch;
   PointSmootherOptions point;
   /// Collect a per-component time breakdown of the cycles (adds a fence per component).
   bool collect_times = false;

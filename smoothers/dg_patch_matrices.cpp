@@ -1,5 +1,7 @@
 #include "smoothers/dg_patch_matrices.hpp"
 
+#include <cmath>
+
 #include "core/enum_names.hpp"
 #include "core/error.hpp"
 #include "discretization/sipg_matrices_1d.hpp"
@@ -123,6 +125,62 @@ std::vector<double> DgPatchMatrices1D::padded_patch_eigenvectors() const {
 std::vector<double> DgPatchMatrices1D::padded_eigenvalues() const {
   std::vector<double> out(2 * (k + 1), 1.0);
   for (int j = 0; j < size; ++j) out[j] = eigenvalues[j];
+  return out;
+}
+
+std::vector<double> dg_patch_dense_inverse(int dim, const std::array<const DgPatchMatrices1D*, 3>& m, double laplace,
+                                           double mass) {
+  const int N = 2 * (m[0]->k + 1), P = dim == 2 ? N * N : N * N * N;
+  TENSORMG_CHECK(N <= 32, "the dense inverse of a DG patch is built for at most 32 values per direction, not " << N);
+  std::array<std::vector<double>, 3> S, lambda;
+  for (int d = 0; d < dim; ++d) {
+    S[d] = m[d]->padded_patch_eigenvectors();
+    lambda[d] = m[d]->padded_eigenvalues();
+  }
+  std::vector<double> inverse(std::size_t(P) * P), w(P);
+  // Column j = Z A^{-1} Zᵀ e_j = (⊗S) diag(1 / (a Σλ + b)) (⊗S)ᵀ e_j, the last product by lines.
+  for (int j = 0; j < P; ++j) {
+    const int jc[3] = {j % N, (j / N) % N, j / (N * N)};
+    for (int q = 0; q < P; ++q) {
+      const int qc[3] = {q % N, (q / N) % N, q / (N * N)};
+      double v = 1, sum = 0;
+      for (int d = 0; d < dim; ++d) {
+        v *= S[d][std::size_t(jc[d]) * N + qc[d]];
+        sum += lambda[d][qc[d]];
+      }
+      w[q] = v / (laplace * sum + mass);
+    }
+    for (int d = 0, stride = 1; d < dim; ++d, stride *= N)  // w ← S_d w along direction d
+      for (int q = 0; q < P; ++q) {
+        if ((q / stride) % N != 0) continue;  // q: the first value of a line along d
+        double line[32];
+        for (int a = 0; a < N; ++a) line[a] = w[q + a * stride];
+        for (int a = 0; a < N; ++a) {
+          double s = 0;
+          for (int b = 0; b < N; ++b) s += S[d][std::size_t(a) * N + b] * line[b];
+          w[q + a * stride] = s;
+        }
+      }
+    for (int i = 0; i < P; ++i) inverse[std::size_t(i) * P + j] = w[i];
+  }
+  return inverse;
+}
+
+std::size_t dg_dense_inverse_entries(int dim, int k, const std::array<global_index, 3>& global_cells) {
+  const std::size_t P = std::size_t(std::pow(2 * (k + 1), dim) + 0.5);
+  std::size_t combos = 1;
+  for (int d = 0; d < dim; ++d) combos *= dg_patch_positions(global_cells[d]).size();
+  return combos * P * P;
+}
+
+std::vector<int> dg_patch_positions(global_index cells) {
+  // Patches sit at global vertices 1..cells − 1; position: 1 at the lower end, 2 at the upper.
+  std::vector<int> out;
+  if (cells < 2) return out;
+  const auto position = [&](global_index v) { return (v == 1 ? 1 : 0) + (v + 1 == cells ? 2 : 0); };
+  if (cells >= 4) out.push_back(0);
+  out.push_back(position(1));
+  if (cells >= 3) out.push_back(position(cells - 1));
   return out;
 }
 

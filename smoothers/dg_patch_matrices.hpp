@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "core/types.hpp"
 #include "smoothers/patch_matrices.hpp"
 
 namespace tensormg {
@@ -75,5 +76,19 @@ struct DgPatchMatrices1D {
 /// InputError for the clamped solver at k < 3.
 DgPatchMatrices1D dg_patch_matrices_1d(int degree, double h, double gamma, bool lower_boundary, bool upper_boundary,
                                        DgLocalSolver solver);
+
+/// The dense inverse of the local operator in the patch's P = (2(k+1))^d values, lexicographic with
+/// x fastest (P × P, row-major): Z (Zᵀ A_P Z)^{-1} Zᵀ with Z = ⊗_d Z_d, zero outside the local
+/// space; built from the directions' fast diagonalizations, one column at a time (d·P·(2(k+1))^{d+1}
+/// multiply-adds).
+std::vector<double> dg_patch_dense_inverse(int dim, const std::array<const DgPatchMatrices1D*, 3>& m, double laplace,
+                                           double mass);
+
+/// The boundary positions of the patches along a direction of `cells` cells (patches at the global
+/// vertices 1..cells − 1; position 1: the lower end, 2: the upper end, 3: both, 0: neither).
+std::vector<int> dg_patch_positions(global_index cells);
+/// Values the dense-inverse local solve stores for a mesh of `global_cells` (one (2(k+1))^{2d}
+/// block per combination of the directions' positions).
+std::size_t dg_dense_inverse_entries(int dim, int k, const std::array<global_index, 3>& global_cells);
 
 }  // namespace tensormg

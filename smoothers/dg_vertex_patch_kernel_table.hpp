@@ -11,6 +11,7 @@
 
 #include "core/kernel_table.hpp"
 #include "discretization/dg_dof_layout.hpp"
+#include "smoothers/smoother.hpp"  // LocalSolver
 
 namespace tensormg {
 
@@ -28,11 +29,22 @@ DgPatchLayout parse_dg_patch_layout(const std::string& text);
 /// several patches in a team (2D, 3D k = 1), up to 128 threads per team (one per patch line).
 void check_dg_patches_per_team(int dim, int k, int patches_per_team);
 
+/// The largest patch (values per patch, (2(k + 1))^d) whose local problems the smoother stores as
+/// dense inverses: 3D k <= 4 and every 2D degree. One inverse per combination of boundary positions
+/// (up to 3^d per level) of P² values each: 3D k = 4 stores 27 × 8 MB per level in FP64.
+constexpr int dg_dense_inverse_max_values = 1000;
+/// Throws InputError unless (dim, k) has a DG patch small enough for the dense inverse.
+void check_dg_dense_inverse(int dim, int k);
+
 /// The run-time variants of the DG patch kernel.
 struct DgPatchKernelOptions {
   DgPatchLayout layout = DgPatchLayout::padded;
   /// Patches per team on a device; 0: the tuning row's (check_dg_patches_per_team says what is allowed).
   int patches_per_team = 0;
+  /// How the local problem is inverted (paper 000 Fig. 3; paper 002 eqs. 10–12): by fast
+  /// diagonalization, or by multiplication with the stored dense inverse of the local operator
+  /// (in the patch's values, built from the 1D eigenproblems once per level).
+  LocalSolver inversion = LocalSolver::fast_diagonalization;
 };
 
 template <class Number, class ExecSpace>
@@ -54,6 +66,13 @@ struct DgPatchArgs {
   int local_size[3][4] = {};
   DgPatchLayout layout = DgPatchLayout::padded;
   int patches_per_team = 0;  ///< 0: the tuning row's (dg_vertex_patch_tuning.hpp)
+  /// The dense-inverse local solve (DgPatchKernelOptions::inversion): per combination of the
+  /// directions' boundary positions a P × P block (P = (2n)^d values of the patch), entry (j, e)
+  /// at j·P + e = D[e][j] with e the patch value in memory order (coalesced over the threads) and j
+  /// lexicographic; combination = Σ_d inverse_slot[d][position_d] (the positions present only).
+  bool use_inverse = false;
+  Kokkos::View<const Number*, memory_space> inverse;
+  int inverse_slot[3][4] = {};
 };
 
 template <class Number, class ExecSpace>

@@ -10,6 +10,8 @@
 ///   δ = (S_z ⊗ S_y ⊗ S_x) diag(1 / (a Σ_d λ + b)) (S_z ⊗ S_y ⊗ S_x)ᵀ r,
 /// and x += δ. The Dirichlet solver's S is the full-size S with zero rows and columns on the
 /// patch boundary (its eigenvalues there set to 1): one code path, boundary values untouched.
+/// With DgPatchArgs::use_inverse the local problem is instead solved by the stored dense inverse
+/// of the patch (δ = D r, dense_solve; D is zero outside the local space), the tested alternative.
 /// The patch's values move between global memory and scratch in memory order (coalesced; the
 /// x-lines of a cell row are only n values long); in scratch its rows are padded to N + 1 values
 /// (DgPatchLayout::padded, paper 002 §4.3) so that the threads' x-lines fall on distinct banks.
@@ -183,13 +185,16 @@ struct DgPatchKernel {
   }
 
   /// Patch p of the colour: its first cell, the local space's size per direction, the boundary
-  /// patches' matrices; returns whether it is an interior patch.
-  KOKKOS_INLINE_FUNCTION bool describe(local_index p, local_index c0[3], int m[3], ArraySource& array) const {
+  /// patches' matrices, its dense inverse's block (DgPatchArgs::inverse_slot); returns whether it
+  /// is an interior patch.
+  KOKKOS_INLINE_FUNCTION bool describe(local_index p, local_index c0[3], int m[3], ArraySource& array,
+                                       int& combo) const {
     local_index r0, r1;
     const local_index q0 = by_patches[0].divmod(p, r0);
     const local_index q1 = by_patches[1].divmod(q0, r1);
     const local_index rest[3] = {r0, r1, q1};
     bool is_interior = true;
+    combo = 0;
     for (int d = 0; d < dim; ++d) {
       // Vertex 1..cells−1 of the box whose global coordinate has the colour's parity; the
       // boundary position by the global vertex (a halo box is part of the mesh).
@@ -201,6 +206,7 @@ struct DgPatchKernel {
       is_interior = is_interior && position == 0;
       array.base[d] = args.data.data() + Data::offset(d, position);
       m[d] = args.local_size[d][position];
+      combo += args.inverse_slot[d][position];
     }
     return is_interior;
   }
@@ -209,17 +215,18 @@ struct DgPatchKernel {
     local_index c0[3] = {0, 0, 0};
     int m[3] = {N, N, N};  // the local space's size per direction
     ArraySource array{};
+    int combo = 0;
     if constexpr (!multi) {
-      const bool is_interior = describe(team.league_rank(), c0, m, array);
+      const bool is_interior = describe(team.league_rank(), c0, m, array, combo);
       // The branch is uniform over the team (one patch per team); the tuning row says whether the
       // functor path exists for this (dim, k).
       if constexpr (tuning.constant_interior) {
         if (is_interior) {
-          run(team, 0, team.team_size(), true, c0, m, ConstantSource{&interior});
+          run(team, 0, team.team_size(), true, c0, m, combo, ConstantSource{&interior});
           return;
         }
       }
-      run(team, 0, team.team_size(), true, c0, m, array);
+      run(team, 0, team.team_size(), true, c0, m, combo, array);
     } else {
       // The team's patches: slot s takes patch league_rank · patches_per_team + s with the threads
       // s·T .. (s+1)·T − 1; the slots past the colour's last patch only meet the barriers.
@@ -227,7 +234,7 @@ struct DgPatchKernel {
       const int slot = team.team_rank() / T;
       const local_index first = local_index(team.league_rank()) * patches_per_team;
       const bool active = first + slot < n_patches;
-      describe(active ? first + slot : first, c0, m, array);
+      describe(active ? first + slot : first, c0, m, array, combo);
       if (!active) m[0] = m[1] = m[2] = 0;
       // Every thread of the team takes the same branch (the barriers are team-wide): the functor's
       // matrices only when all the team's patches are interior.
@@ -237,20 +244,43 @@ struct DgPatchKernel {
           local_index c[3];
           int ms[3];
           ArraySource a{};
-          if (first + s < n_patches) all_interior = all_interior && describe(first + s, c, ms, a);
+          int cs;
+          if (first + s < n_patches) all_interior = all_interior && describe(first + s, c, ms, a, cs);
         }
         if (all_interior) {
-          run(team, slot, T, active, c0, m, ConstantSource{&interior});
+          run(team, slot, T, active, c0, m, combo, ConstantSource{&interior});
           return;
         }
       }
-      run(team, slot, T, active, c0, m, array);
+      run(team, slot, T, active, c0, m, combo, array);
+    }
+  }
+
+  /// The dense-inverse local solve: x += D r with r in t0 (scratch layout); the thread of patch
+  /// value e (memory order) forms row e of D r, reading D's column-major block (DgPatchArgs::inverse:
+  /// consecutive threads, consecutive addresses) and r as a broadcast.
+  KOKKOS_INLINE_FUNCTION void dense_solve(const Number* t0, const local_index c0[3], int rank, int size, int count,
+                                          int combo) const {
+    const Number* const D = args.inverse.data() + std::size_t(combo) * patch_size * patch_size;
+    const int row = row_stride(), plane = plane_stride();
+    for (int e = rank; e < count; e += size) {
+      local_index g;
+      int at;
+      patch_value(c0, e, g, at);
+      Number s = 0;
+      const Number* column = D + e;
+      for (int Z = 0; Z < (dim == 3 ? N : 1); ++Z)
+        for (int Y = 0; Y < N; ++Y) {
+          const Number* const r = t0 + row * Y + plane * Z;
+          for (int X = 0; X < N; ++X, column += patch_size) s += *column * r[X];
+        }
+      args.x(g) += s;
     }
   }
 
   template <class Source>
   KOKKOS_INLINE_FUNCTION void run(const Member& team, int slot, int size, bool active, const local_index c0[3],
-                                  const int m[3], const Source& src) const {
+                                  const int m[3], int combo, const Source& src) const {
     // One patch per team (!multi): slot 0, always active, and the loop bounds compile-time.
     const int rank = multi ? team.team_rank() - slot * size : team.team_rank();
     const int team_patches = multi ? patches_per_team : 1;
@@ -341,6 +371,11 @@ struct DgPatchKernel {
       gather_patch(args.b, c0, rank, size, patch_values, t0);
     }
     team.team_barrier();
+
+    if (args.use_inverse) {
+      dense_solve(t0, c0, rank, size, patch_values, combo);
+      return;
+    }
 
     // ---- δ = S diag(1 / (a Σλ + b)) Sᵀ r, in place in t0; then x += δ. In eigen coordinates only
     // the first m[d] per direction are nonzero (S's other columns are zero): the forward

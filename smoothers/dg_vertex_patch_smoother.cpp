@@ -1,6 +1,7 @@
 #include "smoothers/dg_vertex_patch_smoother.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "core/enum_names.hpp"
 #include "core/error.hpp"
@@ -31,6 +32,15 @@ void check_dg_patches_per_team(int dim, int k, int patches_per_team) {
                                         << dim << "D degree " << k);
 }
 
+void check_dg_dense_inverse(int dim, int k) {
+  TENSORMG_CHECK((dim == 2 || dim == 3) && k >= 1, "DG dense inverse: no DG patch kernel for " << dim << "D degree " << k);
+  const double values = std::pow(2.0 * (k + 1), dim);
+  TENSORMG_CHECK(values <= dg_dense_inverse_max_values,
+                 "the dense-inverse DG local solve stores (2(k+1))^d squared values per patch type; "
+                     << dim << "D degree " << k << " has " << values << " values per patch (at most "
+                     << dg_dense_inverse_max_values << ": 3D k <= 4, 2D any degree); use fast-diagonalization");
+}
+
 template <class Number, class ExecSpace>
 DgVertexPatchSmoother<Number, ExecSpace>::DgVertexPatchSmoother(
     std::shared_ptr<const DgLaplaceOperator<Number, ExecSpace>> op, DgLocalSolver solver, DgPatchKernelOptions kernel)
@@ -41,18 +51,22 @@ DgVertexPatchSmoother<Number, ExecSpace>::DgVertexPatchSmoother(
   distributed_ = ranks > 1;
   const int dim = layout.dim(), k = layout.degree(), n = k + 1, N = 2 * n;
   check_dg_patches_per_team(dim, k, kernel_.patches_per_team);
+  const bool inverse = kernel_.inversion == LocalSolver::inverse;
+  if (inverse) check_dg_dense_inverse(dim, k);
   kernels_ = dg_patch_kernels<Number, ExecSpace>(dim, k);
   // [direction][position]: L of the local residual and M of the patch, S (in the patch's values)
   // and λ of the local solver padded to 2n (zero columns, λ = 1, beyond the local space).
   const int block = 3 * N * N + N;
   std::vector<Number> host(std::size_t(dim) * 4 * block, Number(0));
   const double gamma = op_->options().penalty_factor;
+  std::array<std::array<DgPatchMatrices1D, 4>, 3> locals;
   for (int d = 0; d < dim; ++d)
     for (int position = 0; position < 4; ++position) {
       const double h = layout.mesh().h()[d];
       const bool lower = position & 1, upper = position & 2;
       const auto full = dg_patch_matrices_1d(k, h, gamma, lower, upper, DgLocalSolver::full);
-      const auto local = solver == DgLocalSolver::full ? full : dg_patch_matrices_1d(k, h, gamma, lower, upper, solver);
+      const auto& local = locals[d][position] =
+          solver == DgLocalSolver::full ? full : dg_patch_matrices_1d(k, h, gamma, lower, upper, solver);
       Number* b = host.data() + (std::size_t(d) * 4 + position) * block;
       for (int i = 0; i < N * N; ++i) {
         b[i] = static_cast<Number>(local.residual_laplace[i]);  // the local residual's (dirichlet only)
@@ -67,6 +81,7 @@ DgVertexPatchSmoother<Number, ExecSpace>::DgVertexPatchSmoother(
   data_ = Kokkos::View<Number*, typename ExecSpace::memory_space>("tensormg::smoother::dg_patch_data", host.size());
   Kokkos::deep_copy(data_, Kokkos::View<const Number*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(host.data(), host.size()));
   host_data_ = std::move(host);
+  if (inverse) build_dense_inverse(locals);
   if (solver_ == DgLocalSolver::full) residual_ = op_->make_vector("dg_patch_residual");
   if (!distributed_) return;
   // Cells: a rank owns its box; its halo box grows it by one cell per side.
@@ -108,6 +123,42 @@ DgVertexPatchSmoother<Number, ExecSpace>::DgVertexPatchSmoother(
 }
 
 template <class Number, class ExecSpace>
+void DgVertexPatchSmoother<Number, ExecSpace>::build_dense_inverse(
+    const std::array<std::array<DgPatchMatrices1D, 4>, 3>& locals) {
+  const auto& layout = op_->layout();
+  const int dim = layout.dim(), n = layout.degree() + 1, N = 2 * n;
+  const int P = dim == 2 ? N * N : N * N * N, cell_values = dim == 2 ? n * n : n * n * n;
+  // The combinations of boundary positions that occur (DgPatchArgs::inverse_slot).
+  std::array<std::vector<int>, 3> positions;
+  int combos = 1;
+  for (int d = 0; d < 3; ++d) {
+    positions[d] = d < dim ? dg_patch_positions(layout.mesh().n_cells()[d]) : std::vector<int>{0};
+    for (std::size_t i = 0; i < positions[d].size(); ++i) inverse_slot_[d][positions[d][i]] = int(i) * combos;
+    combos *= int(positions[d].size());
+  }
+  // Memory order e of the kernel's patch values → lexicographic patch value (dg_vertex_patch_kernels.hpp).
+  std::vector<int> lex(P);
+  for (int e = 0; e < P; ++e) {
+    const int cell = e / cell_values, i = e % cell_values;
+    const int cx = cell & 1, cy = (cell >> 1) & 1, cz = cell >> 2;
+    lex[e] = (cx * n + i % n) + N * (cy * n + (i / n) % n) + N * N * (cz * n + (dim == 3 ? i / (n * n) : 0));
+  }
+  const auto& o = op_->options();
+  std::vector<Number> host(std::size_t(combos) * P * P);
+  for (int c = 0; c < combos; ++c) {
+    std::array<const DgPatchMatrices1D*, 3> m{};
+    for (int d = 0, stride = 1; d < dim; stride *= int(positions[d].size()), ++d)  // direction d's position in c
+      m[d] = &locals[d][positions[d][(c / stride) % int(positions[d].size())]];
+    const auto D = dg_patch_dense_inverse(dim, m, o.laplace_coefficient, o.mass_coefficient);
+    Number* const block = host.data() + std::size_t(c) * P * P;
+    for (int j = 0; j < P; ++j)
+      for (int e = 0; e < P; ++e) block[std::size_t(j) * P + e] = static_cast<Number>(D[std::size_t(lex[e]) * P + j]);
+  }
+  inverse_ = view_type("tensormg::smoother::dg_patch_inverse", host.size());
+  Kokkos::deep_copy(inverse_, Kokkos::View<const Number*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(host.data(), host.size()));
+}
+
+template <class Number, class ExecSpace>
 void DgVertexPatchSmoother<Number, ExecSpace>::launch_color(const view_type& x, const view_type& b, const CellBox& box,
                                                             int color) const {
   DgPatchArgs<Number, ExecSpace> args;
@@ -120,6 +171,10 @@ void DgVertexPatchSmoother<Number, ExecSpace>::launch_color(const view_type& x, 
   args.mass = static_cast<Number>(op_->options().mass_coefficient);
   args.layout = kernel_.layout;
   args.patches_per_team = kernel_.patches_per_team;
+  args.use_inverse = kernel_.inversion == LocalSolver::inverse;
+  args.inverse = inverse_;
+  for (int d = 0; d < 3; ++d)
+    for (int position = 0; position < 4; ++position) args.inverse_slot[d][position] = inverse_slot_[d][position];
   for (int d = 0; d < 3; ++d)
     for (int position = 0; position < 4; ++position) args.local_size[d][position] = local_size_[d][position];
   for (int d = 0; d < 3; ++d) {
@@ -179,7 +234,7 @@ void DgVertexPatchSmoother<Number, ExecSpace>::smooth(vector_type& x, const vect
 
 template <class Number, class ExecSpace>
 std::string DgVertexPatchSmoother<Number, ExecSpace>::description() const {
-  return "dg-vertex-patch " + to_string(solver_) + " fast-diagonalization" +
+  return "dg-vertex-patch " + to_string(solver_) + " " + to_string(kernel_.inversion) +
          (kernel_.layout == DgPatchLayout::plain ? " plain-layout" : "") +
          (kernel_.patches_per_team > 0 ? " " + std::to_string(kernel_.patches_per_team) + "-patches-per-team" : "");
 }

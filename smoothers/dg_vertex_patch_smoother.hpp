@@ -14,6 +14,7 @@
 /// patch reads only its own cells), refreshing the halo after each colour: the result does not
 /// depend on the rank count.
 
+#include <array>
 #include <memory>
 #include <string>
 #include <vector>
@@ -49,12 +50,16 @@ class DgVertexPatchSmoother final : public Smoother<Number, ExecSpace> {
   void smooth_color(vector_type& x, const vector_type& b, int color) const;
   /// One colour's kernel on values over `box` (b: the right-hand side, or the residual of full).
   void launch_color(const view_type& x, const view_type& b, const CellBox& box, int color) const;
+  /// The dense inverses of the local problems, one per combination of boundary positions present.
+  void build_dense_inverse(const std::array<std::array<DgPatchMatrices1D, 4>, 3>& locals);
   std::shared_ptr<const DgLaplaceOperator<Number, ExecSpace>> op_;
   DgLocalSolver solver_;
   DgPatchKernelOptions kernel_;
   DgPatchKernelTable<Number, ExecSpace> kernels_;
   Kokkos::View<Number*, typename ExecSpace::memory_space> data_;
   std::vector<Number> host_data_;
+  view_type inverse_;            ///< dense-inverse local solve (DgPatchArgs::inverse)
+  int inverse_slot_[3][4] = {};
   int local_size_[3][4] = {};  ///< the local solver's unknowns per direction and boundary position
   mutable vector_type residual_;  ///< full: b − A x
   // Several ranks: the halo box of cells and its values.

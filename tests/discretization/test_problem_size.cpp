@@ -6,6 +6,7 @@
 
 #include "core/error.hpp"
 #include "multigrid/memory_estimate.hpp"
+#include "smoothers/dg_patch_matrices.hpp"
 #include "tests/test_spaces.hpp"
 #include "tests/test_utils.hpp"
 
@@ -87,6 +88,25 @@ TEST(ProblemSize, EstimatesGrowWithWhatIsAllocated) {
   s.mixed_full_multigrid = true;  // adds the double hierarchy below the float one
   EXPECT_GT(estimate_solve_memory(s).device_bytes, mixed);
   EXPECT_EQ(krylov_vectors("fgmres", 10), 24);
+}
+
+TEST(ProblemSize, DgDenseInversesAreCounted) {
+  SolveShape s;
+  s.brick.dim = 3;
+  s.brick.refinements = 5;
+  s.degree = 3;
+  s.discontinuous = true;
+  s.multigrid = true;
+  s.outer_vectors = krylov_vectors("fmg", 0);
+  const double fd = estimate_solve_memory(s).device_bytes;
+  s.dg_dense_inverse = true;
+  // Levels 2..5 smooth (level 1, 2 cells per direction, is the coarse solve): 4, 8, 16, 32 cells
+  // per direction, 3 boundary positions each, 27 blocks of (2·4)^3 squared doubles per level.
+  EXPECT_DOUBLE_EQ(estimate_solve_memory(s).device_bytes - fd, 4.0 * 27 * 512 * 512 * 8);
+  EXPECT_EQ(dg_patch_positions(2), std::vector<int>({3}));
+  EXPECT_EQ(dg_patch_positions(3), std::vector<int>({1, 2}));
+  EXPECT_EQ(dg_patch_positions(6), std::vector<int>({0, 1, 2}));
+  EXPECT_EQ(dg_dense_inverse_entries(2, 2, {2, 5, 1}), std::size_t(3 * 36 * 36));
 }
 
 TEST(Layout, ConstrainedNodesMatchAScanOfTheWholeBox) {

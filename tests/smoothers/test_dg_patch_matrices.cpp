@@ -49,6 +49,65 @@ TEST(DgPatchMatrices, FastDiagonalizationInvertsThePatchOperator) {
         }
 }
 
+/// The dense inverse in the patch's values is Z (Zᵀ A_P Z)^{-1} Zᵀ: projected on the local space
+/// (W = ⊗ Z_d) it inverts the assembled local operator, and it vanishes outside that space.
+TEST(DgPatchMatrices, DenseInverseInvertsTheLocalOperatorInPatchValues) {
+  for (int dim = 2; dim <= 3; ++dim)
+    for (int k = 1; k <= (dim == 2 ? 4 : 2); ++k)
+      for (const auto solver : {DgLocalSolver::full, DgLocalSolver::dirichlet, DgLocalSolver::clamped})
+        for (int position = 0; position < 4; ++position) {
+          if (solver == DgLocalSolver::clamped && k < 3) continue;
+          std::array<DgPatchMatrices1D, 3> m;
+          const double h[3] = {0.5, 0.2, 0.35};
+          for (int d = 0; d < dim; ++d)  // a different position per direction
+            m[d] = dg_patch_matrices_1d(k, h[d], 1.5, ((position + d) & 1) != 0, (((position + d) >> 1) & 1) != 0, solver);
+          const auto D = dg_patch_dense_inverse(dim, {&m[0], &m[1], &m[2]}, 1.0, 0.25);
+          const auto a = separable_matrix(dim, blocks_of(dim, m), 1.0, 0.25);
+          const int N = 2 * (k + 1), P = dim == 2 ? N * N : N * N * N;
+          const int sz[3] = {m[0].size, m[1].size, dim == 3 ? m[2].size : 1};
+          const int s = sz[0] * sz[1] * sz[2];
+          ASSERT_EQ(D.size(), std::size_t(P) * P);
+          std::vector<double> W(std::size_t(P) * s, 1.0);
+          for (int e = 0; e < P; ++e)
+            for (int j = 0; j < s; ++j) {
+              const int pc[3] = {e % N, (e / N) % N, e / (N * N)};
+              const int ic[3] = {j % sz[0], (j / sz[0]) % sz[1], j / (sz[0] * sz[1])};
+              for (int d = 0; d < dim; ++d) W[std::size_t(e) * s + j] *= m[d].basis[std::size_t(pc[d]) * m[d].size + ic[d]];
+            }
+          // B = Wᵀ D W (s × s); B A = I; D = W B Wᵀ.
+          std::vector<double> DW(std::size_t(P) * s, 0.0), B(std::size_t(s) * s, 0.0);
+          for (int i = 0; i < P; ++i)
+            for (int l = 0; l < P; ++l) {
+              const double d = D[std::size_t(i) * P + l];
+              if (d != 0)
+                for (int j = 0; j < s; ++j) DW[std::size_t(i) * s + j] += d * W[std::size_t(l) * s + j];
+            }
+          for (int i = 0; i < P; ++i)
+            for (int r = 0; r < s; ++r)
+              for (int j = 0; j < s; ++j) B[std::size_t(r) * s + j] += W[std::size_t(i) * s + r] * DW[std::size_t(i) * s + j];
+          double worst = 0, outside = 0, scale = 0;
+          for (int i = 0; i < s; ++i)
+            for (int j = 0; j < s; ++j) {
+              double v = 0;
+              for (int l = 0; l < s; ++l) v += B[std::size_t(i) * s + l] * a[std::size_t(l) * s + j];
+              worst = std::max(worst, std::abs(v - (i == j ? 1.0 : 0.0)));
+            }
+          std::vector<double> BWt(std::size_t(s) * P, 0.0);  // B Wᵀ
+          for (int r = 0; r < s; ++r)
+            for (int l = 0; l < s; ++l)
+              for (int j = 0; j < P; ++j) BWt[std::size_t(r) * P + j] += B[std::size_t(r) * s + l] * W[std::size_t(j) * s + l];
+          for (int i = 0; i < P; ++i)
+            for (int j = 0; j < P; ++j) {
+              double v = 0;
+              for (int r = 0; r < s; ++r) v += W[std::size_t(i) * s + r] * BWt[std::size_t(r) * P + j];
+              outside = std::max(outside, std::abs(v - D[std::size_t(i) * P + j]));
+              scale = std::max(scale, std::abs(D[std::size_t(i) * P + j]));
+            }
+          EXPECT_LE(worst, 1e-9) << "dim=" << dim << " k=" << k << " " << to_string(solver) << " position " << position;
+          EXPECT_LE(outside, 1e-12 * scale) << "dim=" << dim << " k=" << k << " " << to_string(solver);
+        }
+}
+
 /// The patch around mesh vertex v (global vertex coordinates, 1..cells−1 per direction) on one
 /// rank: its 2^d cells' values, lexicographic over (cell, node) per direction; the assembled
 /// matrix's block G of those values, projected on the local space, Wᵀ G W with W = Z_x ⊗ Z_y ⊗ Z_z

@@ -112,7 +112,8 @@ void reference_step(const std::shared_ptr<const DgDofLayout<HostExec>>& layout_p
 
 template <class ExecSpace>
 void compare_step(int dim, int k, std::array<int, 3> cells, DgLocalSolver solver, bool forward,
-                  DgPatchLayout patch_layout = DgPatchLayout::padded, int patches_per_team = 0) {
+                  DgPatchLayout patch_layout = DgPatchLayout::padded, int patches_per_team = 0,
+                  LocalSolver inversion = LocalSolver::fast_diagonalization) {
   const auto mesh = make_mesh(dim, cells, 0, {1.0, 0.7, 1.3});
   DgLaplaceOptions options;
   options.penalty_factor = 1.5;
@@ -120,7 +121,7 @@ void compare_step(int dim, int k, std::array<int, 3> cells, DgLocalSolver solver
   const auto layout = std::make_shared<DgDofLayout<ExecSpace>>(mesh, k);
   const auto host_layout = std::make_shared<DgDofLayout<HostExec>>(mesh, k);
   const auto op = std::make_shared<const DgLaplaceOperator<double, ExecSpace>>(layout, options);
-  const DgVertexPatchSmoother<double, ExecSpace> smoother(op, solver, {patch_layout, patches_per_team});
+  const DgVertexPatchSmoother<double, ExecSpace> smoother(op, solver, {patch_layout, patches_per_team, inversion});
   auto x = op->make_vector(), b = op->make_vector();
   const local_index size = x.n_owned();
   std::vector<double> hx(size), hb(size);
@@ -140,7 +141,7 @@ void compare_step(int dim, int k, std::array<int, 3> cells, DgLocalSolver solver
   }
   EXPECT_LE(worst, 1e-11 * scale) << "dim=" << dim << " k=" << k << " " << to_string(solver)
                                   << (forward ? " forward " : " reverse ") << to_string(patch_layout)
-                                  << " patches per team " << patches_per_team;
+                                  << " patches per team " << patches_per_team << " " << to_string(inversion);
 }
 
 TYPED_TEST(DgVertexPatch, MatchesSequentialHostImplementation) {
@@ -162,6 +163,31 @@ TYPED_TEST(DgVertexPatch, MatchesSequentialHostImplementation) {
   compare_step<TypeParam>(3, 1, {4, 4, 4}, DgLocalSolver::full, true, DgPatchLayout::padded, 1);
   compare_step<TypeParam>(3, 1, {5, 5, 4}, DgLocalSolver::dirichlet, false, DgPatchLayout::padded, 3);
   compare_step<TypeParam>(2, 2, {7, 5, 1}, DgLocalSolver::full, true, DgPatchLayout::padded, 3);
+}
+
+/// The dense-inverse local solve (DgPatchKernelOptions::inversion) computes the step of the fast
+/// diagonalization: every local solver, interior and boundary patches (positions 0..3), the
+/// staged and direct kernels, the plain layout and several patches per team.
+TYPED_TEST(DgVertexPatch, DenseInverseMatchesSequentialHostImplementation) {
+  if (world_size() > 1) GTEST_SKIP() << "one rank";
+  constexpr auto inverse = LocalSolver::inverse;
+  for (const auto solver : {DgLocalSolver::dirichlet, DgLocalSolver::full, DgLocalSolver::clamped}) {
+    const int k0 = solver == DgLocalSolver::clamped ? 3 : 1;
+    for (int k = k0; k <= 3; ++k) compare_step<TypeParam>(2, k, {5, 2, 1}, solver, k % 2 == 1, DgPatchLayout::padded, 0, inverse);
+    compare_step<TypeParam>(2, 7, {3, 4, 1}, solver, true, DgPatchLayout::padded, 0, inverse);  // 2D staged
+    if (solver != DgLocalSolver::clamped) compare_step<TypeParam>(3, 1, {4, 4, 4}, solver, true, DgPatchLayout::padded, 0, inverse);
+    compare_step<TypeParam>(3, 3, {2, 3, 4}, solver, false, DgPatchLayout::padded, 0, inverse);
+  }
+  compare_step<TypeParam>(3, 2, {3, 3, 3}, DgLocalSolver::dirichlet, true, DgPatchLayout::plain, 0, inverse);
+  compare_step<TypeParam>(3, 1, {5, 5, 4}, DgLocalSolver::dirichlet, false, DgPatchLayout::padded, 3, inverse);
+  compare_step<TypeParam>(2, 2, {7, 5, 1}, DgLocalSolver::full, true, DgPatchLayout::padded, 3, inverse);
+  // Above 1000 values per patch (3D k >= 5) the inverses are refused with a clear error.
+  const auto layout = std::make_shared<DgDofLayout<TypeParam>>(make_mesh(3, {2, 2, 2}, 0, {1.0, 1.0, 1.0}), 5);
+  const auto op = std::make_shared<const DgLaplaceOperator<double, TypeParam>>(layout);
+  const DgPatchKernelOptions dense{DgPatchLayout::padded, 0, LocalSolver::inverse};
+  EXPECT_THROW((DgVertexPatchSmoother<double, TypeParam>(op, DgLocalSolver::dirichlet, dense)), InputError);
+  EXPECT_NO_THROW(check_dg_dense_inverse(3, 4));
+  EXPECT_NO_THROW(check_dg_dense_inverse(2, 10));
 }
 
 TYPED_TEST(DgVertexPatch, OneFullPatchOverTheMeshSolvesExactly) {
