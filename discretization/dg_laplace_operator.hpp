@@ -13,14 +13,26 @@
 #include "discretization/dg_dof_layout.hpp"
 #include "discretization/dg_laplace_kernel_table.hpp"
 #include "discretization/sipg_matrices_1d.hpp"
+#include "smoothers/dg_vertex_patch_kernel_table.hpp"  // the patch kernel of DgEvaluation::patch
 
 namespace tensormg {
+
+/// How vmult evaluates the operator.
+enum class DgEvaluation {
+  cell,  ///< cell-centric: each cell its own rows, cell and face integrals in one pass (the default)
+  patch  ///< patch-wise (paper 001 §2.1, Fig. 1): per vertex patch the Kronecker sum of split 1D
+         ///< two-cell matrices, added over 2^d colours of patches; one rank, >= 2 cells per direction
+};
+std::string to_string(DgEvaluation e);
+/// Parses "cell" or "patch"; throws InputError naming them.
+DgEvaluation parse_dg_evaluation(const std::string& text);
 
 struct DgLaplaceOptions {
   double laplace_coefficient = 1;  ///< a
   double mass_coefficient = 0;     ///< b
   double penalty_factor = 1;       ///< γ of σ = γ k (k+1) / h (> 0)
   int cells_per_team = 0;          ///< 0: chosen per (dim, k) and backend
+  DgEvaluation evaluation = DgEvaluation::cell;
 };
 
 template <class Number, class ExecSpace = DefaultExec>
@@ -54,6 +66,12 @@ class DgLaplaceOperator {
   DgLaplaceKernelTable<Number, ExecSpace> kernels_;
   int cells_per_team_ = 1;
   std::vector<SipgMatrices1D> lines_;
+  // DgEvaluation::patch: the DG vertex-patch kernel in its operator mode, with the split 1D
+  // matrices per direction and boundary position (DgPatchData's layout, L and M).
+  void vmult_patchwise(vector_type& dst, const vector_type& src) const;
+  DgPatchKernelTable<Number, ExecSpace> patch_kernels_;
+  Kokkos::View<Number*, typename ExecSpace::memory_space> patch_data_;
+  std::vector<Number> host_patch_data_;
 };
 
 }  // namespace tensormg

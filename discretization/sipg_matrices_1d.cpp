@@ -19,6 +19,7 @@ SipgMatrices1D sipg_matrices_1d(int degree, double h, double gamma) {
   s.sigma = sipg_penalty(degree, h, gamma);
   s.sigma_boundary = 2 * s.sigma;
   s.mass = cm.mass;
+  s.stiffness = cm.stiffness;
   s.d_left.resize(n);
   s.d_right.resize(n);
   for (int j = 0; j < n; ++j) {
@@ -26,21 +27,24 @@ SipgMatrices1D sipg_matrices_1d(int degree, double h, double gamma) {
     s.d_right[j] = basis.derivative(j, 1.0) / h;
   }
   const auto delta = [](int a, int b) { return a == b ? 1.0 : 0.0; };
-  for (int position = 0; position < 4; ++position) {
-    const bool left_boundary = position & 1, right_boundary = position & 2;
-    auto& c = s.cell[position];
-    c = cm.stiffness;
+  for (int boundary = 0; boundary < 2; ++boundary) {
+    const double w = boundary ? 1.0 : 0.5, sigma = boundary ? s.sigma_boundary : s.sigma;
+    auto& l = s.left_face[boundary];
+    auto& r = s.right_face[boundary];
+    l.assign(std::size_t(n) * n, 0.0);
+    r.assign(std::size_t(n) * n, 0.0);
     for (int i = 0; i < n; ++i)
       for (int j = 0; j < n; ++j) {
         // Left face (the cell is the right side, outer normal −1).
-        const double wl = left_boundary ? 1.0 : 0.5;
-        const double sl = left_boundary ? s.sigma_boundary : s.sigma;
-        c[i * n + j] += wl * (s.d_left[j] * delta(i, 0) + delta(j, 0) * s.d_left[i]) + sl * delta(i, 0) * delta(j, 0);
+        l[i * n + j] = w * (s.d_left[j] * delta(i, 0) + delta(j, 0) * s.d_left[i]) + sigma * delta(i, 0) * delta(j, 0);
         // Right face (the cell is the left side, outer normal +1).
-        const double wr = right_boundary ? 1.0 : 0.5;
-        const double sr = right_boundary ? s.sigma_boundary : s.sigma;
-        c[i * n + j] += -wr * (s.d_right[j] * delta(i, k) + delta(j, k) * s.d_right[i]) + sr * delta(i, k) * delta(j, k);
+        r[i * n + j] = -w * (s.d_right[j] * delta(i, k) + delta(j, k) * s.d_right[i]) + sigma * delta(i, k) * delta(j, k);
       }
+  }
+  for (int position = 0; position < 4; ++position) {
+    auto& c = s.cell[position];
+    c = cm.stiffness;
+    for (int e = 0; e < n * n; ++e) c[e] += s.left_face[position & 1][e] + s.right_face[position >> 1][e];
   }
   s.right_value.resize(n);
   s.right_derivative.resize(n);
@@ -57,6 +61,28 @@ SipgMatrices1D sipg_matrices_1d(int degree, double h, double gamma) {
     s.boundary_data[1].push_back(s.sigma_boundary * delta(i, k) - s.d_right[i]);  // ∂ₙv = φ_i'(h)
   }
   return s;
+}
+
+void sipg_patch_split(const SipgMatrices1D& m, bool lower_boundary, bool upper_boundary, std::vector<double>& laplace,
+                      std::vector<double>& mass) {
+  const int n = m.n, N = 2 * n;
+  laplace = sipg_line_matrix(m, 2, lower_boundary, upper_boundary);  // the couplings across the inner face
+  mass.assign(std::size_t(N) * N, 0.0);
+  for (int c = 0; c < 2; ++c) {
+    const bool whole = c == 0 ? lower_boundary : upper_boundary;  // no other patch holds this cell
+    const double w = whole ? 1.0 : 0.5;
+    // The cell's block: its share of the cell integral, the inner face's terms, and its outer
+    // face's terms where that face is on the brick's boundary (the neighbouring patch takes an
+    // inner outer face).
+    const auto& inner = c == 0 ? m.right_face[0] : m.left_face[0];
+    const auto& outer = c == 0 ? m.left_face[1] : m.right_face[1];
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) {
+        const std::size_t at = std::size_t(c * n + i) * N + c * n + j;
+        laplace[at] = w * m.stiffness[i * n + j] + inner[i * n + j] + (whole ? outer[i * n + j] : 0.0);
+        mass[at] = w * m.mass[i * n + j];
+      }
+  }
 }
 
 std::vector<double> sipg_line_matrix(const SipgMatrices1D& m, int cells, bool lower_boundary, bool upper_boundary) {

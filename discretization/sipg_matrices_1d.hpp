@@ -27,6 +27,10 @@ struct SipgMatrices1D {
   double sigma = 0;           ///< interior penalty σ
   double sigma_boundary = 0;  ///< Nitsche penalty σ_b on the domain boundary
   std::vector<double> mass;   ///< M_ij = ∫ φ_i φ_j
+  std::vector<double> stiffness;  ///< K_ij = ∫ φ_i' φ_j' (the cell integral)
+  /// A cell's own terms of its left and right face, [0] interior, [1] on the brick's boundary
+  /// (Nitsche): cell[position] = stiffness + left_face[position & 1] + right_face[position >> 1].
+  std::vector<double> left_face[2], right_face[2];
   /// The cell block of L for the four positions of a cell in its line, index = (left face on the
   /// boundary) + 2 (right face on the boundary): stiffness + the cell's own face terms.
   std::vector<double> cell[4];
@@ -49,6 +53,16 @@ double sipg_penalty(int degree, double h, double gamma);
 /// The 1D SIPG data of degree k (1..10) on cells of length h, penalty factor γ > 0; exact
 /// integration ((k+1)-point Gauss).
 SipgMatrices1D sipg_matrices_1d(int degree, double h, double gamma);
+
+/// The two-cell line operator and mass of a vertex patch in the patch-wise evaluation of the
+/// operator (paper 001 §2.1, Fig. 1): 2n × 2n, row-major. A cell's stiffness and mass are halved
+/// between the two patches that hold it along this direction, whole for the first (last) cell of
+/// the line, which only the patch at vertex 1 (cells − 1) holds (`lower_boundary`, `upper_boundary`);
+/// the patch takes the cells' terms of the face between them, the couplings across it, and the
+/// terms of faces on the brick's boundary. The Kronecker sums of these over all patches of the
+/// mesh add up to the global operator.
+void sipg_patch_split(const SipgMatrices1D& m, bool lower_boundary, bool upper_boundary, std::vector<double>& laplace,
+                      std::vector<double>& mass);
 
 /// The assembled 1D line operator over `cells` cells (cell-wise numbering, dense row-major
 /// (cells·n)²), the line's first / last face on the brick's boundary (Nitsche) or interior (then

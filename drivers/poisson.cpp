@@ -59,6 +59,8 @@ struct Options {
   /// dg: how the patch's local problem is inverted (continuous: --local-solver says it).
   std::string patch_inversion = "fast-diagonalization";
   bool patch_inversion_given = false;
+  std::string dg_evaluation = "cell";  ///< dg: cell-centric or patch-wise operator (paper 001 §2.1)
+  bool dg_evaluation_given = false;
   std::string thread_structure = "per-column";
   int patches_per_team = 0;
   int threads_per_patch = 0;
@@ -164,6 +166,7 @@ void validate(Options& o) {
                    "--local-solver clamped needs --degree >= 3 (below, the clamped patch spaces do not cover a cell's "
                    "polynomials); use full or dirichlet");
     if (parse_local_solver(o.patch_inversion) == LocalSolver::inverse) check_dg_dense_inverse(o.dim, o.degree);
+    (void)parse_dg_evaluation(o.dg_evaluation);
   } else {
     (void)parse_local_solver(o.local_solver);
   }
@@ -203,6 +206,7 @@ void validate(Options& o) {
     TENSORMG_CHECK(!o.penalty_given, "--penalty applies to --discretization dg only");
     TENSORMG_CHECK(!o.patch_inversion_given,
                    "--patch-inversion applies to --discretization dg only (continuous: --local-solver inverse)");
+    TENSORMG_CHECK(!o.dg_evaluation_given, "--dg-evaluation applies to --discretization dg only");
   }
 }
 
@@ -227,6 +231,7 @@ Json options_record(const Options& o) {
   j["smoother_kernel"] = o.smoother_kernel;
   j["local_solver"] = o.local_solver;
   if (o.discretization == "dg") j["patch_inversion"] = o.patch_inversion;
+  if (o.discretization == "dg") j["dg_evaluation"] = o.dg_evaluation;
   j["thread_structure"] = o.thread_structure;
   j["patches_per_team"] = o.patches_per_team;
   j["threads_per_patch"] = o.threads_per_patch;
@@ -276,6 +281,7 @@ int run(const Options& o, Environment& env) {
     lo.scatter = parse_scatter_mode(o.scatter);
   } else {
     lo.penalty_factor = o.penalty;
+    lo.evaluation = parse_dg_evaluation(o.dg_evaluation);
   }
   lo.cells_per_team = o.cells_per_team;
   // One way: levels (meshes and layouts) built once; the multigrid's operators on them; the
@@ -543,6 +549,8 @@ int main(int argc, char** argv) {
     app.add_option("--patch-inversion", o.patch_inversion,
                    "dg: how the vertex patch's local problem is inverted: fast-diagonalization (default) or inverse "
                    "(stored dense inverses; 3D k <= 4)");
+    app.add_option("--dg-evaluation", o.dg_evaluation,
+                   "dg: operator evaluation: cell (cell-centric, default) or patch (patch-wise, paper 001 §2.1; one rank)");
     app.add_option("--thread-structure", o.thread_structure, "vertex-patch threads: per-dof or per-column");
     app.add_option("--patches-per-team", o.patches_per_team, "vertex patches per Kokkos team (0: automatic)");
     app.add_option("--threads-per-patch", o.threads_per_patch,
@@ -569,6 +577,7 @@ int main(int argc, char** argv) {
     o.penalty_given = app.count("--penalty") > 0;
     o.local_solver_given = app.count("--local-solver") > 0;
     o.patch_inversion_given = app.count("--patch-inversion") > 0;
+    o.dg_evaluation_given = app.count("--dg-evaluation") > 0;
     for (const char* name : {"--smoother-kernel", "--thread-structure", "--patches-per-team",
                              "--threads-per-patch", "--scatter"})
       o.cg_only_given.push_back({app.count(name) > 0, name});

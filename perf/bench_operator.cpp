@@ -50,8 +50,9 @@ struct Case {
   int dim, degree;
   double target_dofs;
   std::string precision;
-  std::string scatter;
+  std::string scatter;     ///< cg
   int cells_per_team;
+  std::string evaluation;  ///< dg: cell or patch (DgEvaluation)
 };
 
 /// DoFs (mesh nodes) of a case's mesh.
@@ -134,6 +135,7 @@ struct DgCase {
   static Operator make_operator(std::shared_ptr<const Layout> layout, const Case& c) {
     DgLaplaceOptions options;
     options.cells_per_team = c.cells_per_team;
+    options.evaluation = parse_dg_evaluation(c.evaluation);
     return Operator(std::move(layout), options);
   }
 };
@@ -166,7 +168,8 @@ Json run_case(const Case& c, MPI_Comm comm, int repeats, double spmv_max_gib, co
   r["dim"] = c.dim;
   r["degree"] = c.degree;
   r["precision"] = c.precision;
-  r["scatter"] = c.dg ? "none (cell-centric)" : c.scatter;
+  if (c.dg) r["evaluation"] = c.evaluation;
+  else r["scatter"] = c.scatter;
   r["cells_per_team"] = op.cells_per_team();
   r["dofs"] = layout->n_global_dofs();
   r["seconds"] = seconds;
@@ -205,7 +208,7 @@ int main(int argc, char** argv) {
     std::vector<std::string> discretizations{"cg"};
     std::vector<int> dims{3}, degrees{1, 2, 3, 4, 5, 6, 7, 8};
     std::vector<double> dofs{1e6};
-    std::vector<std::string> precisions{"double"}, scatters{"atomic"};
+    std::vector<std::string> precisions{"double"}, scatters{"atomic"}, dg_evaluations{"cell"};
     std::vector<int> cells_per_team{0};
     int repeats = 10;
     double spmv_max_gib = 4;
@@ -218,6 +221,8 @@ int main(int argc, char** argv) {
     app.add_option("--precisions", precisions, "double and/or float")->delimiter(',');
     app.add_option("--scatter", scatters, "atomic and/or coloring")->delimiter(',');
     app.add_option("--cells-per-team", cells_per_team, "cells per team (0: automatic)")->delimiter(',');
+    app.add_option("--dg-evaluations", dg_evaluations,
+                   "dg: cell (cell-centric) and/or patch (patch-wise, paper 001 §2.1; one rank)")->delimiter(',');
     app.add_option("--repeats", repeats, "timed repetitions (median reported), 1..10000");
     app.add_option("--spmv-max-gib", spmv_max_gib, "largest CRS matrix to assemble for the SpMV comparison");
     app.add_option("--ceilings", ceilings_path, "tensormg-ceilings record for % of ceiling");
@@ -245,6 +250,8 @@ int main(int argc, char** argv) {
       // name, and parse_command_line then leaves out its decimal / finite-number check ("0x3", "nan").
       TENSORMG_CHECK(repeats >= 1 && repeats <= 10000, "--repeats must be in 1..10000, given " << repeats);
       for (const auto& s : scatters) (void)parse_scatter_mode(s);
+      TENSORMG_CHECK(!dg_evaluations.empty(), "--dg-evaluations needs at least one value");
+      for (const auto& e : dg_evaluations) (void)parse_dg_evaluation(e);
       for (int cpt : cells_per_team)
         TENSORMG_CHECK(cpt >= 0 && cpt <= 256, "--cells-per-team must be in 0..256 (0: automatic), given " << cpt);
       TENSORMG_CHECK(spmv_max_gib >= 0, "--spmv-max-gib must be >= 0 (0: no SpMV comparison), given " << spmv_max_gib);
@@ -258,15 +265,14 @@ int main(int argc, char** argv) {
         for (int k : degrees)
           for (double n : dofs)
             for (const auto& p : precisions)
-              for (const auto& s : scatters) {
-                if (disc == "dg" && s != scatters.front()) continue;  // DG cells write their own rows
-                for (int cpt : cells_per_team) cases.push_back({disc == "dg", dim, k, n, p, s, cpt});
-              }
+              for (const auto& s : disc == "dg" ? dg_evaluations : scatters)  // DG: no scatter, an evaluation
+                for (int cpt : cells_per_team)
+                  cases.push_back({disc == "dg", dim, k, n, p, disc == "dg" ? "" : s, cpt, disc == "dg" ? s : ""});
     check_sweep_sizes(cases, spmv_max_gib, env.comm());
 
     Json results = Json::array();
     if (env.rank() == 0)
-      std::printf("%-3s %3s %2s %-6s %-8s %4s %11s %9s %9s %7s %8s %9s %8s\n", "FE", "dim", "k", "prec", "scatter", "cpt", "DoFs",
+      std::printf("%-3s %3s %2s %-6s %-8s %4s %11s %9s %9s %7s %8s %9s %8s\n", "FE", "dim", "k", "prec", "variant", "cpt", "DoFs",
                   "GDoF/s", "GFLOP/s", "%FMA", "%DRAM*", "SpMV GD/s", "speedup");
     for (const Case& c : cases) {
       Row row;
@@ -283,7 +289,7 @@ int main(int argc, char** argv) {
         if (!e.collective()) throw;
         if (env.rank() == 0)
           std::printf("%-3s %3d %2d %-6s %-8s %4d skipped: %s\n", c.dg ? "dg" : "cg", c.dim, c.degree, c.precision.c_str(),
-                      c.dg ? "-" : c.scatter.c_str(),
+                      c.dg ? c.evaluation.c_str() : c.scatter.c_str(),
                       c.cells_per_team, e.what());
         r["discretization"] = c.dg ? "dg" : "cg";
         r["dim"] = c.dim;
@@ -294,7 +300,7 @@ int main(int argc, char** argv) {
       }
       if (env.rank() == 0) {
         std::printf("%-3s %3d %2d %-6s %-8s %4d %11.0f %9.3f %9.1f %7.2f %8.2f %9.3f %8.2f\n", c.dg ? "dg" : "cg",
-                    c.dim, c.degree, c.precision.c_str(), c.dg ? "-" : c.scatter.c_str(), row.cells_per_team, row.dofs, row.gdofs, row.gflops,
+                    c.dim, c.degree, c.precision.c_str(), c.dg ? c.evaluation.c_str() : c.scatter.c_str(), row.cells_per_team, row.dofs, row.gdofs, row.gflops,
                     row.pct_fma, row.pct_dram, row.spmv_gdofs, row.speedup);
         std::fflush(stdout);
       }

@@ -71,6 +71,11 @@ struct DgPatchArgs {
   /// at j·P + e = D[e][j] with e the patch value in memory order (coalesced over the threads) and j
   /// lexicographic; combination = Σ_d inverse_slot[d][position_d] (the positions present only).
   bool use_inverse = false;
+  /// The patch-wise evaluation of the operator (DgLaplaceOptions::evaluation, paper 001 §2.1):
+  /// dst += A_P x on every patch of the colour, A_P the Kronecker sum of the split 1D matrices in
+  /// `data` (L, M; sipg_patch_split); b and the local solve unused.
+  bool apply = false;
+  Kokkos::View<Number*, memory_space> dst;
   Kokkos::View<const Number*, memory_space> inverse;
   int inverse_slot[3][4] = {};
 };

@@ -10,6 +10,9 @@
 ///   δ = (S_z ⊗ S_y ⊗ S_x) diag(1 / (a Σ_d λ + b)) (S_z ⊗ S_y ⊗ S_x)ᵀ r,
 /// and x += δ. The Dirichlet solver's S is the full-size S with zero rows and columns on the
 /// patch boundary (its eigenvalues there set to 1): one code path, boundary values untouched.
+/// With DgPatchArgs::apply the kernel evaluates the operator patch-wise instead (paper 001 §2.1,
+/// DgLaplaceOperator's DgEvaluation::patch): the same sum-factorized A_P x with the split 1D
+/// matrices (sipg_patch_split), added into dst, no local solve.
 /// With DgPatchArgs::use_inverse the local problem is instead solved by the stored dense inverse
 /// of the patch (δ = D r, dense_solve; D is zero outside the local space), the tested alternative.
 /// The patch's values move between global memory and scratch in memory order (coalesced; the
@@ -363,10 +366,13 @@ struct DgPatchKernel {
           Number s[1];
           contraction::dot_sum<contraction::Pair::split>(Ll[o], a0, Ml[o], a1, s);
           const local_index g = dim == 3 ? index_of(c0, X, Y, o) : index_of(c0, X, o, 0);
-          r[o] = args.b(g) - s[0];
+          if (args.apply) args.dst(g) += s[0];  // patch-wise operator: A_P x added to the patch cells
+          else r[o] = args.b(g) - s[0];
         }
-        for (int o = 0; o < N; ++o) t0[base + o * last_stride] = r[o];
+        if (!args.apply)
+          for (int o = 0; o < N; ++o) t0[base + o * last_stride] = r[o];
       }
+      if (args.apply) return;  // uniform over the team
     } else {
       gather_patch(args.b, c0, rank, size, patch_values, t0);
     }

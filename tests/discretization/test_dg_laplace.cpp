@@ -144,6 +144,32 @@ TYPED_TEST(DgLaplace, PenaltyMassTermAndTeamSizesMatchAssembledMatrix) {
       }
 }
 
+/// The patch-wise evaluation (paper 001 §2.1, DgEvaluation::patch) is the same operator: against
+/// the assembled matrix for every degree, with coefficients, penalty and anisotropic cells, in
+/// float; the test meshes have 2, 3 and 4 cells per direction (every boundary position of a patch).
+/// On several ranks it is refused on every rank.
+TYPED_TEST(DgLaplace, PatchWiseEvaluationMatchesAssembledMatrix) {
+  DgLaplaceOptions options;
+  options.evaluation = DgEvaluation::patch;
+  if (world_size() > 1) {
+    EXPECT_THROW((matrix_free_vs_assembled<double, TypeParam>(2, 2, options, 1)), InputError);
+    return;
+  }
+  for (int dim = 2; dim <= 3; ++dim)
+    for (int k = 1; k <= max_degree(dim); ++k)
+      EXPECT_LE((matrix_free_vs_assembled<double, TypeParam>(dim, k, options, 40 + k)), 1e-12) << dim << "D k=" << k;
+  options.laplace_coefficient = 2.0;
+  options.mass_coefficient = 0.75;
+  options.penalty_factor = 3.5;
+  for (int dim = 2; dim <= 3; ++dim)
+    for (int k : {1, 3, 6}) {
+      EXPECT_LE((matrix_free_vs_assembled<double, TypeParam>(dim, k, options, 60 + k)), 1e-12) << dim << "D k=" << k;
+      EXPECT_LE((matrix_free_vs_assembled<float, TypeParam>(dim, k, options, 70 + k)), 2e-5) << dim << "D k=" << k;
+    }
+  EXPECT_EQ(parse_dg_evaluation("patch"), DgEvaluation::patch);
+  EXPECT_THROW(parse_dg_evaluation("face"), InputError);
+}
+
 TYPED_TEST(DgLaplace, FloatMatchesDouble) {
   for (int dim = 2; dim <= 3; ++dim)
     for (int k : {2, 5}) EXPECT_LE((matrix_free_vs_assembled<float, TypeParam>(dim, k, {}, 3 + k)), 2e-5) << dim << " " << k;
