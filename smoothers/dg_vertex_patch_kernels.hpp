@@ -259,13 +259,31 @@ struct DgPatchKernel {
     }
   }
 
-  /// The dense-inverse local solve: x += D r with r in t0 (scratch layout); the thread of patch
-  /// value e (memory order) forms row e of D r, reading D's column-major block (DgPatchArgs::inverse:
-  /// consecutive threads, consecutive addresses) and r as a broadcast.
-  KOKKOS_INLINE_FUNCTION void dense_solve(const Number* t0, const local_index c0[3], int rank, int size, int count,
-                                          int combo) const {
+  /// The dense-inverse local solve: x += D r with r in t0 (scratch layout). On a device the thread
+  /// of patch value e (memory order) forms row e of D r, reading D's column-major block
+  /// (DgPatchArgs::inverse: consecutive threads, consecutive addresses) and r as a broadcast; on
+  /// the host (one thread per team) the columns stream into an accumulator in t1.
+  KOKKOS_INLINE_FUNCTION void dense_solve(const Number* t0, Number* t1, const local_index c0[3], int rank, int size,
+                                          int count, int combo) const {
     const Number* const D = args.inverse.data() + std::size_t(combo) * patch_size * patch_size;
     const int row = row_stride(), plane = plane_stride();
+    if constexpr (runs_on_host<ExecSpace>()) {
+      for (int e = 0; e < count; ++e) t1[e] = 0;
+      const Number* column = D;
+      for (int Z = 0; Z < (dim == 3 ? N : 1); ++Z)
+        for (int Y = 0; Y < N; ++Y)
+          for (int X = 0; X < N; ++X, column += patch_size) {
+            const Number r = t0[X + row * Y + plane * Z];
+            for (int e = 0; e < count; ++e) t1[e] += column[e] * r;
+          }
+      for (int e = 0; e < count; ++e) {
+        local_index g;
+        int at;
+        patch_value(c0, e, g, at);
+        args.x(g) += t1[e];
+      }
+      return;
+    }
     for (int e = rank; e < count; e += size) {
       local_index g;
       int at;
@@ -379,7 +397,7 @@ struct DgPatchKernel {
     team.team_barrier();
 
     if (args.use_inverse) {
-      dense_solve(t0, c0, rank, size, patch_values, combo);
+      dense_solve(t0, t1, c0, rank, size, patch_values, combo);
       return;
     }
 
