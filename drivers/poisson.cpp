@@ -57,7 +57,7 @@ struct Options {
   /// default of each when not given (validate()).
   std::string local_solver = "fast-diagonalization";
   /// dg: how the patch's local problem is inverted (continuous: --local-solver says it).
-  std::string patch_inversion = "fast-diagonalization";
+  std::string patch_inversion = "auto";
   bool patch_inversion_given = false;
   std::string dg_evaluation = "cell";  ///< dg: cell-centric or patch-wise operator (paper 001 §2.1)
   bool dg_evaluation_given = false;
@@ -115,7 +115,8 @@ SolveShape solve_shape(const Options& o, int ranks) {
   s.write_output = !o.output.empty();
   s.discontinuous = o.discretization == "dg";
   s.dg_global_residual = s.discontinuous && parse_dg_local_solver(o.local_solver) == DgLocalSolver::full;
-  s.dg_dense_inverse = s.discontinuous && parse_local_solver(o.patch_inversion) == LocalSolver::inverse;
+  s.dg_dense_inverse = s.discontinuous && uses_dg_dense_inverse(parse_dg_patch_inversion(o.patch_inversion), o.dim,
+                                                                o.degree, !device_memory_is_host());
   return s;
 }
 
@@ -165,7 +166,7 @@ void validate(Options& o) {
     TENSORMG_CHECK(dg_solver != DgLocalSolver::clamped || o.degree >= 3,
                    "--local-solver clamped needs --degree >= 3 (below, the clamped patch spaces do not cover a cell's "
                    "polynomials); use full or dirichlet");
-    if (parse_local_solver(o.patch_inversion) == LocalSolver::inverse) check_dg_dense_inverse(o.dim, o.degree);
+    if (parse_dg_patch_inversion(o.patch_inversion) == DgPatchInversion::inverse) check_dg_dense_inverse(o.dim, o.degree);
     (void)parse_dg_evaluation(o.dg_evaluation);
   } else {
     (void)parse_local_solver(o.local_solver);
@@ -298,7 +299,7 @@ int run(const Options& o, Environment& env) {
     if constexpr (continuous) mo.patch.solver = parse_local_solver(o.local_solver);
     else {
       mo.dg_solver = parse_dg_local_solver(o.local_solver);
-      mo.dg_patch.inversion = parse_local_solver(o.patch_inversion);
+      mo.dg_patch.inversion = parse_dg_patch_inversion(o.patch_inversion);
     }
     mo.patch.structure = parse_thread_structure(o.thread_structure);
     mo.patch.patches_per_team = o.patches_per_team;
@@ -547,8 +548,8 @@ int main(int argc, char** argv) {
                    "vertex-patch local solver: cg: fast-diagonalization (default) or inverse; dg: full (default at k <= 2 "
                    "and under --solver cg), dirichlet (default otherwise) or clamped (k >= 3) (paper 002 §3.1)");
     app.add_option("--patch-inversion", o.patch_inversion,
-                   "dg: how the vertex patch's local problem is inverted: fast-diagonalization (default) or inverse "
-                   "(stored dense inverses; 3D k <= 4)");
+                   "dg: how the vertex patch's local problem is inverted: auto (default: dense inverses on a GPU in 2D "
+                   "k <= 2, where they measured faster), fast-diagonalization or inverse (stored dense inverses; 3D k <= 4)");
     app.add_option("--dg-evaluation", o.dg_evaluation,
                    "dg: operator evaluation: cell (cell-centric, default) or patch (patch-wise, paper 001 §2.1; one rank)");
     app.add_option("--thread-structure", o.thread_structure, "vertex-patch threads: per-dof or per-column");

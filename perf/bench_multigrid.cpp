@@ -86,7 +86,7 @@ void validate(const Settings& s, int ranks) {
   TENSORMG_CHECK(!s.dg_layouts.empty(), "--dg-layouts needs at least one value");
   for (const auto& l : s.dg_layouts) (void)parse_dg_patch_layout(l);
   TENSORMG_CHECK(!s.dg_inversions.empty(), "--dg-inversions needs at least one value");
-  for (const auto& l : s.dg_inversions) (void)parse_local_solver(l);
+  for (const auto& l : s.dg_inversions) (void)parse_dg_patch_inversion(l);
   TENSORMG_CHECK(!s.dims.empty() && !s.degrees.empty() && !s.levels.empty() && !s.smoothers.empty() &&
                      !s.precisions.empty() && !s.patches_per_team.empty() && !s.threads_per_patch.empty(),
                  "--dims, --degrees, --levels, --smoothers, --precisions, --patches-per-team and --threads-per-patch "
@@ -104,7 +104,7 @@ void validate(const Settings& s, int ranks) {
         for (int ppt : s.patches_per_team) check_dg_patches_per_team(d, k, ppt);
   if (s.study == "dg-smoother")
     for (const auto& l : s.dg_inversions)
-      if (parse_local_solver(l) == LocalSolver::inverse)
+      if (parse_dg_patch_inversion(l) == DgPatchInversion::inverse)
         for (int d : s.dims)
           for (int k : s.degrees) check_dg_dense_inverse(d, k);
   // Level 0 of the unit square is a single cell, too small for a vertex patch; 24 is the mesh's limit.
@@ -201,7 +201,7 @@ void check_study_sizes(const Settings& s, MPI_Comm comm) {
           need.device_bytes = 4 * values * (p == "float" ? 4 : 8) + 64.0 * (1 << 20);
           const int cells = dg_smoother_cells(s, dim, k);
           for (const auto& l : s.dg_inversions)
-            if (parse_local_solver(l) == LocalSolver::inverse)
+            if (uses_dg_dense_inverse(parse_dg_patch_inversion(l), dim, k, !device_memory_is_host()))
               need.device_bytes += double(dg_dense_inverse_entries(dim, k, {cells, cells, dim == 3 ? cells : 1})) *
                                    (p == "float" ? 4 : 8);
           check(dim, k, p, values, need, "use smaller --dofs");
@@ -519,7 +519,7 @@ int main(int argc, char** argv) {
     app.add_option("--dg-layouts", s.dg_layouts, "dg-smoother: scratch layouts of the DG patch kernel, padded and/or plain")
         ->delimiter(',');
     app.add_option("--dg-inversions", s.dg_inversions,
-                   "dg-smoother: local-problem inversions, fast-diagonalization and/or inverse (dense; 3D k <= 4)")
+                   "dg-smoother: local-problem inversions, auto, fast-diagonalization and/or inverse (dense; 3D k <= 4)")
         ->delimiter(',');
     app.add_option("--dims", s.dims, "dimensions")->delimiter(',');
     app.add_option("--degrees", s.degrees, "polynomial degrees")->delimiter(',');

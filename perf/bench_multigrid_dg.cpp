@@ -140,8 +140,9 @@ void dg_smoother_cases(const Settings& s, MPI_Comm comm, bool root, int dim, int
   for (const auto solver : {DgLocalSolver::dirichlet, DgLocalSolver::clamped, DgLocalSolver::full}) {
     if (solver == DgLocalSolver::clamped && k < 3) continue;
     const DgPatchLayout patch_layout = parse_dg_patch_layout(layout_name);
-    const LocalSolver inversion = parse_local_solver(inversion_name);
-    const DgVertexPatchSmoother<Number, Exec> smoother(op, solver, {patch_layout, ppt, inversion});
+    const DgVertexPatchSmoother<Number, Exec> smoother(op, solver,
+                                                       {patch_layout, ppt, parse_dg_patch_inversion(inversion_name)});
+    const DgPatchInversion inversion = smoother.kernel_options().inversion;  // auto resolved
     const double seconds = perf::median_seconds(comm, s.repeats, [&] { smoother.smooth(x, b, SweepOrder::forward); });
     // The FMAs the kernel does on an interior patch (N = 2(k+1) values per direction, m of them
     // unknowns: N full, N − 2 Dirichlet, N − 4 clamped), 2 flops each: the patch residual (2D 4,
@@ -153,7 +154,7 @@ void dg_smoother_cases(const Settings& s, MPI_Comm comm, bool root, int dim, int
     const double m = solver == DgLocalSolver::full ? N : solver == DgLocalSolver::dirichlet ? N - 2 : N - 4;
     const double residual = solver == DgLocalSolver::full ? 0 : (dim == 2 ? 4 : 7) * std::pow(N, dim + 1);
     const double solve =
-        inversion == LocalSolver::inverse ? std::pow(N, 2 * dim)
+        inversion == DgPatchInversion::inverse ? std::pow(N, 2 * dim)
         : dim == 2 ? N * m * N + m * (m * N + N * N) + N * N * N
                    : N * N * m * N + m * N * m * N + m * m * (m * N + N * N) + m * N * N * N + N * N * N * N;
     const double flops = patches * 2 * (residual + solve) +
@@ -175,7 +176,7 @@ void dg_smoother_cases(const Settings& s, MPI_Comm comm, bool root, int dim, int
     if (fma > 0) r["pct_fma_ceiling"] = 100 * gflops / fma;
     if (root) {
       std::printf("%3d %2d %-6s %-9s %-7s %-6s %3d %11.0f %9.3f %9.1f %6.2f\n", dim, k, number_name<Number>(),
-                  to_string(solver).c_str(), inversion == LocalSolver::inverse ? "inverse" : "fd",
+                  to_string(solver).c_str(), inversion == DgPatchInversion::inverse ? "inverse" : "fd",
                   to_string(patch_layout).c_str(), ppt, dofs, dofs / seconds / 1e9, gflops, fma > 0 ? 100 * gflops / fma : 0.0);
       std::fflush(stdout);
     }

@@ -11,7 +11,6 @@
 
 #include "core/kernel_table.hpp"
 #include "discretization/dg_dof_layout.hpp"
-#include "smoothers/smoother.hpp"  // LocalSolver
 
 namespace tensormg {
 
@@ -36,15 +35,29 @@ constexpr int dg_dense_inverse_max_values = 1000;
 /// Throws InputError unless (dim, k) has a DG patch small enough for the dense inverse.
 void check_dg_dense_inverse(int dim, int k);
 
+/// How the DG patch's local problem is inverted (paper 000 Fig. 3; paper 002 eqs. 10–12).
+enum class DgPatchInversion {
+  automatic,             ///< the tuning row's choice (dg_vertex_patch_tuning.hpp): the dense inverse on a
+                         ///< device where it measured faster (2D k <= 2), else fast diagonalization
+  fast_diagonalization,  ///< (S ⊗ S ⊗ S) diag(1 / (a Σλ + b)) (S ⊗ S ⊗ S)ᵀ from 1D eigenproblems
+  inverse                ///< multiplication by the stored dense inverse of the local operator
+};
+std::string to_string(DgPatchInversion i);
+/// Parses "auto", "fast-diagonalization" or "inverse"; throws InputError naming them.
+DgPatchInversion parse_dg_patch_inversion(const std::string& text);
+
+/// Whether `inversion` stores dense inverses for (dim, k) on a device (on_device) or the host: the
+/// one rule the smoother and the memory estimate apply.
+bool uses_dg_dense_inverse(DgPatchInversion inversion, int dim, int k, bool on_device);
+
 /// The run-time variants of the DG patch kernel.
 struct DgPatchKernelOptions {
   DgPatchLayout layout = DgPatchLayout::padded;
   /// Patches per team on a device; 0: the tuning row's (check_dg_patches_per_team says what is allowed).
   int patches_per_team = 0;
-  /// How the local problem is inverted (paper 000 Fig. 3; paper 002 eqs. 10–12): by fast
-  /// diagonalization, or by multiplication with the stored dense inverse of the local operator
-  /// (in the patch's values, built from the 1D eigenproblems once per level).
-  LocalSolver inversion = LocalSolver::fast_diagonalization;
+  /// How the local problem is inverted: the dense inverse is stored in the patch's values, built
+  /// from the 1D eigenproblems once per level.
+  DgPatchInversion inversion = DgPatchInversion::automatic;
 };
 
 template <class Number, class ExecSpace>

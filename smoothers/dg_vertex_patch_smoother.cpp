@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/device_traits.hpp"
 #include "core/enum_names.hpp"
 #include "core/error.hpp"
 #include "core/profiling.hpp"
@@ -13,7 +14,16 @@ namespace tensormg {
 namespace {
 constexpr EnumName<DgPatchLayout> dg_patch_layout_names[] = {{DgPatchLayout::padded, "padded"},
                                                              {DgPatchLayout::plain, "plain"}};
+constexpr EnumName<DgPatchInversion> dg_patch_inversion_names[] = {
+    {DgPatchInversion::automatic, "auto"},
+    {DgPatchInversion::fast_diagonalization, "fast-diagonalization"},
+    {DgPatchInversion::inverse, "inverse"}};
 }  // namespace
+
+std::string to_string(DgPatchInversion i) { return enum_name(dg_patch_inversion_names, i); }
+DgPatchInversion parse_dg_patch_inversion(const std::string& text) {
+  return parse_enum(dg_patch_inversion_names, text, "DG patch inversion");
+}
 
 std::string to_string(DgPatchLayout l) { return enum_name(dg_patch_layout_names, l); }
 DgPatchLayout parse_dg_patch_layout(const std::string& text) {
@@ -30,6 +40,11 @@ void check_dg_patches_per_team(int dim, int k, int patches_per_team) {
                  "DG patches per team " << patches_per_team << ": use 0 (tuned) or "
                                         << (most == 1 ? std::string("1") : "1.." + std::to_string(most)) << " for "
                                         << dim << "D degree " << k);
+}
+
+bool uses_dg_dense_inverse(DgPatchInversion inversion, int dim, int k, bool on_device) {
+  if (inversion != DgPatchInversion::automatic) return inversion == DgPatchInversion::inverse;
+  return on_device && (dim == 2 || dim == 3) && k >= 1 && dg_patch_tuning(dim, k).dense_inverse_on_device;
 }
 
 void check_dg_dense_inverse(int dim, int k) {
@@ -51,7 +66,10 @@ DgVertexPatchSmoother<Number, ExecSpace>::DgVertexPatchSmoother(
   distributed_ = ranks > 1;
   const int dim = layout.dim(), k = layout.degree(), n = k + 1, N = 2 * n;
   check_dg_patches_per_team(dim, k, kernel_.patches_per_team);
-  const bool inverse = kernel_.inversion == LocalSolver::inverse;
+  kernel_.inversion = uses_dg_dense_inverse(kernel_.inversion, dim, k, !runs_on_host<ExecSpace>())
+                          ? DgPatchInversion::inverse
+                          : DgPatchInversion::fast_diagonalization;
+  const bool inverse = kernel_.inversion == DgPatchInversion::inverse;
   if (inverse) check_dg_dense_inverse(dim, k);
   kernels_ = dg_patch_kernels<Number, ExecSpace>(dim, k);
   // [direction][position]: L of the local residual and M of the patch, S (in the patch's values)
@@ -171,7 +189,7 @@ void DgVertexPatchSmoother<Number, ExecSpace>::launch_color(const view_type& x, 
   args.mass = static_cast<Number>(op_->options().mass_coefficient);
   args.layout = kernel_.layout;
   args.patches_per_team = kernel_.patches_per_team;
-  args.use_inverse = kernel_.inversion == LocalSolver::inverse;
+  args.use_inverse = kernel_.inversion == DgPatchInversion::inverse;
   args.inverse = inverse_;
   for (int d = 0; d < 3; ++d)
     for (int position = 0; position < 4; ++position) args.inverse_slot[d][position] = inverse_slot_[d][position];

@@ -43,6 +43,7 @@ class DgVertexPatchSmoother final : public Smoother<Number, ExecSpace> {
   double exchange_seconds() const override { return exchange_.seconds(); }
   void reset_exchange_seconds() const override { exchange_.reset(); }
   DgLocalSolver local_solver() const { return solver_; }
+  /// The kernel's options, DgPatchInversion::automatic resolved.
   const DgPatchKernelOptions& kernel_options() const { return kernel_; }
 
  private:

@@ -27,6 +27,12 @@ struct DgPatchTuning {
   /// buffers): one team per patch leaves 2D (2(k + 1) threads) and 3D k = 1, 2 (16, 36 threads)
   /// with few threads per SM (at most 32 blocks); filled up to about 64 threads.
   int patches_per_team = 1;
+  /// DgPatchInversion::automatic on a device: the dense inverse instead of fast diagonalization.
+  /// Same-call A/B (h100-2026-11-24-dg-variants/inv.txt, one smoothing step, ~10M DoF, inverse /
+  /// FD): 2D k = 1, 2 1.14–1.84× (FP64 and FP32, Dirichlet and full), 2D k = 3, 4 0.54–1.16×, 3D
+  /// 0.07–0.91×; a 2D Q2 MG-GMRES solve of 37.7M DoF 0.248 → 0.190 s. Host: fast diagonalization
+  /// (the VM measured 0.6× at 2D k = 2).
+  bool dense_inverse_on_device = false;
 };
 
 constexpr DgPatchTuning dg_patch_tuning(int dim, int k) {
@@ -37,7 +43,7 @@ constexpr DgPatchTuning dg_patch_tuning(int dim, int k) {
   const int patches = lines >= 64 ? 1 : 64 / lines;
   return {dim, k, wins,
           wins ? "functor-held interior matrices faster in the A/B" : "device-array matrices faster in the A/B",
-          "h100-2026-11-24-dg/smoother-constants", fp64, fp32, patches};
+          "h100-2026-11-24-dg/smoother-constants", fp64, fp32, patches, dim == 2 && k <= 2};
 }
 
 }  // namespace tensormg

@@ -148,9 +148,10 @@ TYPED_TEST(DgMultigridTest, DenseInverseLocalSolveGivesTheSameIterations) {
     for (int dim = 2; dim <= 3; ++dim) {
       const int k = solver == DgLocalSolver::clamped ? 3 : 2, L = dim == 2 ? 4 : 2;
       auto o = with_solver(solver);
+      o.dg_patch.inversion = DgPatchInversion::fast_diagonalization;
       const auto fd_gmres = dg_solve<TypeParam>(dim, k, L, o, true);
       const auto fd_fmg = dg_solve<TypeParam>(dim, k, L, o, false, 1e-9);
-      o.dg_patch.inversion = LocalSolver::inverse;
+      o.dg_patch.inversion = DgPatchInversion::inverse;
       const auto inv_gmres = dg_solve<TypeParam>(dim, k, L, o, true);
       const auto inv_fmg = dg_solve<TypeParam>(dim, k, L, o, false, 1e-9);
       EXPECT_TRUE(inv_gmres.converged()) << dim << "D " << to_string(solver);

@@ -7,6 +7,7 @@
 
 #include <cmath>
 
+#include "core/device_traits.hpp"
 #include "discretization/assembled_dg_laplace.hpp"
 #include "smoothers/dg_vertex_patch_smoother.hpp"
 #include "tests/test_spaces.hpp"
@@ -113,7 +114,7 @@ void reference_step(const std::shared_ptr<const DgDofLayout<HostExec>>& layout_p
 template <class ExecSpace>
 void compare_step(int dim, int k, std::array<int, 3> cells, DgLocalSolver solver, bool forward,
                   DgPatchLayout patch_layout = DgPatchLayout::padded, int patches_per_team = 0,
-                  LocalSolver inversion = LocalSolver::fast_diagonalization) {
+                  DgPatchInversion inversion = DgPatchInversion::fast_diagonalization) {
   const auto mesh = make_mesh(dim, cells, 0, {1.0, 0.7, 1.3});
   DgLaplaceOptions options;
   options.penalty_factor = 1.5;
@@ -170,7 +171,7 @@ TYPED_TEST(DgVertexPatch, MatchesSequentialHostImplementation) {
 /// staged and direct kernels, the plain layout and several patches per team.
 TYPED_TEST(DgVertexPatch, DenseInverseMatchesSequentialHostImplementation) {
   if (world_size() > 1) GTEST_SKIP() << "one rank";
-  constexpr auto inverse = LocalSolver::inverse;
+  constexpr auto inverse = DgPatchInversion::inverse;
   for (const auto solver : {DgLocalSolver::dirichlet, DgLocalSolver::full, DgLocalSolver::clamped}) {
     const int k0 = solver == DgLocalSolver::clamped ? 3 : 1;
     for (int k = k0; k <= 3; ++k) compare_step<TypeParam>(2, k, {5, 2, 1}, solver, k % 2 == 1, DgPatchLayout::padded, 0, inverse);
@@ -184,8 +185,26 @@ TYPED_TEST(DgVertexPatch, DenseInverseMatchesSequentialHostImplementation) {
   // Above 1000 values per patch (3D k >= 5) the inverses are refused with a clear error.
   const auto layout = std::make_shared<DgDofLayout<TypeParam>>(make_mesh(3, {2, 2, 2}, 0, {1.0, 1.0, 1.0}), 5);
   const auto op = std::make_shared<const DgLaplaceOperator<double, TypeParam>>(layout);
-  const DgPatchKernelOptions dense{DgPatchLayout::padded, 0, LocalSolver::inverse};
+  const DgPatchKernelOptions dense{DgPatchLayout::padded, 0, DgPatchInversion::inverse};
   EXPECT_THROW((DgVertexPatchSmoother<double, TypeParam>(op, DgLocalSolver::dirichlet, dense)), InputError);
+  // Automatic: the tuning row's choice, resolved in the smoother (the dense inverse on a device in
+  // 2D k <= 2, fast diagonalization on the host and elsewhere), and the same step either way.
+  const bool device = !runs_on_host<TypeParam>();
+  for (int dim = 2; dim <= 3; ++dim)
+    for (int k = 1; k <= 3; ++k) {
+      const auto l = std::make_shared<DgDofLayout<TypeParam>>(make_mesh(dim, {3, 2, 2}, 0, {1.0, 1.0, 1.0}), k);
+      const DgVertexPatchSmoother<double, TypeParam> s(std::make_shared<const DgLaplaceOperator<double, TypeParam>>(l),
+                                                       DgLocalSolver::dirichlet);
+      const bool dense_expected = device && dim == 2 && k <= 2;
+      EXPECT_EQ(s.kernel_options().inversion,
+                dense_expected ? DgPatchInversion::inverse : DgPatchInversion::fast_diagonalization)
+          << dim << "D k=" << k;
+      EXPECT_EQ(uses_dg_dense_inverse(DgPatchInversion::automatic, dim, k, device), dense_expected);
+    }
+  compare_step<TypeParam>(2, 2, {5, 4, 1}, DgLocalSolver::dirichlet, true, DgPatchLayout::padded, 0,
+                          DgPatchInversion::automatic);
+  EXPECT_EQ(parse_dg_patch_inversion("auto"), DgPatchInversion::automatic);
+  EXPECT_THROW(parse_dg_patch_inversion("dense"), InputError);
   EXPECT_NO_THROW(check_dg_dense_inverse(3, 4));
   EXPECT_NO_THROW(check_dg_dense_inverse(2, 10));
 }

@@ -127,6 +127,12 @@ TEST(TuningTables, DgPatchRows) {
         EXPECT_LE(r.patches_per_team * values * 8, 47.0 * 1024) << where;
         EXPECT_NO_THROW(tensormg::check_dg_patches_per_team(dim, k, r.patches_per_team)) << where;
       }
+      // The automatic dense inverse only where the inverses can be stored (check_dg_dense_inverse),
+      // and only on a device.
+      if (r.dense_inverse_on_device) EXPECT_NO_THROW(tensormg::check_dg_dense_inverse(dim, k)) << where;
+      EXPECT_EQ(tensormg::uses_dg_dense_inverse(tensormg::DgPatchInversion::automatic, dim, k, true),
+                r.dense_inverse_on_device) << where;
+      EXPECT_FALSE(tensormg::uses_dg_dense_inverse(tensormg::DgPatchInversion::automatic, dim, k, false)) << where;
       for (const auto& [blocks, bytes] : {std::pair{r.min_blocks_fp64, 8 * values}, std::pair{r.min_blocks_fp32, 4 * values}}) {
         EXPECT_GE(blocks, 0) << where;
         if (bytes <= 48.0 * 1024) EXPECT_LE(blocks * bytes, 228.0 * 1024) << where << ", " << bytes << " bytes per block";
