@@ -298,18 +298,21 @@ TYPED_TEST(MultigridRanksTest, ReportsTheHaloExchangeShare) {
   EXPECT_EQ(mg.times().count("smoothing: halo exchange"), 0u);
 }
 
-/// DG: one smoothing step of every local solver on uneven boxes equals the one-rank step.
+/// DG: one smoothing step of every local solver on uneven boxes equals the one-rank step, with
+/// fast diagonalization and (full, Dirichlet) with the dense inverses.
 TYPED_TEST(MultigridRanksTest, DgSmoothingStepEqualsOneRank) {
   for (int dim = 2; dim <= 3; ++dim)
     for (int k : {1, 3})
-      for (const auto solver : {DgLocalSolver::full, DgLocalSolver::dirichlet, DgLocalSolver::clamped}) {
-        if (solver == DgLocalSolver::clamped && k < 3) continue;
+      for (const auto solver : {DgLocalSolver::full, DgLocalSolver::dirichlet, DgLocalSolver::clamped})
+      for (const auto inversion : {DgPatchInversion::fast_diagonalization, DgPatchInversion::inverse}) {
+        if (solver == DgLocalSolver::clamped && (k < 3 || inversion == DgPatchInversion::inverse)) continue;
+        const DgPatchKernelOptions kernel{DgPatchLayout::padded, 0, inversion};
         const auto b = brick(dim, {3, 2, 1}, dim == 2 ? 2 : 1, {1.0, 0.7, 1.3});
         const auto layout = std::make_shared<const DgDofLayout<TypeParam>>(std::make_shared<CartesianMesh>(b, MPI_COMM_WORLD), k);
         const auto self = std::make_shared<const DgDofLayout<TypeParam>>(std::make_shared<CartesianMesh>(b, MPI_COMM_SELF), k);
         const auto op = std::make_shared<const DgLaplaceOperator<double, TypeParam>>(layout);
         const auto op_self = std::make_shared<const DgLaplaceOperator<double, TypeParam>>(self);
-        const DgVertexPatchSmoother<double, TypeParam> s(op, solver), s_self(op_self, solver);
+        const DgVertexPatchSmoother<double, TypeParam> s(op, solver, kernel), s_self(op_self, solver, kernel);
         auto x = op->make_vector(), rhs = op->make_vector(), xs = op_self->make_vector(), rhss = op_self->make_vector();
         dg_fill(*layout, x, 3);
         dg_fill(*layout, rhs, 4);
@@ -319,7 +322,8 @@ TYPED_TEST(MultigridRanksTest, DgSmoothingStepEqualsOneRank) {
           s.smooth(x, rhs, order);
           s_self.smooth(xs, rhss, order);
           EXPECT_LE(dg_difference_to_reference(*layout, x, xs), 1e-12)
-              << "dim=" << dim << " k=" << k << " " << to_string(solver) << " ranks=" << world_size();
+              << "dim=" << dim << " k=" << k << " " << to_string(solver) << " " << to_string(inversion)
+              << " ranks=" << world_size();
         }
       }
 }
