@@ -88,47 +88,75 @@ class HaloExchange {
   template <class Number>
   void reverse_add(const Kokkos::View<Number*, MemorySpace>& data) const { exchange(data, false); }
 
+  /// The first half of forward(): pack the entries sent and post the messages. Until
+  /// finish_forward(data) the caller may launch work that writes none of the entries sent and
+  /// reads none of those received (the vertex-patch smoothers' interior patches): the messages
+  /// travel meanwhile. One exchange of this pattern in flight at a time.
+  template <class Number>
+  void start_forward(const Kokkos::View<Number*, MemorySpace>& data) const { post(data, true); }
+  /// The second half: wait for the messages, unpack the entries received.
+  template <class Number>
+  void finish_forward(const Kokkos::View<Number*, MemorySpace>& data) const { complete(data, true); }
+
   /// (public only because nvcc does not accept device lambdas in private member functions)
   template <class Number>
   void exchange(const Kokkos::View<Number*, MemorySpace>& data, bool forward) const {
+    post(data, forward);
+    complete(data, forward);
+  }
+
+  /// Pack (a device kernel), stage to the host unless MPI takes device memory, post the receives
+  /// and the sends.
+  template <class Number>
+  void post(const Kokkos::View<Number*, MemorySpace>& data, bool forward) const {
     static_assert(sizeof(Number) <= sizeof(double), "buffers are sized for double");
     if (neighbors_.empty()) return;
+    TENSORMG_ASSERT(pending_.empty(), "an exchange of this pattern is already in flight");
     const auto out_idx = forward ? send_indices_ : recv_indices_;
-    const auto in_idx = forward ? recv_indices_ : send_indices_;
-    using Unmanaged = Kokkos::MemoryTraits<Kokkos::Unmanaged>;
-    const std::size_t n_out = out_idx.extent(0), n_in = in_idx.extent(0);
-    Kokkos::View<Number*, MemorySpace, Unmanaged> out_buf(reinterpret_cast<Number*>(device_buffers_[0].data()), n_out);
-    Kokkos::View<Number*, MemorySpace, Unmanaged> in_buf(reinterpret_cast<Number*>(device_buffers_[1].data()), n_in);
+    const std::size_t n_out = out_idx.extent(0);
+    const auto out_buf = buffer<Number>(0, n_out);
     Kokkos::parallel_for(
         "tensormg::halo::pack", Kokkos::RangePolicy<ExecSpace>(0, n_out),
         KOKKOS_LAMBDA(local_index i) { out_buf(i) = data(out_idx(i)); });
     Number* out_ptr = out_buf.data();
-    Number* in_ptr = in_buf.data();
+    Number* in_ptr = buffer<Number>(1, 0).data();
     if constexpr (!mpi_takes_memory_of<ExecSpace>()) {
-      Kokkos::View<Number*, Kokkos::HostSpace, Unmanaged> out_host(reinterpret_cast<Number*>(host_buffers_[0].data()), n_out);
+      Kokkos::View<Number*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> out_host(
+          reinterpret_cast<Number*>(host_buffers_[0].data()), n_out);
       Kokkos::deep_copy(out_host, out_buf);
       out_ptr = out_host.data();
       in_ptr = reinterpret_cast<Number*>(host_buffers_[1].data());
     } else {
       ExecSpace().fence();
     }
-    std::vector<MPI_Request> requests;
-    requests.reserve(2 * neighbors_.size());
+    pending_.reserve(2 * neighbors_.size());
     for (const auto& nb : neighbors_) {
       const local_index off = forward ? nb.recv_offset : nb.send_offset, cnt = forward ? nb.recv_count : nb.send_count;
       if (cnt == 0) continue;
-      requests.emplace_back();
-      MPI_Irecv(in_ptr + off, cnt, detail::mpi_type<Number>(), nb.rank, tag_, comm_, &requests.back());
+      pending_.emplace_back();
+      MPI_Irecv(in_ptr + off, cnt, detail::mpi_type<Number>(), nb.rank, tag_, comm_, &pending_.back());
     }
     for (const auto& nb : neighbors_) {
       const local_index off = forward ? nb.send_offset : nb.recv_offset, cnt = forward ? nb.send_count : nb.recv_count;
       if (cnt == 0) continue;
-      requests.emplace_back();
-      MPI_Isend(out_ptr + off, cnt, detail::mpi_type<Number>(), nb.rank, tag_, comm_, &requests.back());
+      pending_.emplace_back();
+      MPI_Isend(out_ptr + off, cnt, detail::mpi_type<Number>(), nb.rank, tag_, comm_, &pending_.back());
     }
-    MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
+  }
+
+  /// Wait for post()'s messages, copy the received entries to the device, unpack (forward) or add
+  /// (reverse).
+  template <class Number>
+  void complete(const Kokkos::View<Number*, MemorySpace>& data, bool forward) const {
+    if (neighbors_.empty()) return;
+    MPI_Waitall(static_cast<int>(pending_.size()), pending_.data(), MPI_STATUSES_IGNORE);
+    pending_.clear();
+    const auto in_idx = forward ? recv_indices_ : send_indices_;
+    const std::size_t n_in = in_idx.extent(0);
+    const auto in_buf = buffer<Number>(1, n_in);
     if constexpr (!mpi_takes_memory_of<ExecSpace>()) {
-      Kokkos::View<Number*, Kokkos::HostSpace, Unmanaged> in_host(in_ptr, n_in);
+      Kokkos::View<Number*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> in_host(
+          reinterpret_cast<Number*>(host_buffers_[1].data()), n_in);
       Kokkos::deep_copy(in_buf, in_host);
     }
     if (forward) {
@@ -148,6 +176,13 @@ class HaloExchange {
   }
 
  private:
+  /// Device buffer i (0: outgoing, 1: incoming) viewed as n entries of Number.
+  template <class Number>
+  Kokkos::View<Number*, MemorySpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> buffer(int i, std::size_t n) const {
+    return Kokkos::View<Number*, MemorySpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+        reinterpret_cast<Number*>(device_buffers_[i].data()), n);
+  }
+
   struct Neighbor {
     int rank;
     local_index send_offset, send_count;
@@ -160,6 +195,7 @@ class HaloExchange {
   // [0]: outgoing, [1]: incoming; sized for double, viewed as any Number up to that width.
   Kokkos::View<double*, MemorySpace> device_buffers_[2];
   Kokkos::View<double*, Kokkos::HostSpace> host_buffers_[2];
+  mutable std::vector<MPI_Request> pending_;  ///< the messages of the exchange in flight
 };
 
 }  // namespace tensormg

@@ -58,6 +58,7 @@ struct Options {
   std::string local_solver = "fast-diagonalization";
   /// dg: how the patch's local problem is inverted (continuous: --local-solver says it).
   std::string patch_inversion = "auto";
+  std::string halo_overlap = "on";
   bool patch_inversion_given = false;
   std::string dg_evaluation = "cell";  ///< dg: cell-centric or patch-wise operator (paper 001 §2.1)
   bool dg_evaluation_given = false;
@@ -155,6 +156,8 @@ void validate(Options& o) {
   (void)parse_smoother_kind(o.smoother);
   (void)parse_smoothing_order(o.smoothing_order);
   (void)parse_patch_kernel(o.smoother_kernel);
+  TENSORMG_CHECK(o.halo_overlap == "on" || o.halo_overlap == "off",
+                 "--halo-overlap '" << o.halo_overlap << "' is not supported; use on or off");
   // DG default, measured (perf/README.md, DG multigrid, H100): at k <= 2 the full solver's FMG
   // needs 1 cycle where Dirichlet needs 9 (Q2 56.6M: 0.31 s against 0.74 s); from k = 3 on the
   // cheaper Dirichlet step wins or ties. Under CG the V-cycle must be symmetric, which the
@@ -230,6 +233,7 @@ Json options_record(const Options& o) {
   j["smoother"] = o.smoother;
   j["smoothing_order"] = o.smoothing_order;
   j["smoother_kernel"] = o.smoother_kernel;
+  j["halo_overlap"] = o.halo_overlap;
   j["local_solver"] = o.local_solver;
   if (o.discretization == "dg") j["patch_inversion"] = o.patch_inversion;
   if (o.discretization == "dg") j["dg_evaluation"] = o.dg_evaluation;
@@ -304,6 +308,7 @@ int run(const Options& o, Environment& env) {
     mo.patch.structure = parse_thread_structure(o.thread_structure);
     mo.patch.patches_per_team = o.patches_per_team;
     mo.patch.threads_per_patch = o.threads_per_patch;
+    mo.patch.overlap_exchange = mo.dg_patch.overlap_exchange = o.halo_overlap == "on";
     mo.point.chebyshev_degree = o.chebyshev_degree;
     mo.collect_times = o.mg_times;
     std::shared_ptr<const LevelHierarchy<Exec, Disc>> hierarchy;
@@ -552,6 +557,9 @@ int main(int argc, char** argv) {
                    "k <= 2, where they measured faster), fast-diagonalization or inverse (stored dense inverses; 3D k <= 4)");
     app.add_option("--dg-evaluation", o.dg_evaluation,
                    "dg: operator evaluation: cell (cell-centric, default) or patch (patch-wise, paper 001 §2.1; one rank)");
+    app.add_option("--halo-overlap", o.halo_overlap,
+                   "several ranks: on (default) smooths each colour's patches next to the rank boundary first and "
+                   "exchanges their values while the other patches are smoothed; off exchanges after all patches");
     app.add_option("--thread-structure", o.thread_structure, "vertex-patch threads: per-dof or per-column");
     app.add_option("--patches-per-team", o.patches_per_team, "vertex patches per Kokkos team (0: automatic)");
     app.add_option("--threads-per-patch", o.threads_per_patch,

@@ -11,6 +11,7 @@
 
 #include "core/kernel_table.hpp"
 #include "discretization/dg_dof_layout.hpp"
+#include "smoothers/patch_window.hpp"
 
 namespace tensormg {
 
@@ -58,6 +59,9 @@ struct DgPatchKernelOptions {
   /// How the local problem is inverted: the dense inverse is stored in the patch's values, built
   /// from the 1D eigenproblems once per level.
   DgPatchInversion inversion = DgPatchInversion::automatic;
+  /// Several ranks: overlap each colour's halo exchange with its interior patches
+  /// (VertexPatchOptions::overlap_exchange).
+  bool overlap_exchange = true;
 };
 
 template <class Number, class ExecSpace>
@@ -72,7 +76,9 @@ struct DgPatchArgs {
   int color = 0;
   bool local_residual = true;
   Number laplace = 1, mass = 0;
-  local_index patches[3] = {1, 1, 1};  ///< patches of this colour per direction
+  local_index patches[3] = {1, 1, 1};  ///< patches of this colour per direction (in the window)
+  /// The first of them per direction: patch t is the colour's patch first + t (patch_window.hpp).
+  local_index first[3] = {0, 0, 0};
   int scratch_level = 0;  ///< set by the launcher: 0 where the team's buffers fit fast scratch
   /// Unknowns of the local solver per direction and boundary position (the nonzero columns of S):
   /// the eigen-space transforms stop there (2k of 2(k+1) for Dirichlet, 2k − 2 for clamped).

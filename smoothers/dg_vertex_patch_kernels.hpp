@@ -202,7 +202,7 @@ struct DgPatchKernel {
       // Vertex 1..cells−1 of the box whose global coordinate has the colour's parity; the
       // boundary position by the global vertex (a halo box is part of the mesh).
       const int parity = int(((args.color >> d) + args.box.offset[d]) & 1);
-      const local_index v = 1 + parity + 2 * rest[d];
+      const local_index v = 1 + parity + 2 * (args.first[d] + rest[d]);
       c0[d] = v - 1;
       const global_index gv = args.box.offset[d] + v;
       const int position = (gv == 1 ? 1 : 0) + (gv + 1 == args.box.global_cells[d] ? 2 : 0);

@@ -136,6 +136,9 @@ DgVertexPatchSmoother<Number, ExecSpace>::DgVertexPatchSmoother(
     hb.boundary[d][1] = d < dim && hb.offset[d] + hb.cells[d] == hb.global_cells[d];
     hb.slab_offset[d][0] = hb.slab_offset[d][1] = 0;  // no ghost cells: the halo box holds them all
   }
+  bool below[3] = {false, false, false}, above[3] = {false, false, false};
+  for (int d = 0; d < dim; ++d) below[d] = halo_.halo_below(d), above[d] = halo_.halo_above(d);
+  split_ = split_for_overlap(dim, hb.cells, below, above);
   x_box_ = view_type("tensormg::smoother::dg_halo_box::x", halo_.size());
   b_box_ = view_type("tensormg::smoother::dg_halo_box::b", halo_.size());
 }
@@ -178,7 +181,7 @@ void DgVertexPatchSmoother<Number, ExecSpace>::build_dense_inverse(
 
 template <class Number, class ExecSpace>
 void DgVertexPatchSmoother<Number, ExecSpace>::launch_color(const view_type& x, const view_type& b, const CellBox& box,
-                                                            int color) const {
+                                                            int color, const PatchWindow& window) const {
   DgPatchArgs<Number, ExecSpace> args;
   args.x = x;
   args.data = data_;
@@ -198,7 +201,7 @@ void DgVertexPatchSmoother<Number, ExecSpace>::launch_color(const view_type& x, 
   for (int d = 0; d < 3; ++d) {
     // Colours by the parity of global vertices (dg_vertex_patch_kernels.hpp).
     const int parity = int(((color >> d) + box.offset[d]) & 1);
-    args.patches[d] = d < box.dim ? std::max<local_index>(0, (box.cells[d] - parity) / 2) : 1;
+    if (d < box.dim) window_patches(window, d, parity, std::max<local_index>(0, (box.cells[d] - parity) / 2), args.first[d], args.patches[d]);
   }
   args.b = b;
   args.local_residual = solver_ != DgLocalSolver::full;
@@ -244,8 +247,17 @@ void DgVertexPatchSmoother<Number, ExecSpace>::smooth(vector_type& x, const vect
         halo_.refresh(b_box_);
       });
     }
-    if (halo_.size() > 0) launch_color(x_box_, b_box_, halo_box_, color);
-    if (i + 1 < colors) exchange_([&] { halo_.refresh(x_box_); });
+    if (i + 1 == colors) {  // the last colour's halo values are not needed
+      if (halo_.size() > 0) launch_color(x_box_, b_box_, halo_box_, color);
+    } else if (kernel_.overlap_exchange && split_.any_interior) {
+      for (const auto& w : split_.boundary) launch_color(x_box_, b_box_, halo_box_, color, w);
+      exchange_([&] { halo_.start_refresh(x_box_); });
+      launch_color(x_box_, b_box_, halo_box_, color, split_.interior);
+      exchange_([&] { halo_.finish_refresh(x_box_); });
+    } else {
+      if (halo_.size() > 0) launch_color(x_box_, b_box_, halo_box_, color);
+      exchange_([&] { halo_.refresh(x_box_); });
+    }
   }
   exchange_([&] { halo_.copy_out(x.view(), x_box_); });
 }

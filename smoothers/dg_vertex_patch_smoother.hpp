@@ -23,6 +23,7 @@
 #include "smoothers/dg_patch_matrices.hpp"
 #include "smoothers/dg_vertex_patch_kernel_table.hpp"
 #include "smoothers/halo_box.hpp"
+#include "smoothers/patch_window.hpp"
 #include "smoothers/smoother.hpp"
 
 namespace tensormg {
@@ -45,12 +46,15 @@ class DgVertexPatchSmoother final : public Smoother<Number, ExecSpace> {
   DgLocalSolver local_solver() const { return solver_; }
   /// The kernel's options, DgPatchInversion::automatic resolved.
   const DgPatchKernelOptions& kernel_options() const { return kernel_; }
+  /// Whether this rank overlaps the halo exchange with interior patches (its box has some).
+  bool overlaps_exchange() const { return distributed_ && kernel_.overlap_exchange && split_.any_interior; }
 
  private:
   using view_type = Kokkos::View<Number*, typename ExecSpace::memory_space>;
   void smooth_color(vector_type& x, const vector_type& b, int color) const;
   /// One colour's kernel on values over `box` (b: the right-hand side, or the residual of full).
-  void launch_color(const view_type& x, const view_type& b, const CellBox& box, int color) const;
+  void launch_color(const view_type& x, const view_type& b, const CellBox& box, int color,
+                    const PatchWindow& window = {}) const;
   /// The dense inverses of the local problems, one per combination of boundary positions present.
   void build_dense_inverse(const std::array<std::array<DgPatchMatrices1D, 4>, 3>& locals);
   std::shared_ptr<const DgLaplaceOperator<Number, ExecSpace>> op_;
@@ -67,6 +71,7 @@ class DgVertexPatchSmoother final : public Smoother<Number, ExecSpace> {
   bool distributed_ = false;
   HaloBox<ExecSpace> halo_;
   CellBox halo_box_;
+  OverlapSplit split_;  ///< the patches next to the rank boundary and the others (overlap_exchange)
   mutable view_type x_box_, b_box_;
   mutable ExchangeTimer<ExecSpace> exchange_;
 };

@@ -146,6 +146,19 @@ class HaloBox {
   void refresh(const Kokkos::View<Number*, typename ExecSpace::memory_space>& box) const {
     halo_.forward(box);
   }
+  /// refresh() in two halves (HaloExchange::start_forward): between them, work that writes no
+  /// point a neighbour receives.
+  template <class Number>
+  void start_refresh(const Kokkos::View<Number*, typename ExecSpace::memory_space>& box) const {
+    halo_.start_forward(box);
+  }
+  template <class Number>
+  void finish_refresh(const Kokkos::View<Number*, typename ExecSpace::memory_space>& box) const {
+    halo_.finish_forward(box);
+  }
+  /// Whether the box's first (last) layer in direction d is halo, held by another rank.
+  bool halo_below(int d) const { return owned_at_[d] > 0; }
+  bool halo_above(int d) const { return owned_at_[d] + owned_extent_[d] < extent_[d]; }
 
  private:
   /// Box indices of the values of the points of `part` (global coordinates), lexicographic.

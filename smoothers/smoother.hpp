@@ -69,6 +69,10 @@ struct VertexPatchOptions {
   /// closure column of the residual's first step a thread, (2k−1)^{d−1} every interior column of
   /// the solve; a step with more columns than threads loops.
   int threads_per_patch = 0;
+  /// Several ranks: per colour, the patches next to the rank boundary first, then the halo
+  /// exchange posted, the other patches while it travels, then the exchange finished
+  /// (smoothers/patch_window.hpp); off: all patches, then the exchange. The same result.
+  bool overlap_exchange = true;
 };
 
 struct PointSmootherOptions {

@@ -9,6 +9,7 @@
 
 #include "core/fast_divisor.hpp"
 #include "discretization/continuous_dof_layout.hpp"
+#include "smoothers/patch_window.hpp"
 
 namespace tensormg {
 
@@ -49,6 +50,7 @@ struct PatchKernelArgs {
   NodeBox box;
   Number laplace = 1, mass = 0;
   int color = 0;
+  PatchWindow window;  ///< the colour's patches this launch smooths (patch_window.hpp; default all)
   PatchStage stage = PatchStage::fused;
   bool use_inverse = false;
   bool per_column = true;  ///< one thread per 1D column along the contracted direction
@@ -59,9 +61,11 @@ struct PatchKernelArgs {
 };
 
 namespace detail {
-/// Interior vertices of one color: vertex v_d = 1 + parity_d + 2 t_d, t_d < extent_d.
+/// Interior vertices of one color in a window: vertex v_d = 1 + parity_d + 2 (first_d + t_d),
+/// t_d < extent_d.
 struct PatchRange {
   local_index extent[3] = {1, 1, 1};
+  local_index first[3] = {0, 0, 0};
   int parity[3] = {0, 0, 0};
   FastDivisor by_extent[2];  // extent[0], extent[1] (at least 1)
   KOKKOS_FORCEINLINE_FUNCTION local_index size() const { return extent[0] * extent[1] * extent[2]; }
@@ -70,11 +74,11 @@ struct PatchRange {
     local_index t[3];
     const local_index q = by_extent[0].divmod(j, t[0]);
     t[2] = by_extent[1].divmod(q, t[1]);
-    for (int d = 0; d < 3; ++d) o[d] = (parity[d] + 2 * t[d]) * k;
+    for (int d = 0; d < 3; ++d) o[d] = (parity[d] + 2 * (first[d] + t[d])) * k;
   }
 };
 
-inline PatchRange patch_range(const NodeBox& box, int color) {
+inline PatchRange patch_range(const NodeBox& box, int color, const PatchWindow& window = {}) {
   PatchRange r;
   for (int d = 0; d < 3; ++d) {
     if (d >= box.dim) {
@@ -85,7 +89,7 @@ inline PatchRange patch_range(const NodeBox& box, int color) {
     // Colors by the parity of global vertices: a box whose first cell is odd flips it.
     r.parity[d] = int(((color >> d) + box.offset[d] / box.degree) & 1);
     const local_index cells = box.cells[d];
-    r.extent[d] = cells > r.parity[d] ? (cells - r.parity[d]) / 2 : 0;
+    window_patches(window, d, r.parity[d], cells > r.parity[d] ? (cells - r.parity[d]) / 2 : 0, r.first[d], r.extent[d]);
   }
   for (int d = 0; d < 2; ++d) r.by_extent[d] = FastDivisor(r.extent[d] > 0 ? r.extent[d] : 1);
   return r;

@@ -88,7 +88,7 @@ void launch_patch_structure(const PatchKernelArgs<Number, ExecSpace>& args, cons
 
 template <int dim, int k, class Number, class ExecSpace>
 void launch_vertex_patch(const PatchKernelArgs<Number, ExecSpace>& args) {
-  const detail::PatchRange patches = detail::patch_range(args.box, args.color);
+  const detail::PatchRange patches = detail::patch_range(args.box, args.color, args.window);
   if (patches.size() == 0) return;
   if (args.per_column) detail::launch_patch_structure<VertexPatchColumnKernel, dim, k>(args, patches);
   else detail::launch_patch_structure<VertexPatchPointKernel, dim, k>(args, patches);

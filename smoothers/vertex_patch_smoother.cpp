@@ -147,6 +147,9 @@ void VertexPatchSmoother<Number, ExecSpace>::build_halo_box() {
     hb.cells[d] = d < dim ? (hb.n[d] > 0 ? (hb.n[d] - 1) / k : 0) : 1;
   }
   hb.n_owned = halo_.size();
+  bool below[3] = {false, false, false}, above[3] = {false, false, false};
+  for (int d = 0; d < dim; ++d) below[d] = halo_.halo_below(d), above[d] = halo_.halo_above(d);
+  split_ = split_for_overlap(dim, hb.cells, below, above);
   x_box_ = decltype(x_box_)("tensormg::smoother::halo_box::x", hb.n_owned);
   b_box_ = decltype(b_box_)("tensormg::smoother::halo_box::b", hb.n_owned);
   if (options_.kernel != PatchKernel::fused) r_box_ = decltype(r_box_)("tensormg::smoother::halo_box::r", hb.n_owned);
@@ -173,8 +176,17 @@ void VertexPatchSmoother<Number, ExecSpace>::smooth_distributed(vector_type& x, 
         halo_.refresh(r_box_);
       });
     }
-    if (halo_box_.n_owned > 0) launch_color(x_box_, b_box_, r_box_, halo_box_, color);
-    if (i + 1 < colors) exchange_([&] { halo_.refresh(x_box_); });
+    if (i + 1 == colors) {  // the last colour's halo values are not needed
+      if (halo_box_.n_owned > 0) launch_color(x_box_, b_box_, r_box_, halo_box_, color);
+    } else if (options_.overlap_exchange && split_.any_interior) {
+      for (const auto& w : split_.boundary) launch_color(x_box_, b_box_, r_box_, halo_box_, color, w);
+      exchange_([&] { halo_.start_refresh(x_box_); });
+      launch_color(x_box_, b_box_, r_box_, halo_box_, color, split_.interior);
+      exchange_([&] { halo_.finish_refresh(x_box_); });
+    } else {
+      if (halo_box_.n_owned > 0) launch_color(x_box_, b_box_, r_box_, halo_box_, color);
+      exchange_([&] { halo_.refresh(x_box_); });
+    }
   }
   exchange_([&] { halo_.copy_out(x.view(), x_box_); });
 }
@@ -193,8 +205,9 @@ void VertexPatchSmoother<Number, ExecSpace>::smooth_color(vector_type& x, const 
 
 template <class Number, class ExecSpace>
 void VertexPatchSmoother<Number, ExecSpace>::launch_color(const view_type& x, const view_type& b, const view_type& r,
-                                                          const NodeBox& box, int color) const {
+                                                          const NodeBox& box, int color, const PatchWindow& window) const {
   PatchKernelArgs<Number, ExecSpace> args;
+  args.window = window;
   args.x = x;
   args.b = b;
   args.r = r;

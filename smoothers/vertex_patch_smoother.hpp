@@ -49,6 +49,8 @@ class VertexPatchSmoother final : public Smoother<Number, ExecSpace> {
   global_index n_patches() const;
   /// Halo entries received per colour on this rank (0 on one rank).
   local_index halo_entries() const { return distributed_ ? halo_.n_recv() : 0; }
+  /// Whether this rank overlaps the halo exchange with interior patches (its box has some).
+  bool overlaps_exchange() const { return distributed_ && options_.overlap_exchange && split_.any_interior; }
   /// Floating-point operations of one smoothing step (all colors) by the sum-factorization count
   /// of the fused kernel (2 flops per multiply-add).
   double flops_per_step() const;
@@ -74,10 +76,12 @@ class VertexPatchSmoother final : public Smoother<Number, ExecSpace> {
   void smooth_distributed(vector_type& x, const vector_type& b, SweepOrder order) const;
   /// One colour's patch kernel(s) on data over `box` (r: the residual of the global variant, or
   /// the separate variant's buffer).
-  void launch_color(const view_type& x, const view_type& b, const view_type& r, const NodeBox& box, int color) const;
+  void launch_color(const view_type& x, const view_type& b, const view_type& r, const NodeBox& box, int color,
+                    const PatchWindow& window = {}) const;
   bool distributed_ = false;
   HaloBox<ExecSpace> halo_;
   NodeBox halo_box_;  ///< the halo box as the patch kernels see it (all of it "owned")
+  OverlapSplit split_;  ///< the patches next to the rank boundary and the others (overlap_exchange)
   mutable view_type x_box_, b_box_, r_box_;
   mutable ExchangeTimer<ExecSpace> exchange_;
   /// Runs f (copies into or out of the halo box, halo exchanges), timed when asked.

@@ -5,14 +5,19 @@
 // ranks with tiny or no boxes. Run at 1..4 ranks (tests/CMakeLists.txt).
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
+#include <map>
+#include <set>
 #include <sstream>
+#include <vector>
 
 #include "discretization/dg_poisson.hpp"
 #include "discretization/poisson_problem.hpp"
 #include "multigrid/mixed_full_multigrid.hpp"
 #include "multigrid/multigrid.hpp"
 #include "smoothers/dg_vertex_patch_smoother.hpp"
+#include "smoothers/patch_window.hpp"
 #include "smoothers/vertex_patch_smoother.hpp"
 #include "tests/test_spaces.hpp"
 #include "tests/test_utils.hpp"
@@ -326,6 +331,130 @@ TYPED_TEST(MultigridRanksTest, DgSmoothingStepEqualsOneRank) {
               << " ranks=" << world_size();
         }
       }
+}
+
+/// The overlap split (smoothers/patch_window.hpp) on every small box: boundary windows and the
+/// interior are disjoint and cover every vertex patch of every colour; the interior holds no patch
+/// that writes into a layer a neighbour receives (cells 1 and C − 2 where there is halo).
+TEST(PatchWindow, OverlapSplitPartitionsEveryColour) {
+  for (int dim = 2; dim <= 3; ++dim)
+    for (local_index c0 = 2; c0 <= 11; ++c0)
+      for (int halo = 0; halo < (1 << (2 * dim)); ++halo) {
+        const local_index cells[3] = {c0, c0 == 2 ? 9 : 7, dim == 3 ? 8 : 1};
+        bool below[3] = {false, false, false}, above[3] = {false, false, false};
+        for (int d = 0; d < dim; ++d) below[d] = (halo >> (2 * d)) & 1, above[d] = (halo >> (2 * d + 1)) & 1;
+        const OverlapSplit split = split_for_overlap(dim, cells, below, above);
+        std::vector<PatchWindow> windows = split.boundary;
+        if (split.any_interior) windows.push_back(split.interior);
+        for (int color = 0; color < (1 << dim); ++color) {
+          // How often each vertex is visited, and whether by the interior window.
+          std::map<std::array<local_index, 3>, int> visits;
+          std::set<std::array<local_index, 3>> interior;
+          for (std::size_t w = 0; w < windows.size(); ++w) {
+            local_index first[3] = {0, 0, 0}, count[3] = {1, 1, 1};
+            for (int d = 0; d < dim; ++d) {
+              const int parity = (color >> d) & 1;
+              window_patches(windows[w], d, parity, cells[d] > parity ? (cells[d] - parity) / 2 : 0, first[d], count[d]);
+            }
+            for (local_index t2 = 0; t2 < count[2]; ++t2)
+              for (local_index t1 = 0; t1 < count[1]; ++t1)
+                for (local_index t0 = 0; t0 < count[0]; ++t0) {
+                  const local_index t[3] = {t0, t1, t2};
+                  std::array<local_index, 3> v{0, 0, 0};
+                  for (int d = 0; d < dim; ++d) v[d] = 1 + ((color >> d) & 1) + 2 * (first[d] + t[d]);
+                  ++visits[v];
+                  if (split.any_interior && w + 1 == windows.size()) interior.insert(v);
+                }
+          }
+          std::size_t expected = 1;
+          for (int d = 0; d < dim; ++d) {
+            const int parity = (color >> d) & 1;
+            expected *= std::size_t(cells[d] > parity ? (cells[d] - parity) / 2 : 0);
+          }
+          ASSERT_EQ(visits.size(), expected) << "dim=" << dim << " cells=" << c0 << " halo=" << halo << " color=" << color;
+          for (const auto& [v, n] : visits) {
+            ASSERT_EQ(n, 1) << "a patch in two windows";
+            for (int d = 0; d < dim; ++d) ASSERT_TRUE(v[d] >= 1 && v[d] <= cells[d] - 1);
+          }
+          for (const auto& v : interior)
+            for (int d = 0; d < dim; ++d) {
+              // A patch around v writes into cells v − 1 and v.
+              if (below[d]) EXPECT_GT(v[d] - 1, 1) << "interior patch writes the layer sent below";
+              if (above[d]) EXPECT_LT(v[d], cells[d] - 2) << "interior patch writes the layer sent above";
+            }
+        }
+      }
+}
+
+/// Overlapping the halo exchange with the interior patches gives bitwise the result without it,
+/// and the one-rank result, on boxes large enough to have interior patches (continuous and DG).
+TYPED_TEST(MultigridRanksTest, OverlappedExchangeEqualsPlainExchange) {
+  for (int dim = 2; dim <= 3; ++dim) {
+    const auto b = dim == 2 ? brick(2, {3, 2, 1}, 3, {1.0, 0.7, 1.0}) : brick(3, {3, 2, 2}, 2, {1.0, 0.7, 1.3});
+    for (int k : {1, 2}) {
+      const auto layout = std::make_shared<const ContinuousDofLayout<TypeParam>>(std::make_shared<CartesianMesh>(b, MPI_COMM_WORLD), k);
+      const auto self = std::make_shared<const ContinuousDofLayout<TypeParam>>(std::make_shared<CartesianMesh>(b, MPI_COMM_SELF), k);
+      const auto op = std::make_shared<const LaplaceOperator<double, TypeParam>>(layout);
+      const auto op_self = std::make_shared<const LaplaceOperator<double, TypeParam>>(self);
+      for (const auto kernel : {PatchKernel::fused, PatchKernel::separate, PatchKernel::global}) {
+        VertexPatchOptions on, off;
+        on.kernel = off.kernel = kernel;
+        off.overlap_exchange = false;
+        const VertexPatchSmoother<double, TypeParam> s_on(op, on), s_off(op, off), s_self(op_self, on);
+        if (world_size() > 1) EXPECT_GT(max_over_ranks(int(s_on.overlaps_exchange())), 0) << "no rank has interior patches";
+        EXPECT_FALSE(s_off.overlaps_exchange());
+        auto x_on = op->make_vector(), x_off = op->make_vector(), rhs = op->make_vector();
+        auto xs = op_self->make_vector(), rhss = op_self->make_vector();
+        fill_random(*layout, x_on, 5);
+        fill_random(*layout, x_off, 5);
+        fill_random(*layout, rhs, 6);
+        fill_random(*self, xs, 5);
+        fill_random(*self, rhss, 6);
+        for (const auto order : {SweepOrder::forward, SweepOrder::reverse}) {
+          s_on.smooth(x_on, rhs, order);
+          s_off.smooth(x_off, rhs, order);
+          s_self.smooth(xs, rhss, order);
+        }
+        EXPECT_EQ(difference_to_reference(*layout, x_on, xs), difference_to_reference(*layout, x_off, xs));
+        auto h_on = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x_on.view());
+        auto h_off = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x_off.view());
+        int differ = 0;
+        for (local_index i = 0; i < x_on.n_owned(); ++i) differ += h_on(i) != h_off(i);
+        EXPECT_EQ(max_over_ranks(differ), 0) << "dim=" << dim << " k=" << k << " " << to_string(kernel);
+        EXPECT_LE(difference_to_reference(*layout, x_on, xs), 1e-13) << "dim=" << dim << " k=" << k << " " << to_string(kernel);
+      }
+    }
+    for (int k : {1, 3}) {
+      const auto layout = std::make_shared<const DgDofLayout<TypeParam>>(std::make_shared<CartesianMesh>(b, MPI_COMM_WORLD), k);
+      const auto self = std::make_shared<const DgDofLayout<TypeParam>>(std::make_shared<CartesianMesh>(b, MPI_COMM_SELF), k);
+      const auto op = std::make_shared<const DgLaplaceOperator<double, TypeParam>>(layout);
+      const auto op_self = std::make_shared<const DgLaplaceOperator<double, TypeParam>>(self);
+      for (const auto solver : {DgLocalSolver::full, DgLocalSolver::dirichlet}) {
+        DgPatchKernelOptions on, off;
+        off.overlap_exchange = false;
+        const DgVertexPatchSmoother<double, TypeParam> s_on(op, solver, on), s_off(op, solver, off), s_self(op_self, solver, on);
+        if (world_size() > 1) EXPECT_GT(max_over_ranks(int(s_on.overlaps_exchange())), 0) << "no rank has interior patches";
+        auto x_on = op->make_vector(), x_off = op->make_vector(), rhs = op->make_vector();
+        auto xs = op_self->make_vector(), rhss = op_self->make_vector();
+        dg_fill(*layout, x_on, 5);
+        dg_fill(*layout, x_off, 5);
+        dg_fill(*layout, rhs, 6);
+        dg_fill(*self, xs, 5);
+        dg_fill(*self, rhss, 6);
+        for (const auto order : {SweepOrder::forward, SweepOrder::reverse}) {
+          s_on.smooth(x_on, rhs, order);
+          s_off.smooth(x_off, rhs, order);
+          s_self.smooth(xs, rhss, order);
+        }
+        auto h_on = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x_on.view());
+        auto h_off = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x_off.view());
+        int differ = 0;
+        for (local_index i = 0; i < x_on.n_owned(); ++i) differ += h_on(i) != h_off(i);
+        EXPECT_EQ(max_over_ranks(differ), 0) << "dg dim=" << dim << " k=" << k << " " << to_string(solver);
+        EXPECT_LE(dg_difference_to_reference(*layout, x_on, xs), 1e-12) << "dg dim=" << dim << " k=" << k << " " << to_string(solver);
+      }
+    }
+  }
 }
 
 /// DG full multigrid and MG-GMRES: the same iteration counts and solutions as on one rank.
