@@ -75,6 +75,10 @@ struct DeviceTraits {
     (void)team_size;
     return Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0);
   }
+
+  /// Host memory that halo exchanges stage device data through when MPI does not take device
+  /// pointers (core/halo_exchange.hpp); a backend names its page-locked space (faster copies).
+  using staging_space = Kokkos::HostSpace;
 };
 
 }  // namespace tensormg

@@ -42,7 +42,9 @@ constexpr bool mpi_takes_memory_of() {
 #endif
 }
 
-template <class ExecSpace>
+/// StagingSpace: the host memory of the staging buffers (DeviceTraits::staging_space, which
+/// callers that may include a backend pass; core itself stays with pageable memory).
+template <class ExecSpace, class StagingSpace = Kokkos::HostSpace>
 class HaloExchange {
  public:
   using MemorySpace = typename ExecSpace::memory_space;
@@ -72,7 +74,7 @@ class HaloExchange {
     for (int i = 0; i < 2; ++i) {
       device_buffers_[i] = Kokkos::View<double*, MemorySpace>("tensormg::halo::buffer", widest);
       if constexpr (!mpi_takes_memory_of<ExecSpace>())
-        host_buffers_[i] = Kokkos::View<double*, Kokkos::HostSpace>("tensormg::halo::staging", widest);
+        host_buffers_[i] = Kokkos::View<double*, StagingSpace>("tensormg::halo::staging", widest);
     }
   }
 
@@ -121,7 +123,7 @@ class HaloExchange {
     Number* out_ptr = out_buf.data();
     Number* in_ptr = buffer<Number>(1, 0).data();
     if constexpr (!mpi_takes_memory_of<ExecSpace>()) {
-      Kokkos::View<Number*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> out_host(
+      Kokkos::View<Number*, StagingSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> out_host(
           reinterpret_cast<Number*>(host_buffers_[0].data()), n_out);
       Kokkos::deep_copy(out_host, out_buf);
       out_ptr = out_host.data();
@@ -155,7 +157,7 @@ class HaloExchange {
     const std::size_t n_in = in_idx.extent(0);
     const auto in_buf = buffer<Number>(1, n_in);
     if constexpr (!mpi_takes_memory_of<ExecSpace>()) {
-      Kokkos::View<Number*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> in_host(
+      Kokkos::View<Number*, StagingSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> in_host(
           reinterpret_cast<Number*>(host_buffers_[1].data()), n_in);
       Kokkos::deep_copy(in_buf, in_host);
     }
@@ -194,7 +196,7 @@ class HaloExchange {
   Kokkos::View<local_index*, MemorySpace> send_indices_, recv_indices_;
   // [0]: outgoing, [1]: incoming; sized for double, viewed as any Number up to that width.
   Kokkos::View<double*, MemorySpace> device_buffers_[2];
-  Kokkos::View<double*, Kokkos::HostSpace> host_buffers_[2];
+  Kokkos::View<double*, StagingSpace> host_buffers_[2];
   mutable std::vector<MPI_Request> pending_;  ///< the messages of the exchange in flight
 };
 

@@ -16,6 +16,7 @@
 #include <functional>
 #include <vector>
 
+#include "backends/device_traits.hpp"
 #include "core/halo_exchange.hpp"
 #include "core/timer.hpp"
 #include "core/types.hpp"
@@ -90,6 +91,8 @@ class ExchangeTimer {
 
 template <class ExecSpace>
 class HaloBox {
+  using Exchange = HaloExchange<ExecSpace, typename DeviceTraits<ExecSpace>::staging_space>;
+
  public:
   HaloBox() = default;
   /// Collective in effect (every rank builds the same pattern from `ranges`, no messages).
@@ -104,12 +107,12 @@ class HaloBox {
       owned_extent_[d] = has ? local_index(owned_.hi[d] - owned_.lo[d]) : 0;
       owned_at_[d] = has ? local_index(owned_.lo[d] - box_.lo[d]) : 0;
     }
-    std::vector<typename HaloExchange<ExecSpace>::Lists> lists;
+    std::vector<typename Exchange::Lists> lists;
     for (int q = 0; q < ranks; ++q) {
       if (q == me) continue;
       GridRange q_owned, q_box;
       ranges(q, q_owned, q_box);
-      typename HaloExchange<ExecSpace>::Lists l;
+      typename Exchange::Lists l;
       l.rank = q;
       if (has && !q_box.empty(dim)) {
         const GridRange send = owned_.intersect(q_box), recv = q_owned.intersect(box_);
@@ -118,7 +121,7 @@ class HaloBox {
       }
       lists.push_back(std::move(l));
     }
-    halo_ = HaloExchange<ExecSpace>(comm, lists, tag);
+    halo_ = Exchange(comm, lists, tag);
   }
 
   /// Global grid coordinates of the box's first point and its extent (0 without cells).
@@ -174,7 +177,7 @@ class HaloBox {
   int dim_ = 2, per_point_ = 1;
   GridRange owned_, box_;
   local_index extent_[3] = {0, 0, 0}, owned_extent_[3] = {0, 0, 0}, owned_at_[3] = {0, 0, 0};
-  HaloExchange<ExecSpace> halo_;
+  Exchange halo_;
 };
 
 }  // namespace tensormg

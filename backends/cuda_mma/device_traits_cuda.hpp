@@ -92,6 +92,10 @@ struct DeviceTraits<Kokkos::Cuda> {
     const std::size_t reserved = sizeof(double) * (std::size_t(team_size) + 2) + cuda_mma::static_shared_reserve;
     return per_block > reserved ? per_block - reserved : 0;
   }
+
+  /// Page-locked host memory: copies to and from it run at the link's rate (pageable memory goes
+  /// through the driver's own pinned bounce buffers, a copy more).
+  using staging_space = Kokkos::CudaHostPinnedSpace;
 };
 
 }  // namespace tensormg
