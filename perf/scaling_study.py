@@ -127,6 +127,46 @@ def table(series):
     return "\n".join(lines)
 
 
+def plot(study, out, title, ranks):
+    """scaling.png in out: time and efficiency against ranks, and the V-cycle's components."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("matplotlib not found: no scaling.png (the data is in scaling.json; --replot it elsewhere)")
+        return
+    fig, ax = plt.subplots(1, 3, figsize=(15, 4.5))
+    for s in study["series"]:
+        ok = [e for e in s["runs"] if e.get("exit_code") == 0]
+        label = f"{s['kind']} Q{s['k']} {s['solver']}"
+        style = "-o" if s["kind"] == "weak" else "--s"
+        ax[0].plot([e["ranks"] for e in ok], [e["solve_seconds"] for e in ok], style, label=label)
+        ax[1].plot([e["ranks"] for e in ok], [e.get("efficiency", float("nan")) for e in ok], style, label=label)
+    ax[0].set(xlabel="ranks", ylabel="solve time [s]", title="time to solution" + title, xscale="log", yscale="log")
+    ax[1].set(xlabel="ranks", ylabel="parallel efficiency", title="efficiency" + title, xscale="log", ylim=(0, 1.1))
+    for a in ax[:2]:
+        a.set_xticks(ranks)
+        a.set_xticklabels([str(r) for r in ranks])
+        a.minorticks_off()
+    # V-cycle components of the first weak series (the largest runs), stacked per rank count.
+    s = next((s for s in study["series"] if s["kind"] == "weak"), study["series"][0] if study["series"] else None)
+    if s:
+        ok = [e for e in s["runs"] if e.get("exit_code") == 0]
+        comps = sorted({c for e in ok for c in e["components"] if not c.startswith("smoothing: ")})
+        bottom = [0.0] * len(ok)
+        for c in comps:
+            v = [e["components"].get(c, 0) for e in ok]
+            ax[2].bar([str(e["ranks"]) for e in ok], v, bottom=bottom, label=c)
+            bottom = [a + b for a, b in zip(bottom, v)]
+        ax[2].set(xlabel="ranks", ylabel="seconds (finest level)", title=f"components, {s['kind']} Q{s['k']} {s['solver']}")
+        ax[2].legend(fontsize=7)
+    ax[0].legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "scaling.png"), dpi=120)
+    print("wrote", os.path.join(out, "scaling.png"))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--program", required=True)
@@ -144,6 +184,18 @@ def main():
                     help="both: solve time from a run without --mg-times, components from a second run with it")
     ap.add_argument("--out", required=True)
     ap.add_argument("--title", default="", help="appended to the plot titles (e.g. ', 4 ranks on one GPU')")
+    ap.add_argument("--replot", metavar="JSON", help="only draw scaling.png (into --out) from a scaling.json")
+    if "--replot" in sys.argv:  # the other arguments come from the record
+        rp = argparse.ArgumentParser()
+        rp.add_argument("--replot", required=True)
+        rp.add_argument("--out", required=True)
+        rp.add_argument("--title", default="")
+        a = rp.parse_args()
+        with open(a.replot) as f:
+            study = json.load(f)
+        ranks = sorted({e["ranks"] for s in study["series"] for e in s["runs"] if e.get("exit_code") == 0})
+        plot(study, a.out, a.title or study["arguments"].get("title", ""), ranks)
+        return 0
     args = ap.parse_args()
     ranks = [int(x) for x in args.ranks.split(",")]
     degrees = [int(x) for x in args.degrees.split(",")]
@@ -184,42 +236,7 @@ def main():
         for s in study["series"]:
             f.write(f"\n### {s['kind']} scaling, Q{s['k']}, {s['solver']}\n\n{table(s)}\n")
     print(open(os.path.join(args.out, "scaling.md")).read())
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("matplotlib not found: no scaling.png (the data is in scaling.json)")
-        return 1 if any(e.get("exit_code") for s in study["series"] for e in s["runs"]) else 0
-    fig, ax = plt.subplots(1, 3, figsize=(15, 4.5))
-    for s in study["series"]:
-        ok = [e for e in s["runs"] if e.get("exit_code") == 0]
-        label = f"{s['kind']} Q{s['k']} {s['solver']}"
-        style = "-o" if s["kind"] == "weak" else "--s"
-        ax[0].plot([e["ranks"] for e in ok], [e["solve_seconds"] for e in ok], style, label=label)
-        ax[1].plot([e["ranks"] for e in ok], [e.get("efficiency", float("nan")) for e in ok], style, label=label)
-    ax[0].set(xlabel="ranks", ylabel="solve time [s]", title="time to solution" + args.title, xscale="log", yscale="log")
-    ax[1].set(xlabel="ranks", ylabel="parallel efficiency", title="efficiency" + args.title, xscale="log", ylim=(0, 1.1))
-    for a in ax[:2]:
-        a.set_xticks(ranks)
-        a.set_xticklabels([str(r) for r in ranks])
-        a.minorticks_off()
-    # V-cycle components of the first weak series (the largest runs), stacked per rank count.
-    s = next((s for s in study["series"] if s["kind"] == "weak"), study["series"][0] if study["series"] else None)
-    if s:
-        ok = [e for e in s["runs"] if e.get("exit_code") == 0]
-        comps = sorted({c for e in ok for c in e["components"] if not c.startswith("smoothing: ")})
-        bottom = [0.0] * len(ok)
-        for c in comps:
-            v = [e["components"].get(c, 0) for e in ok]
-            ax[2].bar([str(e["ranks"]) for e in ok], v, bottom=bottom, label=c)
-            bottom = [a + b for a, b in zip(bottom, v)]
-        ax[2].set(xlabel="ranks", ylabel="seconds (finest level)", title=f"components, {s['kind']} Q{s['k']} {s['solver']}")
-        ax[2].legend(fontsize=7)
-    ax[0].legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(os.path.join(args.out, "scaling.png"), dpi=120)
-    print("wrote", os.path.join(args.out, "scaling.png"))
+    plot(study, args.out, args.title, ranks)
     return 1 if any(e.get("exit_code") for s in study["series"] for e in s["runs"]) else 0
 
 
