@@ -41,6 +41,16 @@ constexpr TuningTarget tuning_target() {
   return runs_on_host<ExecSpace>() ? TuningTarget::host : TuningTarget::device;
 }
 
+/// Staging of halo exchanges through pageable host memory, copies on the default instance (what
+/// core uses; HaloExchange's Staging parameter).
+template <class ExecSpace>
+struct HostStaging {
+  using staging_space = Kokkos::HostSpace;
+  struct side_instance {
+    ExecSpace get() const { return ExecSpace(); }
+  };
+};
+
 template <class ExecSpace, class Enable = void>
 struct DeviceTraits {
   /// Threads that run in lockstep and can meet at a warp barrier.
@@ -76,9 +86,10 @@ struct DeviceTraits {
     return Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0);
   }
 
-  /// Host memory that halo exchanges stage device data through when MPI does not take device
-  /// pointers (core/halo_exchange.hpp); a backend names its page-locked space (faster copies).
-  using staging_space = Kokkos::HostSpace;
+  /// How halo exchanges stage device data through the host when MPI does not take device
+  /// pointers (core/halo_exchange.hpp): here pageable memory and the default instance; a backend
+  /// names page-locked memory and a stream of its own (copies beside the kernels).
+  using halo_staging = HostStaging<ExecSpace>;
 };
 
 }  // namespace tensormg

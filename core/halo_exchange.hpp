@@ -13,9 +13,11 @@
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
+#include <memory>
 #include <type_traits>
 #include <vector>
 
+#include "core/device_traits.hpp"
 #include "core/error.hpp"
 #include "core/profiling.hpp"
 #include "core/types.hpp"
@@ -42,9 +44,13 @@ constexpr bool mpi_takes_memory_of() {
 #endif
 }
 
-/// StagingSpace: the host memory of the staging buffers (DeviceTraits::staging_space, which
-/// callers that may include a backend pass; core itself stays with pageable memory).
-template <class ExecSpace, class StagingSpace = Kokkos::HostSpace>
+/// Staging: where and how values are staged through the host when MPI does not take device
+/// memory: `staging_space` (the buffers' memory) and `side_instance` (get(): an execution space
+/// instance whose copies may run beside the default instance's kernels). HostStaging in core
+/// (pageable memory, the default instance); smoothers/halo_box.hpp passes
+/// DeviceTraits<ExecSpace>::halo_staging, which the CUDA backend specialises (page-locked memory,
+/// a stream of its own).
+template <class ExecSpace, class Staging = HostStaging<ExecSpace>>
 class HaloExchange {
  public:
   using MemorySpace = typename ExecSpace::memory_space;
@@ -74,8 +80,10 @@ class HaloExchange {
     for (int i = 0; i < 2; ++i) {
       device_buffers_[i] = Kokkos::View<double*, MemorySpace>("tensormg::halo::buffer", widest);
       if constexpr (!mpi_takes_memory_of<ExecSpace>())
-        host_buffers_[i] = Kokkos::View<double*, StagingSpace>("tensormg::halo::staging", widest);
+        host_buffers_[i] = Kokkos::View<double*, typename Staging::staging_space>("tensormg::halo::staging", widest);
     }
+    if constexpr (!mpi_takes_memory_of<ExecSpace>())
+      if (!neighbors_.empty()) side_ = std::make_shared<typename Staging::side_instance>();
   }
 
   int n_neighbors() const { return static_cast<int>(neighbors_.size()); }
@@ -107,29 +115,28 @@ class HaloExchange {
     complete(data, forward);
   }
 
-  /// Pack (a device kernel), stage to the host unless MPI takes device memory, post the receives
-  /// and the sends.
+  /// Pack (a device kernel on the default instance) and post the receives. Where MPI takes device
+  /// memory, post the sends too; otherwise start the copy of the packed values to the staging
+  /// buffer on the side instance (Staging::side_instance), which runs beside whatever the default
+  /// instance is given next, and leave the sends to complete().
   template <class Number>
   void post(const Kokkos::View<Number*, MemorySpace>& data, bool forward) const {
     static_assert(sizeof(Number) <= sizeof(double), "buffers are sized for double");
     if (neighbors_.empty()) return;
-    TENSORMG_ASSERT(pending_.empty(), "an exchange of this pattern is already in flight");
+    TENSORMG_ASSERT(pending_.empty() && !sends_waiting_, "an exchange of this pattern is already in flight");
     const auto out_idx = forward ? send_indices_ : recv_indices_;
     const std::size_t n_out = out_idx.extent(0);
     const auto out_buf = buffer<Number>(0, n_out);
     Kokkos::parallel_for(
         "tensormg::halo::pack", Kokkos::RangePolicy<ExecSpace>(0, n_out),
         KOKKOS_LAMBDA(local_index i) { out_buf(i) = data(out_idx(i)); });
-    Number* out_ptr = out_buf.data();
+    ExecSpace().fence();  // the packed values (and the work before them) are complete
     Number* in_ptr = buffer<Number>(1, 0).data();
     if constexpr (!mpi_takes_memory_of<ExecSpace>()) {
-      Kokkos::View<Number*, StagingSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> out_host(
+      Kokkos::View<Number*, typename Staging::staging_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>> out_host(
           reinterpret_cast<Number*>(host_buffers_[0].data()), n_out);
-      Kokkos::deep_copy(out_host, out_buf);
-      out_ptr = out_host.data();
+      Kokkos::deep_copy(side_->get(), out_host, out_buf);
       in_ptr = reinterpret_cast<Number*>(host_buffers_[1].data());
-    } else {
-      ExecSpace().fence();
     }
     pending_.reserve(2 * neighbors_.size());
     for (const auto& nb : neighbors_) {
@@ -138,28 +145,32 @@ class HaloExchange {
       pending_.emplace_back();
       MPI_Irecv(in_ptr + off, cnt, detail::mpi_type<Number>(), nb.rank, tag_, comm_, &pending_.back());
     }
-    for (const auto& nb : neighbors_) {
-      const local_index off = forward ? nb.send_offset : nb.recv_offset, cnt = forward ? nb.send_count : nb.recv_count;
-      if (cnt == 0) continue;
-      pending_.emplace_back();
-      MPI_Isend(out_ptr + off, cnt, detail::mpi_type<Number>(), nb.rank, tag_, comm_, &pending_.back());
-    }
+    if constexpr (mpi_takes_memory_of<ExecSpace>()) post_sends<Number>(out_buf.data(), forward);
+    else sends_waiting_ = true;
   }
 
-  /// Wait for post()'s messages, copy the received entries to the device, unpack (forward) or add
-  /// (reverse).
+  /// Wait for post()'s messages (posting the sends once the staged values are on the host), copy
+  /// the received entries to the device (side instance), unpack (forward) or add (reverse) on the
+  /// default instance, after the work given to it since post().
   template <class Number>
   void complete(const Kokkos::View<Number*, MemorySpace>& data, bool forward) const {
     if (neighbors_.empty()) return;
-    MPI_Waitall(static_cast<int>(pending_.size()), pending_.data(), MPI_STATUSES_IGNORE);
-    pending_.clear();
     const auto in_idx = forward ? recv_indices_ : send_indices_;
     const std::size_t n_in = in_idx.extent(0);
     const auto in_buf = buffer<Number>(1, n_in);
     if constexpr (!mpi_takes_memory_of<ExecSpace>()) {
-      Kokkos::View<Number*, StagingSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> in_host(
+      side_->get().fence();  // the staged values are on the host
+      post_sends<Number>(reinterpret_cast<Number*>(host_buffers_[0].data()), forward);
+      sends_waiting_ = false;
+      MPI_Waitall(static_cast<int>(pending_.size()), pending_.data(), MPI_STATUSES_IGNORE);
+      pending_.clear();
+      Kokkos::View<Number*, typename Staging::staging_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>> in_host(
           reinterpret_cast<Number*>(host_buffers_[1].data()), n_in);
-      Kokkos::deep_copy(in_buf, in_host);
+      Kokkos::deep_copy(side_->get(), in_buf, in_host);
+      side_->get().fence();
+    } else {
+      MPI_Waitall(static_cast<int>(pending_.size()), pending_.data(), MPI_STATUSES_IGNORE);
+      pending_.clear();
     }
     if (forward) {
       Kokkos::parallel_for(
@@ -178,6 +189,16 @@ class HaloExchange {
   }
 
  private:
+  template <class Number>
+  void post_sends(Number* out_ptr, bool forward) const {
+    for (const auto& nb : neighbors_) {
+      const local_index off = forward ? nb.send_offset : nb.recv_offset, cnt = forward ? nb.send_count : nb.recv_count;
+      if (cnt == 0) continue;
+      pending_.emplace_back();
+      MPI_Isend(out_ptr + off, cnt, detail::mpi_type<Number>(), nb.rank, tag_, comm_, &pending_.back());
+    }
+  }
+
   /// Device buffer i (0: outgoing, 1: incoming) viewed as n entries of Number.
   template <class Number>
   Kokkos::View<Number*, MemorySpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> buffer(int i, std::size_t n) const {
@@ -196,8 +217,10 @@ class HaloExchange {
   Kokkos::View<local_index*, MemorySpace> send_indices_, recv_indices_;
   // [0]: outgoing, [1]: incoming; sized for double, viewed as any Number up to that width.
   Kokkos::View<double*, MemorySpace> device_buffers_[2];
-  Kokkos::View<double*, StagingSpace> host_buffers_[2];
+  Kokkos::View<double*, typename Staging::staging_space> host_buffers_[2];
+  std::shared_ptr<typename Staging::side_instance> side_;  ///< with staging buffers only
   mutable std::vector<MPI_Request> pending_;  ///< the messages of the exchange in flight
+  mutable bool sends_waiting_ = false;        ///< post() staged, complete() sends
 };
 
 }  // namespace tensormg

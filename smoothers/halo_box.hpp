@@ -91,7 +91,7 @@ class ExchangeTimer {
 
 template <class ExecSpace>
 class HaloBox {
-  using Exchange = HaloExchange<ExecSpace, typename DeviceTraits<ExecSpace>::staging_space>;
+  using Exchange = HaloExchange<ExecSpace, typename DeviceTraits<ExecSpace>::halo_staging>;
 
  public:
   HaloBox() = default;

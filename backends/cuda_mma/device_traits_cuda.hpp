@@ -8,6 +8,8 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstddef>
+#include <memory>
+#include <stdexcept>
 
 #include "backends/cuda_mma/cuda_mma.hpp"
 #include "core/device_traits.hpp"
@@ -93,9 +95,28 @@ struct DeviceTraits<Kokkos::Cuda> {
     return per_block > reserved ? per_block - reserved : 0;
   }
 
-  /// Page-locked host memory: copies to and from it run at the link's rate (pageable memory goes
-  /// through the driver's own pinned bounce buffers, a copy more).
-  using staging_space = Kokkos::CudaHostPinnedSpace;
+  /// Halo staging: page-locked host memory (copies to and from it run at the link's rate and
+  /// asynchronously; pageable memory goes through the driver's own bounce buffers) and a
+  /// non-blocking stream of its own, so that the copies run beside the kernels of the default
+  /// (legacy) stream: the vertex-patch smoothers' interior patches (smoothers/patch_window.hpp).
+  struct halo_staging {
+    using staging_space = Kokkos::CudaHostPinnedSpace;
+    class side_instance {
+     public:
+      side_instance() : stream_(make_stream(), [](cudaStream_t s) { cudaStreamDestroy(s); }), space_(stream_.get()) {}
+      Kokkos::Cuda get() const { return space_; }
+
+     private:
+      static cudaStream_t make_stream() {
+        cudaStream_t s = nullptr;
+        if (cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) != cudaSuccess)
+          throw std::runtime_error("tensormg: cudaStreamCreateWithFlags failed for the halo copy stream");
+        return s;
+      }
+      std::shared_ptr<CUstream_st> stream_;  // destroyed after space_ (declared before it)
+      Kokkos::Cuda space_;
+    };
+  };
 };
 
 }  // namespace tensormg
