@@ -90,6 +90,9 @@ struct DeviceTraits {
   /// pointers (core/halo_exchange.hpp): here pageable memory and the default instance; a backend
   /// names page-locked memory and a stream of its own (copies beside the kernels).
   using halo_staging = HostStaging<ExecSpace>;
+
+  /// The device this process runs ExecSpace on (-1: the host).
+  static int device_id() { return -1; }
 };
 
 }  // namespace tensormg

@@ -60,8 +60,8 @@ struct DgPatchKernelOptions {
   /// from the 1D eigenproblems once per level.
   DgPatchInversion inversion = DgPatchInversion::automatic;
   /// Several ranks: overlap each colour's halo exchange with its interior patches
-  /// (VertexPatchOptions::overlap_exchange).
-  bool overlap_exchange = true;
+  /// (VertexPatchOptions::overlap).
+  HaloOverlap overlap = HaloOverlap::automatic;
 };
 
 template <class Number, class ExecSpace>

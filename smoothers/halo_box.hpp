@@ -23,6 +23,20 @@
 
 namespace tensormg {
 
+/// How many ranks of comm on this node run on device `device_id` (1 for the host, -1). Collective.
+inline int ranks_sharing_device(MPI_Comm comm, int device_id) {
+  MPI_Comm node;
+  int me = 0;
+  MPI_Comm_rank(comm, &me);
+  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, me, MPI_INFO_NULL, &node);
+  int n = 1;
+  MPI_Comm_size(node, &n);
+  std::vector<int> ids(std::size_t(n), 0);
+  MPI_Allgather(&device_id, 1, MPI_INT, ids.data(), 1, MPI_INT, node);
+  MPI_Comm_free(&node);
+  return device_id < 0 ? 1 : int(std::count(ids.begin(), ids.end(), device_id));
+}
+
 /// Per direction, a half-open range of global grid coordinates.
 struct GridRange {
   global_index lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};

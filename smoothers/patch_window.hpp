@@ -9,11 +9,23 @@
 
 #include <algorithm>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "core/types.hpp"
 
 namespace tensormg {
+
+/// Whether the smoothers overlap each colour's halo exchange with their interior patches.
+enum class HaloOverlap { automatic, on, off };
+std::string to_string(HaloOverlap o);
+/// Throws InputError for other names than auto, on and off.
+HaloOverlap parse_halo_overlap(const std::string& text);
+
+/// The one rule of `automatic` (smoothers/smoother.cpp says what measured it): overlap on a
+/// device at degree >= 2 where at most two ranks share the GPU; not on the host, where the
+/// interior patches run on the thread that would progress the messages.
+bool overlaps_halo_exchange(HaloOverlap mode, bool on_device, int degree, int ranks_sharing_device);
 
 /// Box-local vertices lo[d] <= v < hi[d] per direction (the default: every vertex).
 struct PatchWindow {

@@ -18,7 +18,23 @@ constexpr EnumName<LocalSolver> local_solver_names[] = {{LocalSolver::fast_diago
                                                         {LocalSolver::fast_diagonalization, "fd"}};
 constexpr EnumName<ThreadStructure> structure_names[] = {{ThreadStructure::per_dof, "per-dof"},
                                                          {ThreadStructure::per_column, "per-column"}};
+constexpr EnumName<HaloOverlap> halo_overlap_names[] = {
+    {HaloOverlap::automatic, "auto"}, {HaloOverlap::on, "on"}, {HaloOverlap::off, "off"}};
 }  // namespace
+
+std::string to_string(HaloOverlap o) { return enum_name(halo_overlap_names, o); }
+HaloOverlap parse_halo_overlap(const std::string& text) { return parse_enum(halo_overlap_names, text, "halo overlap"); }
+
+// Measured (perf/README.md, "Overlapped halo exchange"; H100, FMG solve, ranks sharing the one
+// GPU, results/h100-2026-11-24-overlap/call2): overlap / no overlap at 2 ranks Q1 1.10, Q3 0.95,
+// Q7 0.97, DG Q3 0.92; at 4 ranks 1.36, 1.15, 1.20. Q1's exchange is one node layer, too little
+// to hide behind the extra launches; four ranks time-slicing one GPU lose more to the smaller
+// kernels than the exchange costs. On the host the interior patches occupy the thread that would
+// progress the messages, so nothing travels meanwhile.
+bool overlaps_halo_exchange(HaloOverlap mode, bool on_device, int degree, int ranks_sharing_device) {
+  if (mode != HaloOverlap::automatic) return mode == HaloOverlap::on;
+  return on_device && degree >= 2 && ranks_sharing_device <= 2;
+}
 
 std::string to_string(SmootherKind s) { return enum_name(smoother_names, s); }
 std::string to_string(PatchKernel v) { return enum_name(kernel_names, v); }

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/distributed_vector.hpp"
+#include "smoothers/patch_window.hpp"
 
 namespace tensormg {
 
@@ -71,8 +72,9 @@ struct VertexPatchOptions {
   int threads_per_patch = 0;
   /// Several ranks: per colour, the patches next to the rank boundary first, then the halo
   /// exchange posted, the other patches while it travels, then the exchange finished
-  /// (smoothers/patch_window.hpp); off: all patches, then the exchange. The same result.
-  bool overlap_exchange = true;
+  /// (smoothers/patch_window.hpp); off: all patches, then the exchange. The same result;
+  /// automatic: overlaps_halo_exchange's rule.
+  HaloOverlap overlap = HaloOverlap::automatic;
 };
 
 struct PointSmootherOptions {

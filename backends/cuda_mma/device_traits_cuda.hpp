@@ -99,6 +99,8 @@ struct DeviceTraits<Kokkos::Cuda> {
   /// asynchronously; pageable memory goes through the driver's own bounce buffers) and a
   /// non-blocking stream of its own, so that the copies run beside the kernels of the default
   /// (legacy) stream: the vertex-patch smoothers' interior patches (smoothers/patch_window.hpp).
+  static int device_id() { return Kokkos::Cuda().cuda_device(); }
+
   struct halo_staging {
     using staging_space = Kokkos::CudaHostPinnedSpace;
     class side_instance {

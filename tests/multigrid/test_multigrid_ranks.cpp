@@ -386,6 +386,28 @@ TEST(PatchWindow, OverlapSplitPartitionsEveryColour) {
       }
 }
 
+/// The automatic choice follows its one rule; the names parse back.
+TEST(PatchWindow, AutomaticOverlapRule) {
+  EXPECT_TRUE(overlaps_halo_exchange(HaloOverlap::automatic, true, 3, 1));
+  EXPECT_TRUE(overlaps_halo_exchange(HaloOverlap::automatic, true, 2, 2));
+  EXPECT_FALSE(overlaps_halo_exchange(HaloOverlap::automatic, true, 1, 1));   // Q1: measured slower
+  EXPECT_FALSE(overlaps_halo_exchange(HaloOverlap::automatic, true, 7, 4));   // 4 ranks on one GPU
+  EXPECT_FALSE(overlaps_halo_exchange(HaloOverlap::automatic, false, 3, 1));  // host
+  EXPECT_TRUE(overlaps_halo_exchange(HaloOverlap::on, false, 1, 8));
+  EXPECT_FALSE(overlaps_halo_exchange(HaloOverlap::off, true, 3, 1));
+  for (const auto o : {HaloOverlap::automatic, HaloOverlap::on, HaloOverlap::off}) EXPECT_EQ(parse_halo_overlap(to_string(o)), o);
+  EXPECT_THROW(parse_halo_overlap("yes"), InputError);
+  // The ranks of this node counted per device: the host is never shared; a device id is shared
+  // by the ranks that give it.
+  EXPECT_EQ(ranks_sharing_device(MPI_COMM_WORLD, -1), 1);
+  MPI_Comm node;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int node_ranks = 0;
+  MPI_Comm_size(node, &node_ranks);
+  MPI_Comm_free(&node);
+  EXPECT_EQ(ranks_sharing_device(MPI_COMM_WORLD, 0), node_ranks);
+}
+
 /// Overlapping the halo exchange with the interior patches gives bitwise the result without it,
 /// and the one-rank result, on boxes large enough to have interior patches (continuous and DG).
 TYPED_TEST(MultigridRanksTest, OverlappedExchangeEqualsPlainExchange) {
@@ -402,7 +424,8 @@ TYPED_TEST(MultigridRanksTest, OverlappedExchangeEqualsPlainExchange) {
       for (const auto kernel : {PatchKernel::fused, PatchKernel::separate, PatchKernel::global}) {
         VertexPatchOptions on, off;
         on.kernel = off.kernel = kernel;
-        off.overlap_exchange = false;
+        on.overlap = HaloOverlap::on;
+        off.overlap = HaloOverlap::off;
         const VertexPatchSmoother<double, TypeParam> s_on(op, on), s_off(op, off), s_self(op_self, on);
         if (world_size() > 1) EXPECT_GT(max_over_ranks(int(s_on.overlaps_exchange())), 0) << "no rank has interior patches";
         EXPECT_FALSE(s_off.overlaps_exchange());
@@ -434,7 +457,8 @@ TYPED_TEST(MultigridRanksTest, OverlappedExchangeEqualsPlainExchange) {
       const auto op_self = std::make_shared<const DgLaplaceOperator<double, TypeParam>>(self);
       for (const auto solver : {DgLocalSolver::full, DgLocalSolver::dirichlet}) {
         DgPatchKernelOptions on, off;
-        off.overlap_exchange = false;
+        on.overlap = HaloOverlap::on;
+        off.overlap = HaloOverlap::off;
         const DgVertexPatchSmoother<double, TypeParam> s_on(op, solver, on), s_off(op, solver, off), s_self(op_self, solver, on);
         if (world_size() > 1) EXPECT_GT(max_over_ranks(int(s_on.overlaps_exchange())), 0) << "no rank has interior patches";
         auto x_on = op->make_vector(), x_off = op->make_vector(), rhs = op->make_vector();
