@@ -24,6 +24,8 @@
 #                                                   CG + Jacobi), paper 002 Tables 1-2
 #   ranks                                           multigrid on several ranks sharing the GPU:
 #                                                   tests at 1-4 ranks, memcheck, FMG overheads
+#   overlap                                         --halo-overlap on / off at 2 and 4 ranks (FMG Q1,
+#                                                   Q3, Q7, DG Q3): the A/B behind the auto rule
 #   scaling                                         perf/scaling_study.py ($SCALING_RANKS, $WEAK_DOFS,
 #                                                   $STRONG_DOFS, $SCALING_DEGREES)
 #   ncu-operator ncu-vmult ncu-smoother             Nsight Compute profiles
@@ -99,6 +101,22 @@ for part in "${parts[@]}"; do
           timeout "$cap" mpiexec -n $np --oversubscribe "$build/drivers/tensormg-poisson" --dim 3 $spec --solver fmg \
             --problem one --rtol 1e-9 --mg-times --record "$out/$name.json" --overwrite > "$out/$name.txt" 2>&1
           echo "$name exit $? |$(grep -E '^  iterations' "$out/$name.txt" | awk '{print " cycles", $2}') |$(grep -E '^  solve time' "$out/$name.txt" | awk '{print " solve", $3}') |$(grep -E '^    smoothing  ' "$out/$name.txt" | awk '{print " smoothing", $2}') |$(grep -E 'smoothing: halo' "$out/$name.txt" | awk '{print " halo", $4}')"
+        done
+      done
+      ;;
+    overlap)
+      # The halo exchange overlapped with the interior patches or not (smoothers/patch_window.hpp),
+      # FMG without --mg-times (its fences serialise the overlap), two repetitions.
+      for rep in 1 2; do
+        for spec in "-k 1 -r 8" "-k 3 -r 7" "-k 7 -r 6" "--discretization dg -k 3 -r 6"; do
+          for np in 2 4; do
+            for v in on off; do
+              name="overlap-$(echo "$spec" | tr -d ' -')-np$np-$v-$rep"
+              timeout "$cap" mpiexec -n $np --oversubscribe "$build/drivers/tensormg-poisson" --dim 3 $spec --solver fmg \
+                --problem one --rtol 1e-9 --halo-overlap $v > "$out/$name.txt" 2>&1
+              echo "$name exit $? |$(grep -E '^  solve time' "$out/$name.txt" | awk '{print " solve", $3}')"
+            done
+          done
         done
       done
       ;;
