@@ -136,12 +136,7 @@ DgVertexPatchSmoother<Number, ExecSpace>::DgVertexPatchSmoother(
     hb.boundary[d][1] = d < dim && hb.offset[d] + hb.cells[d] == hb.global_cells[d];
     hb.slab_offset[d][0] = hb.slab_offset[d][1] = 0;  // no ghost cells: the halo box holds them all
   }
-  bool below[3] = {false, false, false}, above[3] = {false, false, false};
-  for (int d = 0; d < dim; ++d) below[d] = halo_.halo_below(d), above[d] = halo_.halo_above(d);
-  split_ = split_for_overlap(dim, hb.cells, below, above);
-  overlap_ = overlaps_halo_exchange(kernel_.overlap, !runs_on_host<ExecSpace>(), layout.degree(),
-                                    ranks_sharing_device(mesh.comm(), DeviceTraits<ExecSpace>::device_id())) &&
-             split_.any_interior;
+  split_ = halo_.overlap_split(hb.cells, kernel_.overlap, layout.degree(), mesh.comm());
   x_box_ = view_type("tensormg::smoother::dg_halo_box::x", halo_.size());
   b_box_ = view_type("tensormg::smoother::dg_halo_box::b", halo_.size());
 }
@@ -252,7 +247,7 @@ void DgVertexPatchSmoother<Number, ExecSpace>::smooth(vector_type& x, const vect
     }
     if (i + 1 == colors) {  // the last colour's halo values are not needed
       if (halo_.size() > 0) launch_color(x_box_, b_box_, halo_box_, color);
-    } else if (overlap_) {
+    } else if (split_.overlap) {
       for (const auto& w : split_.boundary) launch_color(x_box_, b_box_, halo_box_, color, w);
       exchange_([&] { halo_.start_refresh(x_box_); });
       launch_color(x_box_, b_box_, halo_box_, color, split_.interior);

@@ -47,7 +47,7 @@ class DgVertexPatchSmoother final : public Smoother<Number, ExecSpace> {
   /// The kernel's options, DgPatchInversion::automatic resolved.
   const DgPatchKernelOptions& kernel_options() const { return kernel_; }
   /// Whether this rank overlaps the halo exchange with interior patches (its box has some).
-  bool overlaps_exchange() const { return overlap_; }
+  bool overlaps_exchange() const { return split_.overlap; }
 
  private:
   using view_type = Kokkos::View<Number*, typename ExecSpace::memory_space>;
@@ -72,7 +72,6 @@ class DgVertexPatchSmoother final : public Smoother<Number, ExecSpace> {
   HaloBox<ExecSpace> halo_;
   CellBox halo_box_;
   OverlapSplit split_;  ///< the patches next to the rank boundary and the others (kernel_options().overlap)
-  bool overlap_ = false;  ///< this rank overlaps (the option resolved, interior patches exist)
   mutable view_type x_box_, b_box_;
   mutable ExchangeTimer<ExecSpace> exchange_;
 };

@@ -20,6 +20,7 @@
 #include "core/halo_exchange.hpp"
 #include "core/timer.hpp"
 #include "core/types.hpp"
+#include "smoothers/patch_window.hpp"
 
 namespace tensormg {
 
@@ -176,6 +177,19 @@ class HaloBox {
   /// Whether the box's first (last) layer in direction d is halo, held by another rank.
   bool halo_below(int d) const { return owned_at_[d] > 0; }
   bool halo_above(int d) const { return owned_at_[d] + owned_extent_[d] < extent_[d]; }
+  /// The patches of a box of cells[d] cells per direction split for overlapping the refresh
+  /// (split_for_overlap), with `overlap` set where `mode` resolves to it for `degree`
+  /// (overlaps_halo_exchange) and interior patches exist. Collective over comm (the node's ranks
+  /// per device).
+  OverlapSplit overlap_split(const local_index cells[3], HaloOverlap mode, int degree, MPI_Comm comm) const {
+    bool below[3] = {false, false, false}, above[3] = {false, false, false};
+    for (int d = 0; d < dim_; ++d) below[d] = halo_below(d), above[d] = halo_above(d);
+    OverlapSplit s = split_for_overlap(dim_, cells, below, above);
+    s.overlap = overlaps_halo_exchange(mode, !runs_on_host<ExecSpace>(), degree,
+                                       ranks_sharing_device(comm, DeviceTraits<ExecSpace>::device_id())) &&
+                s.any_interior;
+    return s;
+  }
 
  private:
   /// Box indices of the values of the points of `part` (global coordinates), lexicographic.

@@ -50,6 +50,7 @@ inline void window_patches(const PatchWindow& w, int d, int parity, local_index 
 /// patch that writes a value some other rank receives, `interior` the rest.
 struct OverlapSplit {
   bool any_interior = false;
+  bool overlap = false;  ///< this rank overlaps (the mode resolved, some interior patches; HaloBox::overlap_split)
   PatchWindow interior;
   std::vector<PatchWindow> boundary;
 };

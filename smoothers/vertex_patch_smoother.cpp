@@ -147,12 +147,7 @@ void VertexPatchSmoother<Number, ExecSpace>::build_halo_box() {
     hb.cells[d] = d < dim ? (hb.n[d] > 0 ? (hb.n[d] - 1) / k : 0) : 1;
   }
   hb.n_owned = halo_.size();
-  bool below[3] = {false, false, false}, above[3] = {false, false, false};
-  for (int d = 0; d < dim; ++d) below[d] = halo_.halo_below(d), above[d] = halo_.halo_above(d);
-  split_ = split_for_overlap(dim, hb.cells, below, above);
-  overlap_ = overlaps_halo_exchange(options_.overlap, !runs_on_host<ExecSpace>(), k,
-                                    ranks_sharing_device(mesh.comm(), DeviceTraits<ExecSpace>::device_id())) &&
-             split_.any_interior;
+  split_ = halo_.overlap_split(hb.cells, options_.overlap, k, mesh.comm());
   x_box_ = decltype(x_box_)("tensormg::smoother::halo_box::x", hb.n_owned);
   b_box_ = decltype(b_box_)("tensormg::smoother::halo_box::b", hb.n_owned);
   if (options_.kernel != PatchKernel::fused) r_box_ = decltype(r_box_)("tensormg::smoother::halo_box::r", hb.n_owned);
@@ -181,7 +176,7 @@ void VertexPatchSmoother<Number, ExecSpace>::smooth_distributed(vector_type& x, 
     }
     if (i + 1 == colors) {  // the last colour's halo values are not needed
       if (halo_box_.n_owned > 0) launch_color(x_box_, b_box_, r_box_, halo_box_, color);
-    } else if (overlap_) {
+    } else if (split_.overlap) {
       for (const auto& w : split_.boundary) launch_color(x_box_, b_box_, r_box_, halo_box_, color, w);
       exchange_([&] { halo_.start_refresh(x_box_); });
       launch_color(x_box_, b_box_, r_box_, halo_box_, color, split_.interior);

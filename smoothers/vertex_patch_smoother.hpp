@@ -50,7 +50,7 @@ class VertexPatchSmoother final : public Smoother<Number, ExecSpace> {
   /// Halo entries received per colour on this rank (0 on one rank).
   local_index halo_entries() const { return distributed_ ? halo_.n_recv() : 0; }
   /// Whether this rank overlaps the halo exchange with interior patches (its box has some).
-  bool overlaps_exchange() const { return overlap_; }
+  bool overlaps_exchange() const { return split_.overlap; }
   /// Floating-point operations of one smoothing step (all colors) by the sum-factorization count
   /// of the fused kernel (2 flops per multiply-add).
   double flops_per_step() const;
@@ -82,7 +82,6 @@ class VertexPatchSmoother final : public Smoother<Number, ExecSpace> {
   HaloBox<ExecSpace> halo_;
   NodeBox halo_box_;  ///< the halo box as the patch kernels see it (all of it "owned")
   OverlapSplit split_;  ///< the patches next to the rank boundary and the others (options().overlap)
-  bool overlap_ = false;  ///< this rank overlaps (options().overlap resolved, interior patches exist)
   mutable view_type x_box_, b_box_, r_box_;
   mutable ExchangeTimer<ExecSpace> exchange_;
   /// Runs f (copies into or out of the halo box, halo exchanges), timed when asked.
