@@ -1,0 +1,63 @@
+#pragma once
+/// @file
+/// Where the values of a warp's `mma.sync.aligned.m8n8k4.row.col.f64` operands come from when an
+/// N = 8 block contraction (core/block_contraction.hpp) runs on tensor cores, and the XOR-swizzled
+/// scratch layout that makes those accesses free of shared-memory bank conflicts (paper 001 §4.1,
+/// "MMA CF", Figs. 3–4). Plain host/device arithmetic, no CUDA: the kernel
+/// (block_contraction_cuda.hpp) and the host test that counts bank conflicts
+/// (tests/core/test_block_contraction.cpp) use the same functions.
+///
+/// The PTX fragments of m8n8k4 (lane = 4 g + t): A (8 × 4): a0 = A[g][t]; B (4 × 8): b0 = B[t][g];
+/// C (8 × 8): c_i = C[g][2t + i]. A contraction along d is a product of the 1D matrix (8 × 8)
+/// and the block seen as an 8 × 64 matrix (3D; 8 × 8 in 2D), in 8-line tiles, two k-steps of 4:
+///  - d = 1, 2: C = A_1D · In, the 1D matrix is operand A (a = A_1D[g][t + 4s]), the block operand
+///    B (b = In at position t + 4s along d, line g of the tile);
+///  - d = 0: C = In · A_1Dᵀ, the block is operand A (a = In at x = t + 4s, line g), the matrix
+///    operand B (b = A_1Dᵀ[t + 4s][g] = A_1D[g][t + 4s]: the same register as for d = 1, 2).
+/// Either way a thread's result pair c_0, c_1 is two neighbours along x, stored as one 16-byte
+/// value. The tiles: d = 0, 1: plane z = tile (lines y = g resp. x = g); d = 2: row y = tile
+/// (lines x = g).
+
+namespace tensormg::cuda_mma {
+
+/// XOR-swizzled layout of an 8 × 8 × 8 block of 8-byte values (a plane in 2D): value (x, y, z) at
+///   64 z + 8 (y ⊕ (z & 1)) + (x ⊕ 4 ((y ⊕ z) >> 1 & 1)).
+/// An 8-byte access of a half warp is conflict-free when its 16 offsets differ mod 16, a 16-byte
+/// access of a quarter warp when its 8 offsets / 2 differ mod 8. Bits 0..3 of the offset are x0,
+/// x1, x2 ⊕ y1 ⊕ z1, y0 ⊕ z0: the flips bring the coordinate that a fragment spreads over the
+/// threads but the plain layout leaves out of the bank (y1 along x, the z bits along z) into
+/// bits 2 and 3, and keep x0 so that neighbours along x stay adjacent (16-byte stores).
+struct XorSwizzle8 {
+  static constexpr const char* name = "xor-swizzled";
+  KOKKOS_FORCEINLINE_FUNCTION static constexpr int at(int x, int y, int z) {
+    return 64 * z + 8 * (y ^ (z & 1)) + (x ^ ((((y ^ z) >> 1) & 1) << 2));
+  }
+};
+
+/// The operand and result positions of the N = 8 FP64 tensor-core contraction.
+struct MmaF64N8 {
+  static constexpr int N = 8;
+  /// 8-line tiles of a contraction: 8 in 3D (64 lines), 1 in 2D.
+  KOKKOS_FORCEINLINE_FUNCTION static constexpr int tiles(int dim) { return dim == 2 ? 1 : 8; }
+  /// Index into the row-major 8 × 8 matrix of lane's 1D-matrix register for k-step s.
+  KOKKOS_FORCEINLINE_FUNCTION static constexpr int matrix_index(int lane, int s, bool transposed) {
+    const int g = lane >> 2, t = lane & 3;
+    return transposed ? (t + 4 * s) * N + g : g * N + t + 4 * s;
+  }
+  /// Block position (x, y, z) of lane's block register for k-step s of tile `tile` along d.
+  KOKKOS_FORCEINLINE_FUNCTION static constexpr void data_position(int d, int lane, int s, int tile, int (&c)[3]) {
+    const int g = lane >> 2, k = (lane & 3) + 4 * s;
+    c[0] = d == 0 ? k : g;
+    c[1] = d == 0 ? g : d == 1 ? k : tile;
+    c[2] = d == 2 ? k : tile;
+  }
+  /// Block position of lane's first result of tile `tile` along d (the second is at x + 1).
+  KOKKOS_FORCEINLINE_FUNCTION static constexpr void result_position(int d, int lane, int tile, int (&c)[3]) {
+    const int g = lane >> 2, t = lane & 3;
+    c[0] = 2 * t;
+    c[1] = d == 2 ? tile : g;
+    c[2] = d == 2 ? g : tile;
+  }
+};
+
+}  // namespace tensormg::cuda_mma
