@@ -23,6 +23,7 @@ namespace tensormg::perf {
 /// The measured ceilings of a tensormg-ceilings record (0 where not given).
 struct Ceilings {
   double dram_GBps = 0, fp64_GFLOPs = 0, fp32_GFLOPs = 0, shared_GBps = 0;
+  double mma_f64_m8n8k4_GFLOPs = 0;  ///< FP64 tensor cores, the A100 shape (CUDA builds only)
 };
 
 /// Reads "key": number from a tensormg-ceilings record (a flat scan: the record is ours); 0 if the
@@ -50,6 +51,7 @@ inline Ceilings load_ceilings(const std::string& path) {
   c.fp64_GFLOPs = read_number(text, "fp64_fma_GFLOPs");
   c.fp32_GFLOPs = read_number(text, "fp32_fma_GFLOPs");
   c.shared_GBps = read_number(text, "shared_load_GBps");
+  c.mma_f64_m8n8k4_GFLOPs = read_number(text, "mma_f64.m8n8k4_GFLOPs");
   TENSORMG_CHECK(text.find("\"tensormg-ceilings\"") != std::string::npos && c.dram_GBps > 0 && c.fp64_GFLOPs > 0,
                  "'" << path << "' is not a tensormg-ceilings record (run tensormg-ceilings to make one)");
   return c;
