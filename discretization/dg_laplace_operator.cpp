@@ -68,6 +68,7 @@ void DgLaplaceOperator<Number, ExecSpace>::vmult_patchwise(vector_type& dst, con
   args.x = src.view();
   args.dst = dst.view();
   args.apply = true;
+  args.contraction = options_.patch_contraction;
   args.data = patch_data_;
   args.host_data = host_patch_data_.data();
   args.box = layout_->box();

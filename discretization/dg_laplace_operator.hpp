@@ -33,6 +33,8 @@ struct DgLaplaceOptions {
   double penalty_factor = 1;       ///< γ of σ = γ k (k+1) / h (> 0)
   int cells_per_team = 0;          ///< 0: chosen per (dim, k) and backend
   DgEvaluation evaluation = DgEvaluation::cell;
+  /// DgEvaluation::patch: line or block contractions (tensor cores) in the patch kernel.
+  DgPatchContraction patch_contraction = DgPatchContraction::automatic;
 };
 
 template <class Number, class ExecSpace = DefaultExec>

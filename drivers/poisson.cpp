@@ -60,6 +60,9 @@ struct Options {
   std::string patch_inversion = "auto";
   std::string halo_overlap = "auto";
   bool patch_inversion_given = false;
+  /// dg: line or block contractions (tensor cores) in the patch kernels (DgPatchContraction).
+  std::string contraction = "auto";
+  bool contraction_given = false;
   std::string dg_evaluation = "cell";  ///< dg: cell-centric or patch-wise operator (paper 001 §2.1)
   bool dg_evaluation_given = false;
   std::string thread_structure = "per-column";
@@ -169,6 +172,7 @@ void validate(Options& o) {
                    "--local-solver clamped needs --degree >= 3 (below, the clamped patch spaces do not cover a cell's "
                    "polynomials); use full or dirichlet");
     if (parse_dg_patch_inversion(o.patch_inversion) == DgPatchInversion::inverse) check_dg_dense_inverse(o.dim, o.degree);
+    (void)parse_dg_patch_contraction(o.contraction);
     (void)parse_dg_evaluation(o.dg_evaluation);
   } else {
     (void)parse_local_solver(o.local_solver);
@@ -210,6 +214,7 @@ void validate(Options& o) {
     TENSORMG_CHECK(!o.patch_inversion_given,
                    "--patch-inversion applies to --discretization dg only (continuous: --local-solver inverse)");
     TENSORMG_CHECK(!o.dg_evaluation_given, "--dg-evaluation applies to --discretization dg only");
+    TENSORMG_CHECK(!o.contraction_given, "--contraction applies to --discretization dg only");
   }
 }
 
@@ -236,6 +241,7 @@ Json options_record(const Options& o) {
   j["local_solver"] = o.local_solver;
   if (o.discretization == "dg") j["patch_inversion"] = o.patch_inversion;
   if (o.discretization == "dg") j["dg_evaluation"] = o.dg_evaluation;
+  if (o.discretization == "dg") j["contraction"] = o.contraction;
   j["thread_structure"] = o.thread_structure;
   j["patches_per_team"] = o.patches_per_team;
   j["threads_per_patch"] = o.threads_per_patch;
@@ -303,6 +309,7 @@ int run(const Options& o, Environment& env) {
     else {
       mo.dg_solver = parse_dg_local_solver(o.local_solver);
       mo.dg_patch.inversion = parse_dg_patch_inversion(o.patch_inversion);
+      mo.dg_patch.contraction = parse_dg_patch_contraction(o.contraction);
     }
     mo.patch.structure = parse_thread_structure(o.thread_structure);
     mo.patch.patches_per_team = o.patches_per_team;
@@ -554,6 +561,11 @@ int main(int argc, char** argv) {
     app.add_option("--patch-inversion", o.patch_inversion,
                    "dg: how the vertex patch's local problem is inverted: auto (default: dense inverses on a GPU in 2D "
                    "k <= 2, where they measured faster), fast-diagonalization or inverse (stored dense inverses; 3D k <= 4)");
+    app.add_option("--contraction", o.contraction,
+                   "dg: how the vertex-patch kernel contracts: auto (default: blocks where the build has tensor cores "
+                   "for the level's precision and size, i.e. CUDA FP64 k = 3; lines elsewhere), lines (a thread per "
+                   "patch line, CUDA cores) or blocks (whole-patch block contractions, tensor cores where available; "
+                   "paper 001)");
     app.add_option("--dg-evaluation", o.dg_evaluation,
                    "dg: operator evaluation: cell (cell-centric, default) or patch (patch-wise, paper 001 §2.1; one rank)");
     app.add_option("--halo-overlap", o.halo_overlap,
@@ -587,6 +599,7 @@ int main(int argc, char** argv) {
     o.local_solver_given = app.count("--local-solver") > 0;
     o.patch_inversion_given = app.count("--patch-inversion") > 0;
     o.dg_evaluation_given = app.count("--dg-evaluation") > 0;
+    o.contraction_given = app.count("--contraction") > 0;
     for (const char* name : {"--smoother-kernel", "--thread-structure", "--patches-per-team",
                              "--threads-per-patch", "--scatter"})
       o.cg_only_given.push_back({app.count(name) > 0, name});

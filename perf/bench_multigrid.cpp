@@ -87,6 +87,8 @@ void validate(const Settings& s, int ranks) {
   for (const auto& l : s.dg_layouts) (void)parse_dg_patch_layout(l);
   TENSORMG_CHECK(!s.dg_inversions.empty(), "--dg-inversions needs at least one value");
   for (const auto& l : s.dg_inversions) (void)parse_dg_patch_inversion(l);
+  TENSORMG_CHECK(!s.dg_contractions.empty(), "--dg-contractions needs at least one value");
+  for (const auto& c : s.dg_contractions) (void)parse_dg_patch_contraction(c);
   TENSORMG_CHECK(!s.dims.empty() && !s.degrees.empty() && !s.levels.empty() && !s.smoothers.empty() &&
                      !s.precisions.empty() && !s.patches_per_team.empty() && !s.threads_per_patch.empty(),
                  "--dims, --degrees, --levels, --smoothers, --precisions, --patches-per-team and --threads-per-patch "
@@ -520,6 +522,10 @@ int main(int argc, char** argv) {
         ->delimiter(',');
     app.add_option("--dg-inversions", s.dg_inversions,
                    "dg-smoother: local-problem inversions, auto, fast-diagonalization and/or inverse (dense; 3D k <= 4)")
+        ->delimiter(',');
+    app.add_option("--dg-contractions", s.dg_contractions,
+                   "dg-smoother: patch-kernel contractions, auto, lines and/or blocks (tensor cores where the build has "
+                   "them: CUDA FP64 k = 3)")
         ->delimiter(',');
     app.add_option("--dims", s.dims, "dimensions")->delimiter(',');
     app.add_option("--degrees", s.degrees, "polynomial degrees")->delimiter(',');

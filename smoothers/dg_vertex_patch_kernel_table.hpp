@@ -51,6 +51,20 @@ DgPatchInversion parse_dg_patch_inversion(const std::string& text);
 /// one rule the smoother and the memory estimate apply.
 bool uses_dg_dense_inverse(DgPatchInversion inversion, int dim, int k, bool on_device);
 
+/// How the DG patch kernel contracts its 1D matrices (paper 001): one thread per patch line with
+/// its own dot products (the tuned CUDA-core kernel), or whole-patch block contractions through
+/// the backend's BlockContraction trait (core/block_contraction.hpp), which runs on tensor cores
+/// where the backend has them (CUDA, FP64, 2(k + 1) = 8: k = 3) and is the portable block
+/// contraction elsewhere. The dense-inverse local solve keeps the line kernel.
+enum class DgPatchContraction {
+  automatic,  ///< blocks where the trait has tensor cores for the kernel's number and size, else lines
+  lines,      ///< one thread per line
+  blocks      ///< block contractions through the trait
+};
+std::string to_string(DgPatchContraction c);
+/// Parses "auto", "lines" or "blocks"; throws InputError naming them.
+DgPatchContraction parse_dg_patch_contraction(const std::string& text);
+
 /// The run-time variants of the DG patch kernel.
 struct DgPatchKernelOptions {
   DgPatchLayout layout = DgPatchLayout::padded;
@@ -62,6 +76,8 @@ struct DgPatchKernelOptions {
   /// Several ranks: overlap each colour's halo exchange with its interior patches
   /// (VertexPatchOptions::overlap).
   HaloOverlap overlap = HaloOverlap::automatic;
+  /// Line or block contractions (tensor cores), DgPatchContraction.
+  DgPatchContraction contraction = DgPatchContraction::automatic;
 };
 
 template <class Number, class ExecSpace>
@@ -95,6 +111,9 @@ struct DgPatchArgs {
   /// `data` (L, M; sipg_patch_split); b and the local solve unused.
   bool apply = false;
   Kokkos::View<Number*, memory_space> dst;
+  /// Line or block contractions; the launcher resolves `automatic` for its number and size (and
+  /// takes lines with use_inverse).
+  DgPatchContraction contraction = DgPatchContraction::automatic;
   Kokkos::View<const Number*, memory_space> inverse;
   int inverse_slot[3][4] = {};
 };

@@ -22,6 +22,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include "backends/block_contraction.hpp"
 #include "backends/device_traits.hpp"
 #include "core/fast_divisor.hpp"
 #include "core/tensor_contraction.hpp"
@@ -70,11 +71,20 @@ struct DgPatchKernel {
   static constexpr int padded_size = dim == 2 ? (N + 1) * N : (N + 1) * N * N;
   static constexpr int cell_values = dim == 2 ? n * n : n * n * n;
 
+  /// The block contractions (DgPatchContraction::blocks): the backend's trait and its layout.
+  using Blocks = block::BlockContraction<ExecSpace, Number, dim, N>;
+  using BlockLayout = typename Blocks::Layout;
+  static constexpr int block_values = block::block_size<dim, N>;
+  /// Four buffers of a patch in the block layout, each aligned to 16 bytes (tensor-core stores).
+  static constexpr int block_stride = (block_values + 1) / 2 * 2;
+  static std::size_t block_scratch_bytes() { return 4 * block_stride * sizeof(Number) + 16; }
+
   DgPatchArgs<Number, ExecSpace> args;
   FastDivisor by_patches[2];
   int layout_row = N, layout_plane = N * N;
   int patches_per_team = 1;  ///< a team smooths this many patches side by side, each with its threads and buffers
   local_index n_patches = 0;
+  bool blocks = false;  ///< block contractions (run_blocks), one patch per team
   KOKKOS_INLINE_FUNCTION int row_stride() const { return staged ? layout_row : N; }
   KOKKOS_INLINE_FUNCTION int plane_stride() const { return staged ? layout_plane : N * N; }
 
@@ -94,11 +104,21 @@ struct DgPatchKernel {
   /// in memory): its global index g and its scratch offset at. Consecutive threads take
   /// consecutive e: the global reads and writes of the patch coalesce.
   KOKKOS_INLINE_FUNCTION void patch_value(const local_index c0[3], int e, local_index& g, int& at) const {
+    int X, Y, Z;
+    patch_position(c0, e, g, X, Y, Z);
+    at = X + row_stride() * Y + plane_stride() * Z;
+  }
+
+  /// Patch value e in memory order: its global index g and its patch position (X, Y, Z).
+  KOKKOS_INLINE_FUNCTION void patch_position(const local_index c0[3], int e, local_index& g, int& X, int& Y,
+                                             int& Z) const {
     const int cell = e / cell_values, i = e % cell_values;
     const int cx = cell & 1, cy = (cell >> 1) & 1, cz = cell >> 2;
     const int x = i % n, y = (i / n) % n, z = dim == 3 ? i / (n * n) : 0;
     g = args.box.cell_index(c0[0] + cx, c0[1] + cy, dim == 3 ? c0[2] + cz : 0) * args.box.cell_dofs + i;
-    at = (cx * n + x) + row_stride() * (cy * n + y) + plane_stride() * (cz * n + z);
+    X = cx * n + x;
+    Y = cy * n + y;
+    Z = cz * n + z;
   }
 
   /// t[at] = v(g) for this thread's share (e = rank, rank + size, … < count) of the patch values.
@@ -219,6 +239,11 @@ struct DgPatchKernel {
     int m[3] = {N, N, N};  // the local space's size per direction
     ArraySource array{};
     int combo = 0;
+    if (blocks) {  // one patch per team (the launcher's choice), matrices from the device array
+      describe(team.league_rank(), c0, m, array, combo);
+      run_blocks(team, c0, array);
+      return;
+    }
     if constexpr (!multi) {
       const bool is_interior = describe(team.league_rank(), c0, m, array, combo);
       // The branch is uniform over the team (one patch per team); the tuning row says whether the
@@ -296,6 +321,117 @@ struct DgPatchKernel {
           for (int X = 0; X < N; ++X, column += patch_size) s += *column * r[X];
         }
       args.x(g) += s;
+    }
+  }
+
+  /// to[at(X, Y, Z)] = v(g) for the team's share of the patch values, in memory order (coalesced).
+  template <class V>
+  KOKKOS_INLINE_FUNCTION void gather_block(const V& v, const local_index c0[3], int rank, int size, Number* to) const {
+    for (int e = rank; e < block_values; e += size) {
+      local_index g;
+      int X, Y, Z;
+      patch_position(c0, e, g, X, Y, Z);
+      to[BlockLayout::at(X, Y, Z)] = v(g);
+    }
+  }
+
+  /// One patch by block contractions (core/block_contraction.hpp; tensor cores where the trait
+  /// has them), buffers U, A, B, E in the trait's layout:
+  ///   residual (local):  A = M_x U, B = L_x U;  3D: U ← M_y A, E = L_y A + M_y B, then along the
+  ///                      last direction r = b − (a (L U' + M E') + b_mass M U') with (U', E') =
+  ///                      (U, E) in 3D and (A, B) in 2D;  or r gathered from the global residual;
+  ///   solve:             δ = S diag(1 / (a Σλ + b_mass)) Sᵀ r, one direction at a time;  x += δ.
+  /// The eigen-space coordinates beyond the local space come out zero from S's zero columns.
+  KOKKOS_INLINE_FUNCTION void run_blocks(const Member& team, const local_index c0[3], const ArraySource& src) const {
+    using block::Term;
+    using block::Write;
+    using L = BlockLayout;
+    Number* const U = static_cast<Number*>(
+        team.team_scratch(args.scratch_level).get_shmem_aligned(4 * block_stride * sizeof(Number), 16));
+    Number* const A = U + block_stride;
+    Number* const B = A + block_stride;
+    Number* const E = B + block_stride;
+    const int rank = team.team_rank(), size = team.team_size();
+    constexpr int last = dim - 1;
+    const Number one = 1;
+    Number* r = A;  // the residual's buffer
+    if (args.local_residual) {
+      gather_block(args.x, c0, rank, size, U);
+      team.team_barrier();
+      {
+        const Term<Number> mx[1] = {{src.m(0).p, U}}, lx[1] = {{src.l(0).p, U}};
+        Blocks::template apply<L>(team, 0, mx, one, Write::assign, A);
+        Blocks::template apply<L>(team, 0, lx, one, Write::assign, B);
+      }
+      team.team_barrier();
+      const Number* t0 = A;
+      const Number* t1 = B;
+      if constexpr (dim == 3) {
+        const Term<Number> my[1] = {{src.m(1).p, A}}, sum[2] = {{src.l(1).p, A}, {src.m(1).p, B}};
+        Blocks::template apply<L>(team, 1, my, one, Write::assign, U);
+        Blocks::template apply<L>(team, 1, sum, one, Write::assign, E);
+        team.team_barrier();
+        t0 = U;
+        t1 = E;
+        r = A;
+      } else {
+        r = U;
+      }
+      {
+        const Term<Number> lap[2] = {{src.l(last).p, t0}, {src.m(last).p, t1}}, mass[1] = {{src.m(last).p, t0}};
+        Blocks::template apply<L>(team, last, lap, args.laplace, Write::assign, r);
+        team.team_barrier();
+        if (args.mass != Number(0)) {
+          Blocks::template apply<L>(team, last, mass, args.mass, Write::add, r);
+          team.team_barrier();
+        }
+      }
+      // r ← b − r, or the patch-wise operator's dst += A_P x.
+      for (int e = rank; e < block_values; e += size) {
+        local_index g;
+        int X, Y, Z;
+        patch_position(c0, e, g, X, Y, Z);
+        const int at = L::at(X, Y, Z);
+        if (args.apply) args.dst(g) += r[at];  // the colour's patches do not overlap
+        else r[at] = args.b(g) - r[at];
+      }
+      if (args.apply) return;  // uniform over the team
+    } else {
+      gather_block(args.b, c0, rank, size, r);
+    }
+    team.team_barrier();
+    // δ = S diag(1 / (a Σλ + b)) Sᵀ r: forward transforms r → P → Q (→ P), backward, into `d`.
+    Number* const free0 = r == A ? B : A;
+    Number* const free1 = r == E ? U : E;
+    Number* p = r;
+    Number* q = free0;
+    for (int d = 0; d < dim; ++d) {
+      const Term<Number> st[1] = {{src.s(d).p, p, true}};
+      Blocks::template apply<L>(team, d, st, one, Write::assign, q);
+      team.team_barrier();
+      Number* const t = p == r ? free1 : p;
+      p = q;
+      q = t;
+    }
+    for (int e = rank; e < block_values; e += size) {
+      const int X = e % N, Y = (e / N) % N, Z = dim == 3 ? e / (N * N) : 0;
+      const Number lambda = src.lambda(0, X) + src.lambda(1, Y) + (dim == 3 ? src.lambda(2, Z) : Number(0));
+      p[L::at(X, Y, Z)] /= args.laplace * lambda + args.mass;
+    }
+    team.team_barrier();
+    for (int d = dim - 1; d >= 0; --d) {
+      const Term<Number> s[1] = {{src.s(d).p, p}};
+      Blocks::template apply<L>(team, d, s, one, Write::assign, q);
+      team.team_barrier();
+      Number* const t = p;
+      p = q;
+      q = t;
+    }
+    for (int e = rank; e < block_values; e += size) {
+      local_index g;
+      int X, Y, Z;
+      patch_position(c0, e, g, X, Y, Z);
+      args.x(g) += p[L::at(X, Y, Z)];
     }
   }
 
@@ -461,9 +597,14 @@ void launch_dg_patch(const DgPatchArgs<Number, ExecSpace>& args) {
   const int row = args.layout == DgPatchLayout::padded ? N + 1 : N;
   // Patches per team: the caller's, or the tuning row's on a device (one on the host, where a team
   // is one thread).
-  const int ppt = runs_on_host<ExecSpace>() ? 1 : args.patches_per_team > 0 ? args.patches_per_team
-                                                                            : Kernel::tuning.patches_per_team;
-  Kernel kernel{args, {FastDivisor(args.patches[0]), FastDivisor(args.patches[1])}, row, row * N, ppt, patches, {}};
+  // Block contractions where asked, or by default where the backend's trait has tensor cores for
+  // this number and size; never with the dense inverse (its solve is the line kernel's).
+  const bool blocks = !args.use_inverse && (args.contraction == DgPatchContraction::blocks ||
+                                            (args.contraction == DgPatchContraction::automatic && Kernel::Blocks::tensor_cores));
+  const int ppt = runs_on_host<ExecSpace>() || blocks ? 1
+                  : args.patches_per_team > 0        ? args.patches_per_team
+                                                     : Kernel::tuning.patches_per_team;
+  Kernel kernel{args, {FastDivisor(args.patches[0]), FastDivisor(args.patches[1])}, row, row * N, ppt, patches, blocks, {}};
   using Data = DgPatchData<N>;
   for (int d = 0; d < dim; ++d) {
     const Number* base = args.host_data + Data::offset(d, 0);
@@ -476,10 +617,10 @@ void launch_dg_patch(const DgPatchArgs<Number, ExecSpace>& args) {
       kernel.interior.lambda[d][i] = base[Data::lambda + i];
     }
   }
-  const int team_size = runs_on_host<ExecSpace>() ? 1 : ppt * Kernel::patch_threads;
+  const int team_size = runs_on_host<ExecSpace>() ? 1 : blocks ? Kernel::Blocks::threads_per_block : ppt * Kernel::patch_threads;
   // Shared memory where the team's buffers fit what a launch can really get (3D FP64 up to k = 6
   // with one patch per team on the H100: 47.0 of 47.6 KB), global memory otherwise.
-  const std::size_t bytes = Kernel::scratch_bytes(ppt);
+  const std::size_t bytes = blocks ? Kernel::block_scratch_bytes() : Kernel::scratch_bytes(ppt);
   kernel.args.scratch_level = bytes <= DeviceTraits<ExecSpace>::fast_scratch_bytes(team_size) ? 0 : 1;
   typename Kernel::Policy policy((patches + ppt - 1) / ppt, team_size);
   Kokkos::parallel_for("tensormg::smoother::dg_vertex_patch",

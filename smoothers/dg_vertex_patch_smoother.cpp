@@ -20,6 +20,15 @@ constexpr EnumName<DgPatchInversion> dg_patch_inversion_names[] = {
     {DgPatchInversion::inverse, "inverse"}};
 }  // namespace
 
+constexpr EnumName<DgPatchContraction> dg_patch_contraction_names[] = {{DgPatchContraction::automatic, "auto"},
+                                                                      {DgPatchContraction::lines, "lines"},
+                                                                      {DgPatchContraction::blocks, "blocks"}};
+
+std::string to_string(DgPatchContraction c) { return enum_name(dg_patch_contraction_names, c); }
+DgPatchContraction parse_dg_patch_contraction(const std::string& text) {
+  return parse_enum(dg_patch_contraction_names, text, "DG patch contraction");
+}
+
 std::string to_string(DgPatchInversion i) { return enum_name(dg_patch_inversion_names, i); }
 DgPatchInversion parse_dg_patch_inversion(const std::string& text) {
   return parse_enum(dg_patch_inversion_names, text, "DG patch inversion");
@@ -191,6 +200,7 @@ void DgVertexPatchSmoother<Number, ExecSpace>::launch_color(const view_type& x, 
   args.layout = kernel_.layout;
   args.patches_per_team = kernel_.patches_per_team;
   args.use_inverse = kernel_.inversion == DgPatchInversion::inverse;
+  args.contraction = kernel_.contraction;
   args.inverse = inverse_;
   for (int d = 0; d < 3; ++d)
     for (int position = 0; position < 4; ++position) args.inverse_slot[d][position] = inverse_slot_[d][position];
@@ -263,6 +273,7 @@ void DgVertexPatchSmoother<Number, ExecSpace>::smooth(vector_type& x, const vect
 template <class Number, class ExecSpace>
 std::string DgVertexPatchSmoother<Number, ExecSpace>::description() const {
   return "dg-vertex-patch " + to_string(solver_) + " " + to_string(kernel_.inversion) +
+         (kernel_.contraction != DgPatchContraction::automatic ? " " + to_string(kernel_.contraction) + "-contraction" : "") +
          (kernel_.layout == DgPatchLayout::plain ? " plain-layout" : "") +
          (kernel_.patches_per_team > 0 ? " " + std::to_string(kernel_.patches_per_team) + "-patches-per-team" : "");
 }

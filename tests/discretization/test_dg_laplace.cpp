@@ -166,6 +166,17 @@ TYPED_TEST(DgLaplace, PatchWiseEvaluationMatchesAssembledMatrix) {
       EXPECT_LE((matrix_free_vs_assembled<double, TypeParam>(dim, k, options, 60 + k)), 1e-12) << dim << "D k=" << k;
       EXPECT_LE((matrix_free_vs_assembled<float, TypeParam>(dim, k, options, 70 + k)), 2e-5) << dim << "D k=" << k;
     }
+  // Block contractions (tensor cores on CUDA in FP64 at k = 3, else portable) and lines.
+  for (const auto contraction : {DgPatchContraction::blocks, DgPatchContraction::lines}) {
+    options.patch_contraction = contraction;
+    for (int dim = 2; dim <= 3; ++dim)
+      for (int k : {1, 3, 4}) {
+        EXPECT_LE((matrix_free_vs_assembled<double, TypeParam>(dim, k, options, 80 + k)), 1e-12)
+            << dim << "D k=" << k << " " << to_string(contraction);
+        EXPECT_LE((matrix_free_vs_assembled<float, TypeParam>(dim, k, options, 90 + k)), 2e-5)
+            << dim << "D k=" << k << " " << to_string(contraction);
+      }
+  }
   EXPECT_EQ(parse_dg_evaluation("patch"), DgEvaluation::patch);
   EXPECT_THROW(parse_dg_evaluation("face"), InputError);
 }

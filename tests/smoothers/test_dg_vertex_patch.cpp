@@ -114,7 +114,8 @@ void reference_step(const std::shared_ptr<const DgDofLayout<HostExec>>& layout_p
 template <class ExecSpace>
 void compare_step(int dim, int k, std::array<int, 3> cells, DgLocalSolver solver, bool forward,
                   DgPatchLayout patch_layout = DgPatchLayout::padded, int patches_per_team = 0,
-                  DgPatchInversion inversion = DgPatchInversion::fast_diagonalization) {
+                  DgPatchInversion inversion = DgPatchInversion::fast_diagonalization,
+                  DgPatchContraction contraction = DgPatchContraction::automatic) {
   const auto mesh = make_mesh(dim, cells, 0, {1.0, 0.7, 1.3});
   DgLaplaceOptions options;
   options.penalty_factor = 1.5;
@@ -122,7 +123,9 @@ void compare_step(int dim, int k, std::array<int, 3> cells, DgLocalSolver solver
   const auto layout = std::make_shared<DgDofLayout<ExecSpace>>(mesh, k);
   const auto host_layout = std::make_shared<DgDofLayout<HostExec>>(mesh, k);
   const auto op = std::make_shared<const DgLaplaceOperator<double, ExecSpace>>(layout, options);
-  const DgVertexPatchSmoother<double, ExecSpace> smoother(op, solver, {patch_layout, patches_per_team, inversion});
+  DgPatchKernelOptions kernel{patch_layout, patches_per_team, inversion};
+  kernel.contraction = contraction;
+  const DgVertexPatchSmoother<double, ExecSpace> smoother(op, solver, kernel);
   auto x = op->make_vector(), b = op->make_vector();
   const local_index size = x.n_owned();
   std::vector<double> hx(size), hb(size);
@@ -142,7 +145,8 @@ void compare_step(int dim, int k, std::array<int, 3> cells, DgLocalSolver solver
   }
   EXPECT_LE(worst, 1e-11 * scale) << "dim=" << dim << " k=" << k << " " << to_string(solver)
                                   << (forward ? " forward " : " reverse ") << to_string(patch_layout)
-                                  << " patches per team " << patches_per_team << " " << to_string(inversion);
+                                  << " patches per team " << patches_per_team << " " << to_string(inversion) << " "
+                                  << to_string(contraction) << " contraction";
 }
 
 TYPED_TEST(DgVertexPatch, MatchesSequentialHostImplementation) {
@@ -164,6 +168,31 @@ TYPED_TEST(DgVertexPatch, MatchesSequentialHostImplementation) {
   compare_step<TypeParam>(3, 1, {4, 4, 4}, DgLocalSolver::full, true, DgPatchLayout::padded, 1);
   compare_step<TypeParam>(3, 1, {5, 5, 4}, DgLocalSolver::dirichlet, false, DgPatchLayout::padded, 3);
   compare_step<TypeParam>(2, 2, {7, 5, 1}, DgLocalSolver::full, true, DgPatchLayout::padded, 3);
+}
+
+/// Block contractions (DgPatchContraction::blocks; on CUDA in FP64 at k = 3 the tensor-core
+/// kernel, elsewhere the portable block contraction) compute the step of the sequential host
+/// implementation: every local solver, interior and boundary patches, 2D and 3D; and the line
+/// kernel still does where `auto` now takes blocks (CUDA k = 3).
+TYPED_TEST(DgVertexPatch, BlockContractionsMatchSequentialHostImplementation) {
+  if (world_size() > 1) GTEST_SKIP() << "one rank";
+  constexpr auto fd = DgPatchInversion::fast_diagonalization;
+  constexpr auto padded = DgPatchLayout::padded;
+  for (const auto solver : {DgLocalSolver::dirichlet, DgLocalSolver::full, DgLocalSolver::clamped}) {
+    const int k0 = solver == DgLocalSolver::clamped ? 3 : 1;
+    for (int k = k0; k <= 4; ++k)
+      compare_step<TypeParam>(2, k, {5, 6, 1}, solver, k % 2 == 1, padded, 0, fd, DgPatchContraction::blocks);
+    for (int k = k0; k <= 3; ++k)
+      compare_step<TypeParam>(3, k, {4, 4, 4}, solver, k != 2, padded, 0, fd, DgPatchContraction::blocks);
+    compare_step<TypeParam>(3, 3, {2, 3, 2}, solver, false, padded, 0, fd, DgPatchContraction::blocks);
+    compare_step<TypeParam>(3, 3, {4, 4, 4}, solver, true, padded, 0, fd, DgPatchContraction::lines);
+  }
+  // The dense inverse keeps the line kernel whatever the contraction says.
+  compare_step<TypeParam>(3, 2, {3, 3, 3}, DgLocalSolver::dirichlet, true, padded, 0, DgPatchInversion::inverse,
+                          DgPatchContraction::blocks);
+  EXPECT_EQ(parse_dg_patch_contraction("blocks"), DgPatchContraction::blocks);
+  EXPECT_EQ(to_string(DgPatchContraction::automatic), "auto");
+  EXPECT_THROW(parse_dg_patch_contraction("mma"), InputError);
 }
 
 /// The dense-inverse local solve (DgPatchKernelOptions::inversion) computes the step of the fast
