@@ -53,7 +53,14 @@ struct Case {
   std::string scatter;     ///< cg
   int cells_per_team;
   std::string evaluation;  ///< dg: cell or patch (DgEvaluation)
+  std::string contraction = "auto";  ///< dg patch: auto, lines or blocks (DgPatchContraction)
 };
+
+/// The variant column: the scatter mode (cg), the evaluation (dg), with the contraction (dg patch).
+std::string variant_label(const Case& c) {
+  if (!c.dg) return c.scatter;
+  return c.evaluation == "patch" ? "patch/" + c.contraction : c.evaluation;
+}
 
 /// DoFs (mesh nodes) of a case's mesh.
 double case_dofs(const Case& c) {
@@ -136,6 +143,7 @@ struct DgCase {
     DgLaplaceOptions options;
     options.cells_per_team = c.cells_per_team;
     options.evaluation = parse_dg_evaluation(c.evaluation);
+    options.patch_contraction = parse_dg_patch_contraction(c.contraction);
     return Operator(std::move(layout), options);
   }
 };
@@ -169,6 +177,7 @@ Json run_case(const Case& c, MPI_Comm comm, int repeats, double spmv_max_gib, co
   r["degree"] = c.degree;
   r["precision"] = c.precision;
   if (c.dg) r["evaluation"] = c.evaluation;
+  if (c.dg && c.evaluation == "patch") r["contraction"] = c.contraction;
   else r["scatter"] = c.scatter;
   // The patch-wise DG evaluation runs the patch kernel: the cell kernel's team shape does not apply.
   const bool patchwise = c.dg && c.evaluation == "patch";
@@ -210,7 +219,7 @@ int main(int argc, char** argv) {
     std::vector<std::string> discretizations{"cg"};
     std::vector<int> dims{3}, degrees{1, 2, 3, 4, 5, 6, 7, 8};
     std::vector<double> dofs{1e6};
-    std::vector<std::string> precisions{"double"}, scatters{"atomic"}, dg_evaluations{"cell"};
+    std::vector<std::string> precisions{"double"}, scatters{"atomic"}, dg_evaluations{"cell"}, dg_contractions{"auto"};
     std::vector<int> cells_per_team{0};
     int repeats = 10;
     double spmv_max_gib = 4;
@@ -223,6 +232,10 @@ int main(int argc, char** argv) {
     app.add_option("--precisions", precisions, "double and/or float")->delimiter(',');
     app.add_option("--scatter", scatters, "atomic and/or coloring")->delimiter(',');
     app.add_option("--cells-per-team", cells_per_team, "cells per team (0: automatic)")->delimiter(',');
+    app.add_option("--dg-contractions", dg_contractions,
+                   "dg patch evaluation: the patch kernel's contractions, auto, lines and/or blocks (tensor cores on "
+                   "CUDA in FP64 at k = 3)")
+        ->delimiter(',');
     app.add_option("--dg-evaluations", dg_evaluations,
                    "dg: cell (cell-centric) and/or patch (patch-wise, paper 001 §2.1; one rank)")->delimiter(',');
     app.add_option("--repeats", repeats, "timed repetitions (median reported), 1..10000");
@@ -254,6 +267,8 @@ int main(int argc, char** argv) {
       for (const auto& s : scatters) (void)parse_scatter_mode(s);
       TENSORMG_CHECK(!dg_evaluations.empty(), "--dg-evaluations needs at least one value");
       for (const auto& e : dg_evaluations) (void)parse_dg_evaluation(e);
+      TENSORMG_CHECK(!dg_contractions.empty(), "--dg-contractions needs at least one value");
+      for (const auto& e : dg_contractions) (void)parse_dg_patch_contraction(e);
       for (int cpt : cells_per_team)
         TENSORMG_CHECK(cpt >= 0 && cpt <= 256, "--cells-per-team must be in 0..256 (0: automatic), given " << cpt);
       TENSORMG_CHECK(spmv_max_gib >= 0, "--spmv-max-gib must be >= 0 (0: no SpMV comparison), given " << spmv_max_gib);
@@ -268,13 +283,14 @@ int main(int argc, char** argv) {
           for (double n : dofs)
             for (const auto& p : precisions)
               for (const auto& s : disc == "dg" ? dg_evaluations : scatters)  // DG: no scatter, an evaluation
-                for (int cpt : cells_per_team)
-                  cases.push_back({disc == "dg", dim, k, n, p, disc == "dg" ? "" : s, cpt, disc == "dg" ? s : ""});
+                for (const auto& contraction : disc == "dg" && s == "patch" ? dg_contractions : std::vector<std::string>{"auto"})
+                  for (int cpt : cells_per_team)
+                    cases.push_back({disc == "dg", dim, k, n, p, disc == "dg" ? "" : s, cpt, disc == "dg" ? s : "", contraction});
     check_sweep_sizes(cases, spmv_max_gib, env.comm());
 
     Json results = Json::array();
     if (env.rank() == 0)
-      std::printf("%-3s %3s %2s %-6s %-8s %4s %11s %9s %9s %7s %8s %9s %8s\n", "FE", "dim", "k", "prec", "variant", "cpt", "DoFs",
+      std::printf("%-3s %3s %2s %-6s %-12s %4s %11s %9s %9s %7s %8s %9s %8s\n", "FE", "dim", "k", "prec", "variant", "cpt", "DoFs",
                   "GDoF/s", "GFLOP/s", "%FMA", "%DRAM*", "SpMV GD/s", "speedup");
     for (const Case& c : cases) {
       Row row;
@@ -290,8 +306,8 @@ int main(int argc, char** argv) {
         // Only a refusal every rank made is a skipped case; a local one would leave the ranks apart.
         if (!e.collective()) throw;
         if (env.rank() == 0)
-          std::printf("%-3s %3d %2d %-6s %-8s %4d skipped: %s\n", c.dg ? "dg" : "cg", c.dim, c.degree, c.precision.c_str(),
-                      c.dg ? c.evaluation.c_str() : c.scatter.c_str(),
+          std::printf("%-3s %3d %2d %-6s %-12s %4d skipped: %s\n", c.dg ? "dg" : "cg", c.dim, c.degree, c.precision.c_str(),
+                      variant_label(c).c_str(),
                       c.cells_per_team, e.what());
         r["discretization"] = c.dg ? "dg" : "cg";
         r["dim"] = c.dim;
@@ -301,8 +317,8 @@ int main(int argc, char** argv) {
         continue;
       }
       if (env.rank() == 0) {
-        std::printf("%-3s %3d %2d %-6s %-8s %4d %11.0f %9.3f %9.1f %7.2f %8.2f %9.3f %8.2f\n", c.dg ? "dg" : "cg",
-                    c.dim, c.degree, c.precision.c_str(), c.dg ? c.evaluation.c_str() : c.scatter.c_str(), row.cells_per_team, row.dofs, row.gdofs, row.gflops,
+        std::printf("%-3s %3d %2d %-6s %-12s %4d %11.0f %9.3f %9.1f %7.2f %8.2f %9.3f %8.2f\n", c.dg ? "dg" : "cg",
+                    c.dim, c.degree, c.precision.c_str(), variant_label(c).c_str(), row.cells_per_team, row.dofs, row.gdofs, row.gflops,
                     row.pct_fma, row.pct_dram, row.spmv_gdofs, row.speedup);
         std::fflush(stdout);
       }
