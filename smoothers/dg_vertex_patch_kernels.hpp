@@ -47,7 +47,10 @@ struct DgPatchKernel {
   static constexpr int lines = patch_size / N;
   static constexpr DgPatchTuning tuning = dg_patch_tuning(dim, n - 1);
   static constexpr int min_blocks = sizeof(Number) == 8 ? tuning.min_blocks_fp64 : tuning.min_blocks_fp32;
-  using Bounds = std::conditional_t<(min_blocks > 0), Kokkos::LaunchBounds<128, min_blocks>, Kokkos::LaunchBounds<>>;
+  /// The largest team: the launch bound's threads (also the block path's, whose tensor-core
+  /// contraction then gives each warp several tiles).
+  static constexpr int max_team = 128;
+  using Bounds = std::conditional_t<(min_blocks > 0), Kokkos::LaunchBounds<max_team, min_blocks>, Kokkos::LaunchBounds<>>;
   using Policy = Kokkos::TeamPolicy<ExecSpace, Bounds>;
   using Member = typename Policy::member_type;
   using ScratchView = Kokkos::View<Number*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
@@ -617,7 +620,9 @@ void launch_dg_patch(const DgPatchArgs<Number, ExecSpace>& args) {
       kernel.interior.lambda[d][i] = base[Data::lambda + i];
     }
   }
-  const int team_size = runs_on_host<ExecSpace>() ? 1 : blocks ? Kernel::Blocks::threads_per_block : ppt * Kernel::patch_threads;
+  const int team_size = runs_on_host<ExecSpace>() ? 1
+                        : blocks ? std::min(Kernel::Blocks::threads_per_block, Kernel::max_team)
+                                 : ppt * Kernel::patch_threads;
   // Shared memory where the team's buffers fit what a launch can really get (3D FP64 up to k = 6
   // with one patch per team on the H100: 47.0 of 47.6 KB), global memory otherwise.
   const std::size_t bytes = blocks ? Kernel::block_scratch_bytes() : Kernel::scratch_bytes(ppt);
