@@ -78,6 +78,8 @@ struct DgPatchKernel {
   using Blocks = block::BlockContraction<ExecSpace, Number, dim, N>;
   using BlockLayout = typename Blocks::Layout;
   static constexpr int block_values = block::block_size<dim, N>;
+  /// The tensor-core block path's launch: a warp per tile, no register cap (launch_dg_patch).
+  using BlockPolicy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<Blocks::threads_per_block, 1>>;
   /// Four buffers of a patch in the block layout, each aligned to 16 bytes (tensor-core stores).
   static constexpr int block_stride = (block_values + 1) / 2 * 2;
   static std::size_t block_scratch_bytes() { return 4 * block_stride * sizeof(Number) + 16; }
@@ -618,6 +620,20 @@ void launch_dg_patch(const DgPatchArgs<Number, ExecSpace>& args) {
         kernel.interior.s[d][i][j] = base[Data::s + i * N + j];
       }
       kernel.interior.lambda[d][i] = base[Data::lambda + i];
+    }
+  }
+  // The tensor-core path runs under its own launch bound: a warp per tile and the registers the
+  // mma fragments need, not the line kernel's 128 threads and register cap (under those the block
+  // path spilled and ran at 0.85-0.94x the line kernel, h100-2026-11-25-tensor-cores/call3).
+  if constexpr (Kernel::Blocks::tensor_cores) {
+    if (blocks) {
+      const int team_size = Kernel::Blocks::threads_per_block;
+      const std::size_t bytes = Kernel::block_scratch_bytes();
+      kernel.args.scratch_level = bytes <= DeviceTraits<ExecSpace>::fast_scratch_bytes(team_size) ? 0 : 1;
+      typename Kernel::BlockPolicy policy(patches, team_size);
+      Kokkos::parallel_for("tensormg::smoother::dg_vertex_patch_mma",
+                           policy.set_scratch_size(kernel.args.scratch_level, Kokkos::PerTeam(bytes)), kernel);
+      return;
     }
   }
   const int team_size = runs_on_host<ExecSpace>() ? 1
