@@ -245,8 +245,7 @@ struct DgPatchKernel {
     ArraySource array{};
     int combo = 0;
     if (blocks) {  // one patch per team (the launcher's choice), matrices from the device array
-      describe(team.league_rank(), c0, m, array, combo);
-      run_blocks(team, c0, array);
+      block_team(team);
       return;
     }
     if constexpr (!multi) {
@@ -327,6 +326,17 @@ struct DgPatchKernel {
         }
       args.x(g) += s;
     }
+  }
+
+  /// The block path of team league_rank's patch (one patch per team).
+  template <class M>
+  KOKKOS_INLINE_FUNCTION void block_team(const M& team) const {
+    local_index c0[3] = {0, 0, 0};
+    int m[3] = {N, N, N};
+    ArraySource array{};
+    int combo = 0;
+    describe(team.league_rank(), c0, m, array, combo);
+    run_blocks(team, c0, array);
   }
 
   /// to[at(X, Y, Z)] = v(g) for the team's share of the patch values, in memory order (coalesced).
@@ -593,6 +603,17 @@ struct DgPatchKernel {
   }
 };
 
+/// The tensor-core block path as a kernel of its own: compiled apart from the line kernel, it is
+/// given only the registers its own code needs (in one kernel with the line path and no register
+/// cap nvcc gave it 254: one block per SM, 0.37x the line kernel, h100-2026-11-25-tensor-cores/call4).
+template <class Kernel>
+struct DgPatchBlockKernel {
+  Kernel kernel;
+  KOKKOS_INLINE_FUNCTION void operator()(const typename Kernel::BlockPolicy::member_type& team) const {
+    kernel.block_team(team);
+  }
+};
+
 template <int dim, int n, class Number, class ExecSpace>
 void launch_dg_patch(const DgPatchArgs<Number, ExecSpace>& args) {
   using Kernel = DgPatchKernel<dim, n, Number, ExecSpace>;
@@ -603,9 +624,12 @@ void launch_dg_patch(const DgPatchArgs<Number, ExecSpace>& args) {
   // Patches per team: the caller's, or the tuning row's on a device (one on the host, where a team
   // is one thread).
   // Block contractions where asked, or by default where the backend's trait has tensor cores for
-  // this number and size; never with the dense inverse (its solve is the line kernel's).
-  const bool blocks = !args.use_inverse && (args.contraction == DgPatchContraction::blocks ||
-                                            (args.contraction == DgPatchContraction::automatic && Kernel::Blocks::tensor_cores));
+  // this number and size and the tuning row says they win; never with the dense inverse (its
+  // solve is the line kernel's).
+  const bool blocks =
+      !args.use_inverse &&
+      (args.contraction == DgPatchContraction::blocks ||
+       (args.contraction == DgPatchContraction::automatic && Kernel::Blocks::tensor_cores && Kernel::tuning.tensor_cores));
   const int ppt = runs_on_host<ExecSpace>() || blocks ? 1
                   : args.patches_per_team > 0        ? args.patches_per_team
                                                      : Kernel::tuning.patches_per_team;
@@ -622,9 +646,10 @@ void launch_dg_patch(const DgPatchArgs<Number, ExecSpace>& args) {
       kernel.interior.lambda[d][i] = base[Data::lambda + i];
     }
   }
-  // The tensor-core path runs under its own launch bound: a warp per tile and the registers the
-  // mma fragments need, not the line kernel's 128 threads and register cap (under those the block
-  // path spilled and ran at 0.85-0.94x the line kernel, h100-2026-11-25-tensor-cores/call3).
+  // The tensor-core path runs as a kernel of its own under its own launch bound: a warp per tile
+  // and the registers the mma fragments need, not the line kernel's 128 threads and register cap
+  // (under those the block path spilled and ran at 0.85-0.94x the line kernel,
+  // h100-2026-11-25-tensor-cores/call3).
   if constexpr (Kernel::Blocks::tensor_cores) {
     if (blocks) {
       const int team_size = Kernel::Blocks::threads_per_block;
@@ -632,7 +657,8 @@ void launch_dg_patch(const DgPatchArgs<Number, ExecSpace>& args) {
       kernel.args.scratch_level = bytes <= DeviceTraits<ExecSpace>::fast_scratch_bytes(team_size) ? 0 : 1;
       typename Kernel::BlockPolicy policy(patches, team_size);
       Kokkos::parallel_for("tensormg::smoother::dg_vertex_patch_mma",
-                           policy.set_scratch_size(kernel.args.scratch_level, Kokkos::PerTeam(bytes)), kernel);
+                           policy.set_scratch_size(kernel.args.scratch_level, Kokkos::PerTeam(bytes)),
+                           DgPatchBlockKernel<Kernel>{kernel});
       return;
     }
   }

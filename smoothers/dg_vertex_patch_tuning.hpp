@@ -33,6 +33,12 @@ struct DgPatchTuning {
   /// 0.07–0.91×; a 2D Q2 MG-GMRES solve of 37.7M DoF 0.248 → 0.190 s. Host: fast diagonalization
   /// (the VM measured 0.6× at 2D k = 2).
   bool dense_inverse_on_device = false;
+  /// DgPatchContraction::automatic on a device whose BlockContraction has tensor cores for the
+  /// kernel's number and size (CUDA FP64, 2(k + 1) = 8): block contractions instead of lines.
+  /// Same-call A/B (h100-2026-11-25-tensor-cores/call3, one smoothing step, 16M DoF, blocks /
+  /// lines): 2D k = 3 0.64x (Dirichlet), 0.96x (full); 3D k = 3 under the line kernel's launch bound
+  /// 0.85-0.94x; call4: 3D k = 3 with the block path's own bound (see the row below).
+  bool tensor_cores = false;
 };
 
 constexpr DgPatchTuning dg_patch_tuning(int dim, int k) {
@@ -43,7 +49,8 @@ constexpr DgPatchTuning dg_patch_tuning(int dim, int k) {
   const int patches = lines >= 64 ? 1 : 64 / lines;
   return {dim, k, wins,
           wins ? "functor-held interior matrices faster in the A/B" : "device-array matrices faster in the A/B",
-          "h100-2026-11-24-dg/smoother-constants", fp64, fp32, patches, dim == 2 && k <= 2};
+          "h100-2026-11-24-dg/smoother-constants", fp64, fp32, patches, dim == 2 && k <= 2,
+          false};
 }
 
 }  // namespace tensormg
