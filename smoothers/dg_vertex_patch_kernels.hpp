@@ -78,8 +78,13 @@ struct DgPatchKernel {
   using Blocks = block::BlockContraction<ExecSpace, Number, dim, N>;
   using BlockLayout = typename Blocks::Layout;
   static constexpr int block_values = block::block_size<dim, N>;
-  /// The tensor-core block path's launch: a warp per tile, no register cap (launch_dg_patch).
-  using BlockPolicy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<Blocks::threads_per_block, 1>>;
+  /// The tensor-core block path's launch (launch_dg_patch, DgPatchBlockKernel): 128 threads (each
+  /// warp two tiles in 3D), 6 blocks per SM (80 registers). Same-call A/Bs against the line kernel
+  /// (3D k = 3 Dirichlet, h100-2026-11-25-tensor-cores): inside the line kernel under its bound
+  /// 0.92x (call3); a kernel of its own with a warp per tile and no cap: 254 registers, 0.37x
+  /// (call4); with LaunchBounds<256, 1>: 95 registers, 2 blocks per SM, 0.66x (call5); this: call6.
+  static constexpr int block_team_size = Blocks::threads_per_block < max_team ? Blocks::threads_per_block : max_team;
+  using BlockPolicy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<block_team_size, 6>>;
   /// Four buffers of a patch in the block layout, each aligned to 16 bytes (tensor-core stores).
   static constexpr int block_stride = (block_values + 1) / 2 * 2;
   static std::size_t block_scratch_bytes() { return 4 * block_stride * sizeof(Number) + 16; }
@@ -652,7 +657,7 @@ void launch_dg_patch(const DgPatchArgs<Number, ExecSpace>& args) {
   // h100-2026-11-25-tensor-cores/call3).
   if constexpr (Kernel::Blocks::tensor_cores) {
     if (blocks) {
-      const int team_size = Kernel::Blocks::threads_per_block;
+      const int team_size = Kernel::block_team_size;
       const std::size_t bytes = Kernel::block_scratch_bytes();
       kernel.args.scratch_level = bytes <= DeviceTraits<ExecSpace>::fast_scratch_bytes(team_size) ? 0 : 1;
       typename Kernel::BlockPolicy policy(patches, team_size);
