@@ -562,10 +562,10 @@ int main(int argc, char** argv) {
                    "dg: how the vertex patch's local problem is inverted: auto (default: dense inverses on a GPU in 2D "
                    "k <= 2, where they measured faster), fast-diagonalization or inverse (stored dense inverses; 3D k <= 4)");
     app.add_option("--contraction", o.contraction,
-                   "dg: how the vertex-patch kernel contracts: auto (default: blocks where the build has tensor cores "
-                   "for the level's precision and size, i.e. CUDA FP64 k = 3; lines elsewhere), lines (a thread per "
-                   "patch line, CUDA cores) or blocks (whole-patch block contractions, tensor cores where available; "
-                   "paper 001)");
+                   "dg: how the vertex-patch kernel contracts: auto (default: the tuning table's choice, blocks on "
+                   "tensor cores in CUDA builds for FP64 3D k = 3, where they measured faster; lines elsewhere), lines "
+                   "(a thread per patch line, CUDA cores) or blocks (whole-patch block contractions, tensor cores "
+                   "where available: FP64 k = 3; paper 001)");
     app.add_option("--dg-evaluation", o.dg_evaluation,
                    "dg: operator evaluation: cell (cell-centric, default) or patch (patch-wise, paper 001 §2.1; one rank)");
     app.add_option("--halo-overlap", o.halo_overlap,

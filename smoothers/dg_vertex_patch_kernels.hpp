@@ -82,7 +82,8 @@ struct DgPatchKernel {
   /// warp two tiles in 3D), 6 blocks per SM (80 registers). Same-call A/Bs against the line kernel
   /// (3D k = 3 Dirichlet, h100-2026-11-25-tensor-cores): inside the line kernel under its bound
   /// 0.92x (call3); a kernel of its own with a warp per tile and no cap: 254 registers, 0.37x
-  /// (call4); with LaunchBounds<256, 1>: 95 registers, 2 blocks per SM, 0.66x (call5); this: call6.
+  /// (call4); with LaunchBounds<256, 1>: 95 registers, 2 blocks per SM, 0.66x (call5); this, 72
+  /// registers and few spills: 1.19x (call6).
   static constexpr int block_team_size = Blocks::threads_per_block < max_team ? Blocks::threads_per_block : max_team;
   using BlockPolicy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<block_team_size, 6>>;
   /// Four buffers of a patch in the block layout, each aligned to 16 bytes (tensor-core stores).

@@ -35,9 +35,10 @@ struct DgPatchTuning {
   bool dense_inverse_on_device = false;
   /// DgPatchContraction::automatic on a device whose BlockContraction has tensor cores for the
   /// kernel's number and size (CUDA FP64, 2(k + 1) = 8): block contractions instead of lines.
-  /// Same-call A/B (h100-2026-11-25-tensor-cores/call3, one smoothing step, 16M DoF, blocks /
-  /// lines): 2D k = 3 0.64x (Dirichlet), 0.96x (full); 3D k = 3 under the line kernel's launch bound
-  /// 0.85-0.94x; call4: 3D k = 3 with the block path's own bound (see the row below).
+  /// Same-call A/B of the block kernel as launched now (h100-2026-11-25-tensor-cores/call6, one
+  /// smoothing step, 16M DoF, both rounds, blocks / lines): 3D k = 3 Dirichlet 1.19x, clamped
+  /// 1.11x, full 1.07x (a 3D Q3 134M-DoF FGMRES + V-cycle solve 0.885 -> 0.838 s); 2D k = 3
+  /// Dirichlet 0.83x, clamped 0.82x, full 1.11x: blocks in 3D only.
   bool tensor_cores = false;
 };
 
@@ -50,7 +51,7 @@ constexpr DgPatchTuning dg_patch_tuning(int dim, int k) {
   return {dim, k, wins,
           wins ? "functor-held interior matrices faster in the A/B" : "device-array matrices faster in the A/B",
           "h100-2026-11-24-dg/smoother-constants", fp64, fp32, patches, dim == 2 && k <= 2,
-          false};
+          dim == 3 && k == 3};
 }
 
 }  // namespace tensormg

@@ -18,6 +18,8 @@
 /// value. The tiles: d = 0, 1: plane z = tile (lines y = g resp. x = g); d = 2: row y = tile
 /// (lines x = g).
 
+#include <Kokkos_Core.hpp>
+
 namespace tensormg::cuda_mma {
 
 /// XOR-swizzled layout of an 8 × 8 × 8 block of 8-byte values (a plane in 2D): value (x, y, z) at
