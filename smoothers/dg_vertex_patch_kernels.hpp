@@ -421,7 +421,8 @@ struct DgPatchKernel {
       gather_block(args.b, c0, rank, size, r);
     }
     team.team_barrier();
-    // δ = S diag(1 / (a Σλ + b)) Sᵀ r: forward transforms r → P → Q (→ P), backward, into `d`.
+    // δ = S diag(1 / (a Σλ + b)) Sᵀ r: the transforms alternate between two free buffers (p holds
+    // the latest result), never in place.
     Number* const free0 = r == A ? B : A;
     Number* const free1 = r == E ? U : E;
     Number* p = r;
@@ -652,15 +653,16 @@ void launch_dg_patch(const DgPatchArgs<Number, ExecSpace>& args) {
       kernel.interior.lambda[d][i] = base[Data::lambda + i];
     }
   }
-  // The tensor-core path runs as a kernel of its own under its own launch bound: a warp per tile
-  // and the registers the mma fragments need, not the line kernel's 128 threads and register cap
-  // (under those the block path spilled and ran at 0.85-0.94x the line kernel,
+  const int team_size = runs_on_host<ExecSpace>() ? 1 : blocks ? Kernel::block_team_size : ppt * Kernel::patch_threads;
+  // Shared memory where the team's buffers fit what a launch can really get (3D FP64 up to k = 6
+  // with one patch per team on the H100: 47.0 of 47.6 KB), global memory otherwise.
+  const std::size_t bytes = blocks ? Kernel::block_scratch_bytes() : Kernel::scratch_bytes(ppt);
+  kernel.args.scratch_level = bytes <= DeviceTraits<ExecSpace>::fast_scratch_bytes(team_size) ? 0 : 1;
+  // The tensor-core path runs as a kernel of its own under its own launch bound, sized for the
+  // block code alone (inside the line kernel it spilled and ran at 0.85-0.94x the line kernel,
   // h100-2026-11-25-tensor-cores/call3).
   if constexpr (Kernel::Blocks::tensor_cores) {
     if (blocks) {
-      const int team_size = Kernel::block_team_size;
-      const std::size_t bytes = Kernel::block_scratch_bytes();
-      kernel.args.scratch_level = bytes <= DeviceTraits<ExecSpace>::fast_scratch_bytes(team_size) ? 0 : 1;
       typename Kernel::BlockPolicy policy(patches, team_size);
       Kokkos::parallel_for("tensormg::smoother::dg_vertex_patch_mma",
                            policy.set_scratch_size(kernel.args.scratch_level, Kokkos::PerTeam(bytes)),
@@ -668,13 +670,6 @@ void launch_dg_patch(const DgPatchArgs<Number, ExecSpace>& args) {
       return;
     }
   }
-  const int team_size = runs_on_host<ExecSpace>() ? 1
-                        : blocks ? std::min(Kernel::Blocks::threads_per_block, Kernel::max_team)
-                                 : ppt * Kernel::patch_threads;
-  // Shared memory where the team's buffers fit what a launch can really get (3D FP64 up to k = 6
-  // with one patch per team on the H100: 47.0 of 47.6 KB), global memory otherwise.
-  const std::size_t bytes = blocks ? Kernel::block_scratch_bytes() : Kernel::scratch_bytes(ppt);
-  kernel.args.scratch_level = bytes <= DeviceTraits<ExecSpace>::fast_scratch_bytes(team_size) ? 0 : 1;
   typename Kernel::Policy policy((patches + ppt - 1) / ppt, team_size);
   Kokkos::parallel_for("tensormg::smoother::dg_vertex_patch",
                        policy.set_scratch_size(kernel.args.scratch_level, Kokkos::PerTeam(bytes)), kernel);
