@@ -18,8 +18,17 @@
 /// benchmark can run the same kernel on another layout (the bank-conflict study). The caller
 /// allocates the blocks, synchronises the team between calls, and keeps `out` apart from every
 /// `in` (the tensor-core kernels read other threads' values of `in` while they write `out`).
+///
+/// The products' arithmetic is the trait's last parameter (`Products`): the block's own number, or
+/// FP16 operands with FP32 sums, without or with the error correction of paper 001 Algorithm 1.
+/// The FP16 variants exist for float blocks; the portable kernel emulates them (operands rounded
+/// to FP16 as the hardware's conversion does), the CUDA backend runs them on tensor cores.
 
 #include <Kokkos_Core.hpp>
+
+#include <cmath>
+#include <limits>
+#include <type_traits>
 
 #include "core/device_traits.hpp"
 #include "core/tensor_contraction.hpp"
@@ -37,6 +46,31 @@ struct Term {
   const Number* in = nullptr;
   bool transposed = false;
 };
+
+/// The arithmetic of a block contraction's products (paper 001 §6).
+enum class Products {
+  native,        ///< in the block's number
+  f16,           ///< both operands rounded to FP16, products summed in FP32
+  f16_corrected  ///< Algorithm 1: a = a_h + 2⁻¹¹ δa with a_h = fp16(a), δa = fp16(2¹¹ (a − a_h)), the
+                 ///< same for b, and a b ≈ a_h b_h + 2⁻¹¹ (δa b_h + a_h δb), summed in FP32
+};
+
+/// v rounded to the nearest FP16 (IEEE binary16) value, ties to even, FP16 subnormals kept, ±inf
+/// beyond the largest: what CUDA's __float2half_rn gives, in float arithmetic on every backend.
+KOKKOS_INLINE_FUNCTION float round_to_f16(float v) {
+  const float a = v < 0 ? -v : v;
+  if (!(a < 65520.f)) return a != a ? v : v < 0 ? -std::numeric_limits<float>::infinity() : std::numeric_limits<float>::infinity();
+  if (a < 6.103515625e-05f) return rintf(v * 16777216.f) * 5.9604644775390625e-08f;  // subnormal: spacing 2⁻²⁴
+  int e;
+  frexpf(a, &e);  // a = m 2^e, m in [0.5, 1): FP16 spacing 2^(e − 11)
+  return ldexpf(rintf(ldexpf(v, 11 - e)), e - 11);
+}
+
+/// Algorithm 1's split of v: its FP16 part and the FP16 of its remainder scaled by 2¹¹.
+KOKKOS_INLINE_FUNCTION void split_f16(float v, float& high, float& low) {
+  high = round_to_f16(v);
+  low = round_to_f16((v - high) * 2048.f);
+}
 
 /// Values of an N^dim block.
 template <int dim, int N>
@@ -59,11 +93,15 @@ KOKKOS_FORCEINLINE_FUNCTION constexpr int line_offset(int d, int j, int p, int q
 /// The portable block contraction: thread r of the team takes lines r, r + size, …; a line loads
 /// its N values of every term's block into registers and forms the N outputs as dot products with
 /// the matrix rows (columns when transposed). Works on every execution space and layout; the
-/// reference the backends' kernels are tested against.
-template <int dim, int N, class Number>
+/// reference the backends' kernels are tested against. With FP16 products it emulates them
+/// (the products of the rounded operands are exact in float, as in the tensor cores' FP32
+/// accumulation), a reference for the tensor-core kernels, not a fast path.
+template <int dim, int N, class Number, Products P = Products::native>
 struct PortableBlockContraction {
+  static_assert(P == Products::native || std::is_same_v<Number, float>, "FP16 products are for float blocks");
   static constexpr bool tensor_cores = false;
-  static constexpr const char* name = "portable";
+  static constexpr const char* name =
+      P == Products::native ? "portable" : P == Products::f16 ? "portable-f16-emulated" : "portable-f16ec-emulated";
   using Layout = PlainLayout<N>;
   /// Threads a team needs per block (any team size works; more than this idle).
   static constexpr int threads_per_block = block_size<dim, N> / N;
@@ -72,6 +110,10 @@ struct PortableBlockContraction {
   KOKKOS_INLINE_FUNCTION static void apply(const Member& team, int d, const Term<Number> (&t)[terms], Number scale,
                                            Write write, Number* out) {
     constexpr int lines = block_size<dim, N> / N;
+    if constexpr (P != Products::native) {
+      emulate_f16<L>(team, d, t, scale, write, out);
+      return;
+    }
     for (int line = team.team_rank(); line < lines; line += team.team_size()) {
       const int p = line % N, q = line / N;
       Number v[terms][1][N];
@@ -96,6 +138,29 @@ struct PortableBlockContraction {
   }
 
  private:
+  template <class L, int terms, class Member>
+  KOKKOS_INLINE_FUNCTION static void emulate_f16(const Member& team, int d, const Term<Number> (&t)[terms],
+                                                 Number scale, Write write, Number* out) {
+    constexpr int lines = block_size<dim, N> / N;
+    for (int line = team.team_rank(); line < lines; line += team.team_size()) {
+      const int p = line % N, q = line / N;
+      for (int o = 0; o < N; ++o) {
+        float main = 0, correction = 0;
+        for (int s = 0; s < terms; ++s)
+          for (int j = 0; j < N; ++j) {
+            float ah, al, bh, bl;
+            split_f16(t[s].matrix[t[s].transposed ? j * N + o : o * N + j], ah, al);
+            split_f16(t[s].in[line_offset<L>(d, j, p, q)], bh, bl);
+            main += ah * bh;
+            if constexpr (P == Products::f16_corrected) correction += al * bh + ah * bl;
+          }
+        const float sum = main + correction * (1.f / 2048.f);
+        const int at = line_offset<L>(d, o, p, q);
+        out[at] = write == Write::add ? out[at] + scale * sum : scale * sum;
+      }
+    }
+  }
+
   /// matrix[m][o] of a row-major N × N matrix (what dot_column indexes).
   struct Rows {
     const Number* p;
@@ -104,7 +169,7 @@ struct PortableBlockContraction {
 };
 
 /// The trait: the portable contraction unless a backend specialises it.
-template <class ExecSpace, class Number, int dim, int N, class Enable = void>
-struct BlockContraction : PortableBlockContraction<dim, N, Number> {};
+template <class ExecSpace, class Number, int dim, int N, Products P = Products::native, class Enable = void>
+struct BlockContraction : PortableBlockContraction<dim, N, Number, P> {};
 
 }  // namespace tensormg::block

@@ -172,7 +172,12 @@ void validate(Options& o) {
                    "--local-solver clamped needs --degree >= 3 (below, the clamped patch spaces do not cover a cell's "
                    "polynomials); use full or dirichlet");
     if (parse_dg_patch_inversion(o.patch_inversion) == DgPatchInversion::inverse) check_dg_dense_inverse(o.dim, o.degree);
-    (void)parse_dg_patch_contraction(o.contraction);
+    // FP16 products: the float multigrid of --precision float or mixed (mixed FMG's double start
+    // keeps double arithmetic), degree 3, the fast-diagonalization solve.
+    check_dg_patch_contraction(parse_dg_patch_contraction(o.contraction), o.dim, o.degree,
+                               o.precision != "double" && uses_multigrid(o),
+                               uses_dg_dense_inverse(parse_dg_patch_inversion(o.patch_inversion), o.dim, o.degree,
+                                                     !runs_on_host<DefaultExec>()));
     (void)parse_dg_evaluation(o.dg_evaluation);
   } else {
     (void)parse_local_solver(o.local_solver);
@@ -564,8 +569,10 @@ int main(int argc, char** argv) {
     app.add_option("--contraction", o.contraction,
                    "dg: how the vertex-patch kernel contracts: auto (default: the tuning table's choice, blocks on "
                    "tensor cores in CUDA builds for FP64 3D k = 3, where they measured faster; lines elsewhere), lines "
-                   "(a thread per patch line, CUDA cores) or blocks (whole-patch block contractions, tensor cores "
-                   "where available: FP64 k = 3; paper 001)");
+                   "(a thread per patch line, CUDA cores), blocks (whole-patch block contractions, tensor cores "
+                   "where available: FP64 k = 3; paper 001), f16 or f16ec (block contractions with FP16 operands and "
+                   "FP32 sums, without or with error correction, paper 001 §6: tensor cores in CUDA builds, emulated "
+                   "elsewhere; the float multigrid of --precision float|mixed, k = 3)");
     app.add_option("--dg-evaluation", o.dg_evaluation,
                    "dg: operator evaluation: cell (cell-centric, default) or patch (patch-wise, paper 001 §2.1; one rank)");
     app.add_option("--halo-overlap", o.halo_overlap,

@@ -23,6 +23,9 @@ MixedFullMultigrid<ExecSpace, Disc>::MixedFullMultigrid(std::shared_ptr<const hi
              [&] {
                MultigridOptions o = options;
                o.collect_times = false;  // the times asked for are the float cycle's
+               // FP16 products are for the float cycles; the start keeps double arithmetic.
+               if (o.dg_patch.contraction == DgPatchContraction::f16 || o.dg_patch.contraction == DgPatchContraction::f16ec)
+                 o.dg_patch.contraction = DgPatchContraction::automatic;
                return o;
              }(),
              hierarchy->n_levels() - 1),

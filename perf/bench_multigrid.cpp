@@ -88,7 +88,15 @@ void validate(const Settings& s, int ranks) {
   TENSORMG_CHECK(!s.dg_inversions.empty(), "--dg-inversions needs at least one value");
   for (const auto& l : s.dg_inversions) (void)parse_dg_patch_inversion(l);
   TENSORMG_CHECK(!s.dg_contractions.empty(), "--dg-contractions needs at least one value");
-  for (const auto& c : s.dg_contractions) (void)parse_dg_patch_contraction(c);
+  for (const auto& c : s.dg_contractions) {
+    const DgPatchContraction contraction = parse_dg_patch_contraction(c);
+    const bool runs = s.study == "dg-smoother" &&
+                      std::find(s.precisions.begin(), s.precisions.end(), "float") != s.precisions.end() &&
+                      std::find(s.degrees.begin(), s.degrees.end(), 3) != s.degrees.end();
+    TENSORMG_CHECK((contraction != DgPatchContraction::f16 && contraction != DgPatchContraction::f16ec) || runs,
+                   "--dg-contractions " << c << " (FP16 products) runs on float DG smoothers of degree 3: give "
+                                        << "--study dg-smoother with float among --precisions and 3 among --degrees");
+  }
   TENSORMG_CHECK(!s.dims.empty() && !s.degrees.empty() && !s.levels.empty() && !s.smoothers.empty() &&
                      !s.precisions.empty() && !s.patches_per_team.empty() && !s.threads_per_patch.empty(),
                  "--dims, --degrees, --levels, --smoothers, --precisions, --patches-per-team and --threads-per-patch "

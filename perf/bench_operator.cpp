@@ -4,6 +4,7 @@
 // of the measured ceilings.
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -283,9 +284,21 @@ int main(int argc, char** argv) {
           for (double n : dofs)
             for (const auto& p : precisions)
               for (const auto& s : disc == "dg" ? dg_evaluations : scatters)  // DG: no scatter, an evaluation
-                for (const auto& contraction : disc == "dg" && s == "patch" ? dg_contractions : std::vector<std::string>{"auto"})
+                for (const auto& contraction : disc == "dg" && s == "patch" ? dg_contractions : std::vector<std::string>{"auto"}) {
+                  // FP16 products: float patch-wise operators of degree 3 only; other cases skip them.
+                  const DgPatchContraction pc = parse_dg_patch_contraction(contraction);
+                  if ((pc == DgPatchContraction::f16 || pc == DgPatchContraction::f16ec) && (p != "float" || k != 3)) continue;
                   for (int cpt : cells_per_team)
                     cases.push_back({disc == "dg", dim, k, n, p, disc == "dg" ? "" : s, cpt, disc == "dg" ? s : "", contraction});
+                }
+    for (const auto& e : dg_contractions) {
+      const DgPatchContraction pc = parse_dg_patch_contraction(e);
+      const bool half = pc == DgPatchContraction::f16 || pc == DgPatchContraction::f16ec;
+      TENSORMG_CHECK_COLLECTIVE(
+          env.comm(), !half || std::any_of(cases.begin(), cases.end(), [&](const Case& c) { return c.contraction == e; }),
+          "--dg-contractions " << e << " (FP16 products) runs on float DG patch-wise operators of degree 3: give "
+                               << "--discretizations dg --dg-evaluations patch --precisions float --degrees 3");
+    }
     check_sweep_sizes(cases, spmv_max_gib, env.comm());
 
     Json results = Json::array();

@@ -55,15 +55,22 @@ bool uses_dg_dense_inverse(DgPatchInversion inversion, int dim, int k, bool on_d
 /// its own dot products (the tuned CUDA-core kernel), or whole-patch block contractions through
 /// the backend's BlockContraction trait (core/block_contraction.hpp), which runs on tensor cores
 /// where the backend has them (CUDA, FP64, 2(k + 1) = 8: k = 3) and is the portable block
-/// contraction elsewhere. The dense-inverse local solve keeps the line kernel.
+/// contraction elsewhere. The dense-inverse local solve keeps the line kernel. Float smoothers of
+/// 2(k + 1) = 8 also take FP16 products (paper 001 §6): tensor cores on CUDA, emulated elsewhere.
 enum class DgPatchContraction {
   automatic,  ///< blocks where the trait has tensor cores for the kernel's number and size, else lines
   lines,      ///< one thread per line
-  blocks      ///< block contractions through the trait
+  blocks,     ///< block contractions through the trait
+  f16,        ///< block contractions with FP16 operands, FP32 sums (block::Products::f16)
+  f16ec       ///< the same with error correction (block::Products::f16_corrected)
 };
 std::string to_string(DgPatchContraction c);
-/// Parses "auto", "lines" or "blocks"; throws InputError naming them.
+/// Parses "auto", "lines", "blocks", "f16" or "f16ec"; throws InputError naming them.
 DgPatchContraction parse_dg_patch_contraction(const std::string& text);
+/// Throws InputError where `contraction` has FP16 products (f16, f16ec) and the smoother is not a
+/// float one of 2(k + 1) = 8 with the fast-diagonalization solve; every other contraction passes.
+void check_dg_patch_contraction(DgPatchContraction contraction, int dim, int k, bool float_numbers,
+                                bool dense_inverse);
 
 /// The run-time variants of the DG patch kernel.
 struct DgPatchKernelOptions {

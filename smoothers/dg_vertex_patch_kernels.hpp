@@ -74,20 +74,27 @@ struct DgPatchKernel {
   static constexpr int padded_size = dim == 2 ? (N + 1) * N : (N + 1) * N * N;
   static constexpr int cell_values = dim == 2 ? n * n : n * n * n;
 
-  /// The block contractions (DgPatchContraction::blocks): the backend's trait and its layout.
+  /// The block contractions (DgPatchContraction::blocks): the backend's trait; with FP16 products
+  /// (f16, f16ec: float, N = 8) the trait of that arithmetic. Each runs as a kernel of its own
+  /// (DgPatchBlockKernel), its buffers in the trait's layout.
   using Blocks = block::BlockContraction<ExecSpace, Number, dim, N>;
-  using BlockLayout = typename Blocks::Layout;
+  template <block::Products P>
+  using HalfBlocks = block::BlockContraction<ExecSpace, Number, dim, N, P>;
+  static constexpr bool has_half_blocks = std::is_same_v<Number, float> && N == 8;
   static constexpr int block_values = block::block_size<dim, N>;
-  /// The tensor-core block path's launch (launch_dg_patch, DgPatchBlockKernel): 128 threads (each
-  /// warp two tiles in 3D), 6 blocks per SM (80 registers). Same-call A/Bs against the line kernel
-  /// (3D k = 3 Dirichlet, h100-2026-11-25-tensor-cores): inside the line kernel under its bound
-  /// 0.92x (call3); a kernel of its own with a warp per tile and no cap: 254 registers, 0.37x
-  /// (call4); with LaunchBounds<256, 1>: 95 registers, 2 blocks per SM, 0.66x (call5); this, 72
-  /// registers and few spills: 1.19x (call6).
-  static constexpr int block_team_size = Blocks::threads_per_block < max_team ? Blocks::threads_per_block : max_team;
-  using BlockPolicy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<block_team_size, 6>>;
+  /// A block kernel's team and launch bound. Tensor cores: 128 threads (each warp two tiles in 3D),
+  /// 6 blocks per SM (80 registers). Same-call A/Bs against the line kernel (3D k = 3 Dirichlet,
+  /// h100-2026-11-25-tensor-cores): inside the line kernel under its bound 0.92x (call3); a kernel
+  /// of its own with a warp per tile and no cap: 254 registers, 0.37x (call4); with
+  /// LaunchBounds<256, 1>: 95 registers, 2 blocks per SM, 0.66x (call5); this, 72 registers and
+  /// few spills: 1.19x (call6). The portable contraction keeps the line kernel's bound.
+  template <class B>
+  static constexpr int block_team_size = B::threads_per_block < max_team ? B::threads_per_block : max_team;
+  template <class B>
+  using BlockPolicy =
+      Kokkos::TeamPolicy<ExecSpace, std::conditional_t<B::tensor_cores, Kokkos::LaunchBounds<block_team_size<B>, 6>, Bounds>>;
   /// Four buffers of a patch in the block layout, each aligned to 16 bytes (tensor-core stores).
-  static constexpr int block_stride = (block_values + 1) / 2 * 2;
+  static constexpr int block_stride = (block_values + 3) / 4 * 4;
   static std::size_t block_scratch_bytes() { return 4 * block_stride * sizeof(Number) + 16; }
 
   DgPatchArgs<Number, ExecSpace> args;
@@ -95,7 +102,6 @@ struct DgPatchKernel {
   int layout_row = N, layout_plane = N * N;
   int patches_per_team = 1;  ///< a team smooths this many patches side by side, each with its threads and buffers
   local_index n_patches = 0;
-  bool blocks = false;  ///< block contractions (run_blocks), one patch per team
   KOKKOS_INLINE_FUNCTION int row_stride() const { return staged ? layout_row : N; }
   KOKKOS_INLINE_FUNCTION int plane_stride() const { return staged ? layout_plane : N * N; }
 
@@ -250,10 +256,6 @@ struct DgPatchKernel {
     int m[3] = {N, N, N};  // the local space's size per direction
     ArraySource array{};
     int combo = 0;
-    if (blocks) {  // one patch per team (the launcher's choice), matrices from the device array
-      block_team(team);
-      return;
-    }
     if constexpr (!multi) {
       const bool is_interior = describe(team.league_rank(), c0, m, array, combo);
       // The branch is uniform over the team (one patch per team); the tuning row says whether the
@@ -334,25 +336,25 @@ struct DgPatchKernel {
     }
   }
 
-  /// The block path of team league_rank's patch (one patch per team).
-  template <class M>
+  /// The block path of team league_rank's patch (one patch per team), contractions by Blocks.
+  template <class Blocks, class M>
   KOKKOS_INLINE_FUNCTION void block_team(const M& team) const {
     local_index c0[3] = {0, 0, 0};
     int m[3] = {N, N, N};
     ArraySource array{};
     int combo = 0;
     describe(team.league_rank(), c0, m, array, combo);
-    run_blocks(team, c0, array);
+    run_blocks<Blocks>(team, c0, array);
   }
 
-  /// to[at(X, Y, Z)] = v(g) for the team's share of the patch values, in memory order (coalesced).
-  template <class V>
+  /// to[L::at(X, Y, Z)] = v(g) for the team's share of the patch values, in memory order (coalesced).
+  template <class L, class V>
   KOKKOS_INLINE_FUNCTION void gather_block(const V& v, const local_index c0[3], int rank, int size, Number* to) const {
     for (int e = rank; e < block_values; e += size) {
       local_index g;
       int X, Y, Z;
       patch_position(c0, e, g, X, Y, Z);
-      to[BlockLayout::at(X, Y, Z)] = v(g);
+      to[L::at(X, Y, Z)] = v(g);
     }
   }
 
@@ -363,10 +365,11 @@ struct DgPatchKernel {
   ///                      (U, E) in 3D and (A, B) in 2D;  or r gathered from the global residual;
   ///   solve:             δ = S diag(1 / (a Σλ + b_mass)) Sᵀ r, one direction at a time;  x += δ.
   /// The eigen-space coordinates beyond the local space come out zero from S's zero columns.
-  KOKKOS_INLINE_FUNCTION void run_blocks(const Member& team, const local_index c0[3], const ArraySource& src) const {
+  template <class Blocks, class M>
+  KOKKOS_INLINE_FUNCTION void run_blocks(const M& team, const local_index c0[3], const ArraySource& src) const {
     using block::Term;
     using block::Write;
-    using L = BlockLayout;
+    using L = typename Blocks::Layout;
     Number* const U = static_cast<Number*>(
         team.team_scratch(args.scratch_level).get_shmem_aligned(4 * block_stride * sizeof(Number), 16));
     Number* const A = U + block_stride;
@@ -377,7 +380,7 @@ struct DgPatchKernel {
     const Number one = 1;
     Number* r = A;  // the residual's buffer
     if (args.local_residual) {
-      gather_block(args.x, c0, rank, size, U);
+      gather_block<L>(args.x, c0, rank, size, U);
       team.team_barrier();
       {
         const Term<Number> mx[1] = {{src.m(0).p, U}}, lx[1] = {{src.l(0).p, U}};
@@ -418,7 +421,7 @@ struct DgPatchKernel {
       }
       if (args.apply) return;  // uniform over the team
     } else {
-      gather_block(args.b, c0, rank, size, r);
+      gather_block<L>(args.b, c0, rank, size, r);
     }
     team.team_barrier();
     // δ = S diag(1 / (a Σλ + b)) Sᵀ r: the transforms alternate between two free buffers (p holds
@@ -610,16 +613,30 @@ struct DgPatchKernel {
   }
 };
 
-/// The tensor-core block path as a kernel of its own: compiled apart from the line kernel, it is
-/// given only the registers its own code needs (in one kernel with the line path and no register
-/// cap nvcc gave it 254: one block per SM, 0.37x the line kernel, h100-2026-11-25-tensor-cores/call4).
-template <class Kernel>
+/// The block path as a kernel of its own, contractions by Blocks: compiled apart from the line
+/// kernel, it is given only the registers its own code needs (in one kernel with the line path
+/// and no register cap nvcc gave the tensor-core path 254: one block per SM, 0.37x the line
+/// kernel, h100-2026-11-25-tensor-cores/call4).
+template <class Kernel, class Blocks>
 struct DgPatchBlockKernel {
   Kernel kernel;
-  KOKKOS_INLINE_FUNCTION void operator()(const typename Kernel::BlockPolicy::member_type& team) const {
-    kernel.block_team(team);
+  KOKKOS_INLINE_FUNCTION void operator()(const typename Kernel::template BlockPolicy<Blocks>::member_type& team) const {
+    kernel.template block_team<Blocks>(team);
   }
 };
+
+/// Launches the block path of `kernel` with the contractions of Blocks, one patch per team.
+template <class Blocks, class Kernel>
+void launch_dg_patch_blocks(Kernel kernel, local_index patches) {
+  using ExecSpace = typename Kernel::Policy::execution_space;
+  const int team_size = runs_on_host<ExecSpace>() ? 1 : Kernel::template block_team_size<Blocks>;
+  const std::size_t bytes = Kernel::block_scratch_bytes();
+  kernel.args.scratch_level = bytes <= DeviceTraits<ExecSpace>::fast_scratch_bytes(team_size) ? 0 : 1;
+  typename Kernel::template BlockPolicy<Blocks> policy(patches, team_size);
+  Kokkos::parallel_for(Blocks::tensor_cores ? "tensormg::smoother::dg_vertex_patch_mma" : "tensormg::smoother::dg_vertex_patch_blocks",
+                       policy.set_scratch_size(kernel.args.scratch_level, Kokkos::PerTeam(bytes)),
+                       DgPatchBlockKernel<Kernel, Blocks>{kernel});
+}
 
 template <int dim, int n, class Number, class ExecSpace>
 void launch_dg_patch(const DgPatchArgs<Number, ExecSpace>& args) {
@@ -632,15 +649,18 @@ void launch_dg_patch(const DgPatchArgs<Number, ExecSpace>& args) {
   // is one thread).
   // Block contractions where asked, or by default where the backend's trait has tensor cores for
   // this number and size and the tuning row says they win; never with the dense inverse (its
-  // solve is the line kernel's).
+  // solve is the line kernel's). FP16 products only where check_dg_patch_contraction allows them.
+  const DgPatchContraction c = args.contraction;
+  const bool half = c == DgPatchContraction::f16 || c == DgPatchContraction::f16ec;
+  if (half) check_dg_patch_contraction(c, dim, n - 1, sizeof(Number) == 4, args.use_inverse);
   const bool blocks =
       !args.use_inverse &&
-      (args.contraction == DgPatchContraction::blocks ||
-       (args.contraction == DgPatchContraction::automatic && Kernel::Blocks::tensor_cores && Kernel::tuning.tensor_cores));
+      (half || c == DgPatchContraction::blocks ||
+       (c == DgPatchContraction::automatic && Kernel::Blocks::tensor_cores && Kernel::tuning.tensor_cores));
   const int ppt = runs_on_host<ExecSpace>() || blocks ? 1
                   : args.patches_per_team > 0        ? args.patches_per_team
                                                      : Kernel::tuning.patches_per_team;
-  Kernel kernel{args, {FastDivisor(args.patches[0]), FastDivisor(args.patches[1])}, row, row * N, ppt, patches, blocks, {}};
+  Kernel kernel{args, {FastDivisor(args.patches[0]), FastDivisor(args.patches[1])}, row, row * N, ppt, patches, {}};
   using Data = DgPatchData<N>;
   for (int d = 0; d < dim; ++d) {
     const Number* base = args.host_data + Data::offset(d, 0);
@@ -653,23 +673,20 @@ void launch_dg_patch(const DgPatchArgs<Number, ExecSpace>& args) {
       kernel.interior.lambda[d][i] = base[Data::lambda + i];
     }
   }
-  const int team_size = runs_on_host<ExecSpace>() ? 1 : blocks ? Kernel::block_team_size : ppt * Kernel::patch_threads;
-  // Shared memory where the team's buffers fit what a launch can really get (3D FP64 up to k = 6
-  // with one patch per team on the H100: 47.0 of 47.6 KB), global memory otherwise.
-  const std::size_t bytes = blocks ? Kernel::block_scratch_bytes() : Kernel::scratch_bytes(ppt);
-  kernel.args.scratch_level = bytes <= DeviceTraits<ExecSpace>::fast_scratch_bytes(team_size) ? 0 : 1;
-  // The tensor-core path runs as a kernel of its own under its own launch bound, sized for the
-  // block code alone (inside the line kernel it spilled and ran at 0.85-0.94x the line kernel,
-  // h100-2026-11-25-tensor-cores/call3).
-  if constexpr (Kernel::Blocks::tensor_cores) {
-    if (blocks) {
-      typename Kernel::BlockPolicy policy(patches, team_size);
-      Kokkos::parallel_for("tensormg::smoother::dg_vertex_patch_mma",
-                           policy.set_scratch_size(kernel.args.scratch_level, Kokkos::PerTeam(bytes)),
-                           DgPatchBlockKernel<Kernel>{kernel});
-      return;
+  if (blocks) {
+    if (!half) return launch_dg_patch_blocks<typename Kernel::Blocks>(kernel, patches);
+    if constexpr (Kernel::has_half_blocks) {
+      using block::Products;
+      if (c == DgPatchContraction::f16)
+        return launch_dg_patch_blocks<typename Kernel::template HalfBlocks<Products::f16>>(kernel, patches);
+      return launch_dg_patch_blocks<typename Kernel::template HalfBlocks<Products::f16_corrected>>(kernel, patches);
     }
   }
+  const int team_size = runs_on_host<ExecSpace>() ? 1 : ppt * Kernel::patch_threads;
+  // Shared memory where the team's buffers fit what a launch can really get (3D FP64 up to k = 6
+  // with one patch per team on the H100: 47.0 of 47.6 KB), global memory otherwise.
+  const std::size_t bytes = Kernel::scratch_bytes(ppt);
+  kernel.args.scratch_level = bytes <= DeviceTraits<ExecSpace>::fast_scratch_bytes(team_size) ? 0 : 1;
   typename Kernel::Policy policy((patches + ppt - 1) / ppt, team_size);
   Kokkos::parallel_for("tensormg::smoother::dg_vertex_patch",
                        policy.set_scratch_size(kernel.args.scratch_level, Kokkos::PerTeam(bytes)), kernel);

@@ -22,7 +22,9 @@ constexpr EnumName<DgPatchInversion> dg_patch_inversion_names[] = {
 
 constexpr EnumName<DgPatchContraction> dg_patch_contraction_names[] = {{DgPatchContraction::automatic, "auto"},
                                                                       {DgPatchContraction::lines, "lines"},
-                                                                      {DgPatchContraction::blocks, "blocks"}};
+                                                                      {DgPatchContraction::blocks, "blocks"},
+                                                                      {DgPatchContraction::f16, "f16"},
+                                                                      {DgPatchContraction::f16ec, "f16ec"}};
 
 std::string to_string(DgPatchContraction c) { return enum_name(dg_patch_contraction_names, c); }
 DgPatchContraction parse_dg_patch_contraction(const std::string& text) {
@@ -37,6 +39,22 @@ DgPatchInversion parse_dg_patch_inversion(const std::string& text) {
 std::string to_string(DgPatchLayout l) { return enum_name(dg_patch_layout_names, l); }
 DgPatchLayout parse_dg_patch_layout(const std::string& text) {
   return parse_enum(dg_patch_layout_names, text, "DG patch layout");
+}
+
+void check_dg_patch_contraction(DgPatchContraction contraction, int dim, int k, bool float_numbers,
+                                bool dense_inverse) {
+  if (contraction != DgPatchContraction::f16 && contraction != DgPatchContraction::f16ec) return;
+  const std::string name = to_string(contraction);
+  TENSORMG_CHECK(float_numbers, "DG patch contraction " << name
+                                                          << " rounds float operands to FP16: it needs a float smoother "
+                                                             "(--precision float or mixed)");
+  TENSORMG_CHECK(2 * (k + 1) == 8 && (dim == 2 || dim == 3),
+                 "DG patch contraction " << name << " has kernels for 2(k + 1) = 8 only (degree 3); " << dim
+                                         << "D degree " << k << " has " << 2 * (k + 1));
+  TENSORMG_CHECK(!dense_inverse, "DG patch contraction " << name
+                                                         << " runs the fast-diagonalization solve; the dense-inverse "
+                                                            "solve keeps the line kernel (use --patch-inversion "
+                                                            "fast-diagonalization)");
 }
 
 void check_dg_patches_per_team(int dim, int k, int patches_per_team) {
@@ -80,6 +98,7 @@ DgVertexPatchSmoother<Number, ExecSpace>::DgVertexPatchSmoother(
                           : DgPatchInversion::fast_diagonalization;
   const bool inverse = kernel_.inversion == DgPatchInversion::inverse;
   if (inverse) check_dg_dense_inverse(dim, k);
+  check_dg_patch_contraction(kernel_.contraction, dim, k, sizeof(Number) == 4, inverse);
   kernels_ = dg_patch_kernels<Number, ExecSpace>(dim, k);
   // [direction][position]: L of the local residual and M of the patch, S (in the patch's values)
   // and λ of the local solver padded to 2n (zero columns, λ = 1, beyond the local space).

@@ -5,8 +5,13 @@
 /// §4.1, "MMA CF"). Each warp of the team takes 8-line tiles of the block; a tile is two m8n8k4
 /// steps per term, its operands read from scratch in the XOR-swizzled layout without bank
 /// conflicts (mma_fragments.hpp), its 8 × 8 result stored as 16-byte pairs. The lanes' 1D-matrix
-/// registers are loaded once per call. Other numbers and sizes keep the portable contraction.
-/// Included through backends/block_contraction.hpp, only when the CUDA backend is compiled.
+/// registers are loaded once per call.
+///
+/// Float blocks of N = 8 with FP16 products (Products::f16, f16_corrected; paper 001 §5–6): a tile
+/// is one m16n8k8 per term, or with the error correction of Algorithm 1 one m16n8k16 that forms the
+/// main product and the correction at once (below). Other numbers and sizes keep the portable
+/// contraction. Included through backends/block_contraction.hpp, only when the CUDA backend is
+/// compiled.
 
 #include <Kokkos_Core.hpp>
 
@@ -16,6 +21,8 @@
 #include "core/block_contraction.hpp"
 
 #if TENSORMG_CUDA_MMA_ENABLED
+#include <cuda_fp16.h>
+
 namespace tensormg::block {
 
 template <int dim>
@@ -62,6 +69,98 @@ struct BlockContraction<Kokkos::Cuda, double, dim, 8> {
       }
       *at = r;
     }
+  }
+};
+
+/// FP16 tensor cores for float blocks of N = 8, FP32 sums. A lane's operand pairs come from two
+/// k-slots (MmaF16N8), each split into its FP16 part h and, with the correction, the FP16 of the
+/// scaled remainder δ (split_f16). Without the correction a tile is one m16n8k8 per term, the
+/// 1D matrix as A (d = 1, 2: C = A_1D · In) or B (d = 0: C = In · A_1Dᵀ), rows 8..15 of A zero.
+/// With it, one m16n8k16 per term puts the correction in rows 0..7 and the main product in rows
+/// 8..15 of C, which the same lane holds (c0, c1 and c2, c3):
+///   d = 1, 2:  [M_h  δM; 0  M_h] · [δX; X_h] = [M_h δX + δM X_h;  M_h X_h],
+///   d = 0:     [X_h  δX; 0  X_h] · [δMᵀ; M_hᵀ] = [X_h δMᵀ + δX M_hᵀ;  X_h M_hᵀ],
+/// and the result is main + 2⁻¹¹ correction.
+template <int dim, Products P>
+struct BlockContraction<Kokkos::Cuda, float, dim, 8, P, std::enable_if_t<P != Products::native>> {
+  static constexpr bool tensor_cores = true;
+  static constexpr bool corrected = P == Products::f16_corrected;
+  static constexpr const char* name = corrected ? "mma-f16ec-m16n8k16" : "mma-f16-m16n8k8";
+  using Layout = cuda_mma::XorSwizzleF32N8;
+  using Fragments = cuda_mma::MmaF16N8;
+  static constexpr int threads_per_block = 32 * Fragments::tiles(dim);
+
+  /// Every thread of the team calls it; the team's size must be a multiple of 32 (whole warps).
+  /// Layouts must keep neighbours along x adjacent (8-byte pairs), as PlainLayout and Layout do.
+  template <class L, int terms, class Member>
+  KOKKOS_INLINE_FUNCTION static void apply(const Member& team, int d, const Term<float> (&t)[terms], float scale,
+                                           Write write, float* out) {
+    const int lane = team.team_rank() & 31, warp = team.team_rank() >> 5, warps = team.team_size() >> 5;
+    unsigned mh[terms], ml[terms];  // the lane's matrix pair: FP16 parts, scaled remainders
+    TENSORMG_UNROLL_ALL
+    for (int p = 0; p < terms; ++p) {
+      const float m0 = t[p].matrix[Fragments::matrix_index(d, lane, 0, t[p].transposed)];
+      const float m1 = t[p].matrix[Fragments::matrix_index(d, lane, 1, t[p].transposed)];
+      split(m0, m1, mh[p], ml[p]);
+    }
+    for (int tile = warp; tile < Fragments::tiles(dim); tile += warps) {
+      float c[4] = {0, 0, 0, 0};
+      TENSORMG_UNROLL_ALL
+      for (int p = 0; p < terms; ++p) {
+        int c0[3], c1[3];
+        Fragments::data_position(d, lane, 0, tile, c0);
+        Fragments::data_position(d, lane, 1, tile, c1);
+        float x0, x1;
+        if (d == 0) {  // neighbours along x
+          const float2 v = *reinterpret_cast<const float2*>(t[p].in + L::at(c0[0], c0[1], c0[2]));
+          x0 = v.x;
+          x1 = v.y;
+        } else {
+          x0 = t[p].in[L::at(c0[0], c0[1], c0[2])];
+          x1 = t[p].in[L::at(c1[0], c1[1], c1[2])];
+        }
+        unsigned xh, xl;
+        split(x0, x1, xh, xl);
+        if constexpr (corrected) {
+          const unsigned a[4] = {d == 0 ? xh : mh[p], 0u, d == 0 ? xl : ml[p], d == 0 ? xh : mh[p]};
+          const unsigned b[2] = {d == 0 ? ml[p] : xl, d == 0 ? mh[p] : xh};
+          cuda_mma::mma_m16n8k16_f16(c, a, b);
+        } else {
+          const unsigned a[2] = {d == 0 ? xh : mh[p], 0u};
+          cuda_mma::mma_m16n8k8_f16(c, a, d == 0 ? mh[p] : xh);
+        }
+      }
+      int r[3];
+      Fragments::result_position(d, lane, tile, r);
+      float2* const at = reinterpret_cast<float2*>(out + L::at(r[0], r[1], r[2]));
+      float2 v = corrected ? float2{scale * (c[2] + c[0] * (1.f / 2048.f)), scale * (c[3] + c[1] * (1.f / 2048.f))}
+                           : float2{scale * c[0], scale * c[1]};
+      if (write == Write::add) {
+        const float2 old = *at;
+        v.x += old.x;
+        v.y += old.y;
+      }
+      *at = v;
+    }
+  }
+
+ private:
+  /// The pair (v0, v1) as two FP16 pairs in registers (v0 in the low half): the FP16 parts and,
+  /// with the correction, the FP16 of the remainders scaled by 2¹¹ (Algorithm 1, lines 1–4).
+  KOKKOS_FORCEINLINE_FUNCTION static void split(float v0, float v1, unsigned& high, unsigned& low) {
+#if defined(__CUDA_ARCH__)
+    const __half2 h = __floats2half2_rn(v0, v1);
+    high = *reinterpret_cast<const unsigned*>(&h);
+    if constexpr (corrected) {
+      const float2 f = __half22float2(h);
+      const __half2 l = __floats2half2_rn((v0 - f.x) * 2048.f, (v1 - f.y) * 2048.f);
+      low = *reinterpret_cast<const unsigned*>(&l);
+    } else {
+      low = 0;
+    }
+#else
+    (void)v0, (void)v1, high = low = 0;
+#endif
   }
 };
 

@@ -21,4 +21,31 @@ KOKKOS_FORCEINLINE_FUNCTION void mma_m8n8k4(double& c0, double& c1, double a, do
 #endif
 }
 
+/// FP16 m16n8k8 with FP32 accumulation (sm_80 on): c += A (16 × 8) · B (8 × 8), lane = 4 g + t
+/// holding a = {A[g][2t], A[g][2t + 1] | A[g + 8][2t], A[g + 8][2t + 1]}, b = {B[2t][g], B[2t + 1][g]}
+/// (each pair one register, the first value in the low half), c = {C[g][2t], C[g][2t + 1],
+/// C[g + 8][2t], C[g + 8][2t + 1]}.
+KOKKOS_FORCEINLINE_FUNCTION void mma_m16n8k8_f16(float (&c)[4], const unsigned (&a)[2], unsigned b) {
+#if defined(__CUDA_ARCH__)
+  asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};\n"
+               : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+               : "r"(a[0]), "r"(a[1]), "r"(b));
+#else
+  (void)c, (void)a, (void)b;
+#endif
+}
+
+/// FP16 m16n8k16 with FP32 accumulation (sm_80 on): c += A (16 × 16) · B (16 × 8); as m16n8k8
+/// with a[2], a[3] the columns 8 + 2t, 9 + 2t of rows g, g + 8 and b[1] the rows 8 + 2t, 9 + 2t.
+KOKKOS_FORCEINLINE_FUNCTION void mma_m16n8k16_f16(float (&c)[4], const unsigned (&a)[4], const unsigned (&b)[2]) {
+#if defined(__CUDA_ARCH__)
+  asm volatile(
+      "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+      : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+#else
+  (void)c, (void)a, (void)b;
+#endif
+}
+
 }  // namespace tensormg::cuda_mma

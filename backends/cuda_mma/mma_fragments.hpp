@@ -62,4 +62,49 @@ struct MmaF64N8 {
   }
 };
 
+/// XOR-swizzled layout of an 8 × 8 × 8 block of 4-byte values (float; a plane in 2D) for the FP16
+/// tensor-core contraction (MmaF16N8): value (x, y, z) at 64 z + 8 (y ⊕ (z & 3)) + x.
+/// A 4-byte access of a warp is conflict-free when its 32 offsets differ mod 32, an 8-byte one of
+/// a half warp when its 16 offsets / 2 differ mod 16. The bank is 8 (y ⊕ z mod 4) + x: along z the
+/// four lanes' planes z = t (or t + 4) land in four different rows of banks, which the plain
+/// layout (bank 8 (y mod 4) + x) puts in one; x stays plain (pairs along x adjacent, 8-byte
+/// loads and stores).
+struct XorSwizzleF32N8 {
+  static constexpr const char* name = "xor-swizzled";
+  KOKKOS_FORCEINLINE_FUNCTION static constexpr int at(int x, int y, int z) { return 64 * z + 8 * (y ^ (z & 3)) + x; }
+};
+
+/// The operand and result positions of the N = 8 FP16 tensor-core contraction of float blocks
+/// (block_contraction_cuda.hpp), m16n8k8 or, with error correction, m16n8k16, lane = 4 g + t.
+/// Lane holds two positions along d of the 1D contraction ("k-slots" i = 0, 1): k = 2t + i for
+/// d = 0 (neighbours along x: one 8-byte load), k = t + 4 i for d = 1, 2 (the four lanes t of a
+/// load in four different rows of banks); the matrix registers use the same k. Tiles and results
+/// as MmaF64N8 (row g of the product: line g for d = 0, output g along d for d = 1, 2).
+struct MmaF16N8 {
+  static constexpr int N = 8;
+  KOKKOS_FORCEINLINE_FUNCTION static constexpr int tiles(int dim) { return dim == 2 ? 1 : 8; }
+  /// Position along d of lane's k-slot i.
+  KOKKOS_FORCEINLINE_FUNCTION static constexpr int k_of(int d, int lane, int i) {
+    const int t = lane & 3;
+    return d == 0 ? 2 * t + i : t + 4 * i;
+  }
+  /// Index into the row-major 8 × 8 matrix of lane's matrix value for k-slot i: A_1D[g][k] (or
+  /// A_1D[k][g] transposed), for d = 0 as operand B (B[k][n = g]), for d = 1, 2 as operand A.
+  KOKKOS_FORCEINLINE_FUNCTION static constexpr int matrix_index(int d, int lane, int i, bool transposed) {
+    const int g = lane >> 2, k = k_of(d, lane, i);
+    return transposed ? k * N + g : g * N + k;
+  }
+  /// Block position (x, y, z) of lane's block value for k-slot i of tile `tile` along d.
+  KOKKOS_FORCEINLINE_FUNCTION static constexpr void data_position(int d, int lane, int i, int tile, int (&c)[3]) {
+    const int g = lane >> 2, k = k_of(d, lane, i);
+    c[0] = d == 0 ? k : g;
+    c[1] = d == 0 ? g : d == 1 ? k : tile;
+    c[2] = d == 2 ? k : tile;
+  }
+  /// Block position of lane's first result of tile `tile` along d (the second is at x + 1).
+  KOKKOS_FORCEINLINE_FUNCTION static constexpr void result_position(int d, int lane, int tile, int (&c)[3]) {
+    MmaF64N8::result_position(d, lane, tile, c);
+  }
+};
+
 }  // namespace tensormg::cuda_mma
