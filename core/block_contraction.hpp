@@ -109,30 +109,30 @@ struct PortableBlockContraction {
   template <class L, int terms, class Member>
   KOKKOS_INLINE_FUNCTION static void apply(const Member& team, int d, const Term<Number> (&t)[terms], Number scale,
                                            Write write, Number* out) {
-    constexpr int lines = block_size<dim, N> / N;
     if constexpr (P != Products::native) {
       emulate_f16<L>(team, d, t, scale, write, out);
-      return;
-    }
-    for (int line = team.team_rank(); line < lines; line += team.team_size()) {
-      const int p = line % N, q = line / N;
-      Number v[terms][1][N];
-      TENSORMG_UNROLL_ALL
-      for (int s = 0; s < terms; ++s) {
-        TENSORMG_UNROLL_ALL
-        for (int j = 0; j < N; ++j) v[s][0][j] = t[s].in[line_offset<L>(d, j, p, q)];
-      }
-      for (int o = 0; o < N; ++o) {
-        Number sum = 0;
+    } else {
+      constexpr int lines = block_size<dim, N> / N;
+      for (int line = team.team_rank(); line < lines; line += team.team_size()) {
+        const int p = line % N, q = line / N;
+        Number v[terms][1][N];
         TENSORMG_UNROLL_ALL
         for (int s = 0; s < terms; ++s) {
-          Number r[1];
-          if (t[s].transposed) contraction::dot_column(Rows{t[s].matrix}, o, v[s], r);
-          else contraction::dot(t[s].matrix + o * N, v[s], r);
-          sum += r[0];
+          TENSORMG_UNROLL_ALL
+          for (int j = 0; j < N; ++j) v[s][0][j] = t[s].in[line_offset<L>(d, j, p, q)];
         }
-        const int at = line_offset<L>(d, o, p, q);
-        out[at] = write == Write::add ? out[at] + scale * sum : scale * sum;
+        for (int o = 0; o < N; ++o) {
+          Number sum = 0;
+          TENSORMG_UNROLL_ALL
+          for (int s = 0; s < terms; ++s) {
+            Number r[1];
+            if (t[s].transposed) contraction::dot_column(Rows{t[s].matrix}, o, v[s], r);
+            else contraction::dot(t[s].matrix + o * N, v[s], r);
+            sum += r[0];
+          }
+          const int at = line_offset<L>(d, o, p, q);
+          out[at] = write == Write::add ? out[at] + scale * sum : scale * sum;
+        }
       }
     }
   }
