@@ -27,6 +27,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <type_traits>
 
@@ -57,13 +58,19 @@ enum class Products {
 
 /// v rounded to the nearest FP16 (IEEE binary16) value, ties to even, FP16 subnormals kept, ±inf
 /// beyond the largest: what CUDA's __float2half_rn gives, in float arithmetic on every backend.
+/// In the FP16 normal range the float's 23 mantissa bits are rounded to 10 on the bits (the carry
+/// of a rounding up runs into the exponent, as it should); below it, to multiples of 2⁻²⁴.
 KOKKOS_INLINE_FUNCTION float round_to_f16(float v) {
   const float a = v < 0 ? -v : v;
   if (!(a < 65520.f)) return a != a ? v : v < 0 ? -std::numeric_limits<float>::infinity() : std::numeric_limits<float>::infinity();
   if (a < 6.103515625e-05f) return rintf(v * 16777216.f) * 5.9604644775390625e-08f;  // subnormal: spacing 2⁻²⁴
-  int e;
-  frexpf(a, &e);  // a = m 2^e, m in [0.5, 1): FP16 spacing 2^(e − 11)
-  return ldexpf(rintf(ldexpf(v, 11 - e)), e - 11);
+  unsigned u;
+  memcpy(&u, &v, sizeof u);
+  u += 0xfffu + ((u >> 13) & 1u);  // half an FP16 ulp, less one where the kept last bit is 0 (ties to even)
+  u &= ~0x1fffu;
+  float r;
+  memcpy(&r, &u, sizeof r);
+  return r;
 }
 
 /// Algorithm 1's split of v: its FP16 part and the FP16 of its remainder scaled by 2¹¹.

@@ -248,6 +248,22 @@ TEST(BlockContractionRounding, RoundToF16MatchesBinary16) {
   EXPECT_EQ(round_to_f16(std::ldexp(3.0f, -26)), std::ldexp(1.0f, -24));  // subnormal: 0.75 ulp up
   EXPECT_EQ(round_to_f16(std::ldexp(1.0f, -26)), 0.0f);                  // below half the smallest subnormal
   EXPECT_TRUE(std::isnan(round_to_f16(std::nanf(""))));
+  // Against the nearest of the two FP16 neighbours in double arithmetic, over every exponent of
+  // the FP16 range (normal and subnormal) and random mantissas, ties included.
+  std::mt19937 gen(77);
+  std::uniform_int_distribution<int> bits(0, (1 << 23) - 1), exponent(-27, 16);
+  for (int i = 0; i < 200000; ++i) {
+    const int e = exponent(gen);
+    const double m = 1 + double(i % 7 == 0 ? (bits(gen) & ~0x1fff) | 0x1000 : bits(gen)) / (1 << 23);  // every 7th a tie
+    const float v = float((i & 1 ? -1 : 1) * std::ldexp(m, e));
+    const double spacing = std::ldexp(1.0, std::max(e, -14) - 10);  // FP16 spacing at v
+    const double below = std::floor(double(v) / spacing) * spacing, above = below + spacing;
+    const double lo = double(v) - below, hi = above - double(v);
+    const bool below_even = std::fmod(below / spacing, 2.0) == 0;
+    double expected = lo < hi ? below : hi < lo ? above : below_even ? below : above;
+    if (std::abs(expected) > 65504) expected = std::copysign(std::numeric_limits<double>::infinity(), expected);
+    ASSERT_EQ(double(round_to_f16(v)), expected) << "v = " << v;
+  }
   float high, low;
   tensormg::block::split_f16(0.1f, high, low);
   EXPECT_NEAR(double(high) + double(low) / 2048, 0.1f, 1e-7);
