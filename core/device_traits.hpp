@@ -86,6 +86,10 @@ struct DeviceTraits {
     return Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0);
   }
 
+  /// The same for a kernel that wants more and runs few teams at once (a backend may grant more
+  /// than fast_scratch_bytes, with fewer teams resident: CUDA's opt-in shared memory).
+  static std::size_t large_scratch_bytes(int team_size) { return fast_scratch_bytes(team_size); }
+
   /// How halo exchanges stage device data through the host when MPI does not take device
   /// pointers (core/halo_exchange.hpp): here pageable memory and the default instance; a backend
   /// names page-locked memory and a stream of its own (copies beside the kernels).

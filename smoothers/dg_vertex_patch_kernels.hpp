@@ -87,12 +87,17 @@ struct DgPatchKernel {
   /// h100-2026-11-25-tensor-cores): inside the line kernel under its bound 0.92x (call3); a kernel
   /// of its own with a warp per tile and no cap: 254 registers, 0.37x (call4); with
   /// LaunchBounds<256, 1>: 95 registers, 2 blocks per SM, 0.66x (call5); this, 72 registers and
-  /// few spills: 1.19x (call6). The portable contraction keeps the line kernel's bound.
+  /// few spills: 1.19x (call6). N = 16 (k = 7, FP64 m16n8k16): the four buffers take 128 KB of
+  /// the opt-in shared memory, one team per SM, so the team is 512 threads (16 warps, 128
+  /// registers each). The portable contraction keeps the line kernel's bound.
   template <class B>
-  static constexpr int block_team_size = B::threads_per_block < max_team ? B::threads_per_block : max_team;
+  static constexpr int block_team_size = B::tensor_cores && N == 16                ? 512
+                                         : B::threads_per_block < max_team ? B::threads_per_block
+                                                                           : max_team;
   template <class B>
-  using BlockPolicy =
-      Kokkos::TeamPolicy<ExecSpace, std::conditional_t<B::tensor_cores, Kokkos::LaunchBounds<block_team_size<B>, 6>, Bounds>>;
+  using BlockPolicy = Kokkos::TeamPolicy<
+      ExecSpace,
+      std::conditional_t<B::tensor_cores, Kokkos::LaunchBounds<block_team_size<B>, (N == 16 ? 1 : 6)>, Bounds>>;
   /// Four buffers of a patch in the block layout, each aligned to 16 bytes (tensor-core stores).
   static constexpr int block_stride = (block_values + 3) / 4 * 4;
   static std::size_t block_scratch_bytes() { return 4 * block_stride * sizeof(Number) + 16; }
@@ -631,7 +636,11 @@ void launch_dg_patch_blocks(Kernel kernel, local_index patches) {
   using ExecSpace = typename Kernel::Policy::execution_space;
   const int team_size = runs_on_host<ExecSpace>() ? 1 : Kernel::template block_team_size<Blocks>;
   const std::size_t bytes = Kernel::block_scratch_bytes();
-  kernel.args.scratch_level = bytes <= DeviceTraits<ExecSpace>::fast_scratch_bytes(team_size) ? 0 : 1;
+  // Tensor cores may take the opt-in shared memory (N = 16: 128 KB, one team per SM); the
+  // portable contraction keeps the 48 KB of the line kernel.
+  const std::size_t fast = Blocks::tensor_cores ? DeviceTraits<ExecSpace>::large_scratch_bytes(team_size)
+                                                : DeviceTraits<ExecSpace>::fast_scratch_bytes(team_size);
+  kernel.args.scratch_level = bytes <= fast ? 0 : 1;
   typename Kernel::template BlockPolicy<Blocks> policy(patches, team_size);
   Kokkos::parallel_for(Blocks::tensor_cores ? "tensormg::smoother::dg_vertex_patch_mma" : "tensormg::smoother::dg_vertex_patch_blocks",
                        policy.set_scratch_size(kernel.args.scratch_level, Kokkos::PerTeam(bytes)),

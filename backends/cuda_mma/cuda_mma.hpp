@@ -45,6 +45,8 @@ DeviceProperties device_properties();
 /// Shared memory a block may have without the opt-in, for the device of the default execution
 /// space (queried once; device_traits_cuda.hpp).
 std::size_t shared_memory_per_block();
+/// Shared memory a block may have with the opt-in (227 KB on Hopper; queried once).
+std::size_t shared_memory_per_block_optin();
 /// Free memory of the device of the default execution space (cudaMemGetInfo).
 std::size_t free_memory_bytes();
 /// Number of usable CUDA devices; 0 with the reason in `why` when there is none (no GPU, no
@@ -59,6 +61,9 @@ inline constexpr bool enabled = false;
   throw std::logic_error("tensormg was built without the CUDA backend: no CUDA device properties");
 }
 [[noreturn]] inline std::size_t shared_memory_per_block() {
+  throw std::logic_error("tensormg was built without the CUDA backend: no CUDA shared memory");
+}
+[[noreturn]] inline std::size_t shared_memory_per_block_optin() {
   throw std::logic_error("tensormg was built without the CUDA backend: no CUDA shared memory");
 }
 [[noreturn]] inline std::size_t free_memory_bytes() {

@@ -46,6 +46,15 @@ std::size_t shared_memory_per_block() {
   return bytes;
 }
 
+std::size_t shared_memory_per_block_optin() {
+  static const std::size_t bytes = [] {
+    const int value = attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin, Kokkos::Cuda().cuda_device());
+    if (value <= 0) throw std::runtime_error("cudaDeviceGetAttribute(cudaDevAttrMaxSharedMemoryPerBlockOptin) failed");
+    return std::size_t(value);
+  }();
+  return bytes;
+}
+
 std::size_t free_memory_bytes() {
   std::size_t free = 0, total = 0;
   const cudaError_t err = cudaMemGetInfo(&free, &total);

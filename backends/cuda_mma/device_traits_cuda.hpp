@@ -95,6 +95,22 @@ struct DeviceTraits<Kokkos::Cuda> {
     return per_block > reserved ? per_block - reserved : 0;
   }
 
+  /// Level-0 scratch bytes a team may have where the kernel wants more than fast_scratch_bytes
+  /// and runs with few teams per SM (the N = 16 tensor-core blocks): the opt-in shared memory
+  /// per block (227 KB on Hopper), which the Kokkos our bootstrap builds grants
+  /// (cmake/patches/kokkos-3.4.01-cuda-shared-memory-optin.patch); with another Kokkos 3.4, the
+  /// 48 KB of fast_scratch_bytes. Kernels that fit 48 KB keep fast_scratch_bytes: asking a kernel
+  /// for more shared memory lowers its blocks per SM.
+  static std::size_t large_scratch_bytes(int team_size) {
+#if defined(KOKKOS_TENSORMG_SHARED_MEMORY_OPTIN)
+    const std::size_t per_block = cuda_mma::shared_memory_per_block_optin();
+    const std::size_t reserved = sizeof(double) * (std::size_t(team_size) + 2) + cuda_mma::static_shared_reserve;
+    return per_block > reserved ? per_block - reserved : 0;
+#else
+    return fast_scratch_bytes(team_size);
+#endif
+  }
+
   /// Halo staging: page-locked host memory (copies to and from it run at the link's rate and
   /// asynchronously; pageable memory goes through the driver's own bounce buffers) and a
   /// non-blocking stream of its own, so that the copies run beside the kernels of the default

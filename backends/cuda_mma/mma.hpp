@@ -21,6 +21,22 @@ KOKKOS_FORCEINLINE_FUNCTION void mma_m8n8k4(double& c0, double& c1, double a, do
 #endif
 }
 
+/// FP64 m16n8k16 (sm_90 only): c += A (16 × 16) · B (16 × 8), lane = 4 g + t holding
+/// a[2j] = A[g][4j + t], a[2j + 1] = A[g + 8][4j + t] (j = 0..3), b[i] = B[4i + t][g],
+/// c = {C[g][2t], C[g][2t + 1], C[g + 8][2t], C[g + 8][2t + 1]}.
+KOKKOS_FORCEINLINE_FUNCTION void mma_m16n8k16_f64(double (&c)[4], const double (&a)[8], const double (&b)[4]) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile(
+      "mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5,%6,%7,%8,%9,%10,%11}, "
+      "{%12,%13,%14,%15}, {%0,%1,%2,%3};\n"
+      : "+d"(c[0]), "+d"(c[1]), "+d"(c[2]), "+d"(c[3])
+      : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(a[4]), "d"(a[5]), "d"(a[6]), "d"(a[7]), "d"(b[0]), "d"(b[1]),
+        "d"(b[2]), "d"(b[3]));
+#else
+  (void)c, (void)a, (void)b;
+#endif
+}
+
 /// FP16 m16n8k8 with FP32 accumulation (sm_80 on): c += A (16 × 8) · B (8 × 8), lane = 4 g + t
 /// holding a = {A[g][2t], A[g][2t + 1] | A[g + 8][2t], A[g + 8][2t + 1]}, b = {B[2t][g], B[2t + 1][g]}
 /// (each pair one register, the first value in the low half), c = {C[g][2t], C[g][2t + 1],

@@ -62,6 +62,54 @@ struct MmaF64N8 {
   }
 };
 
+/// XOR-swizzled layout of a 16 × 16 × 16 block of 8-byte values (a plane in 2D) for the FP64
+/// m16n8k16 contraction (MmaF64N16): value (x, y, z) at 256 z + 16 y + (x ⊕ f(s)), s = (y ⊕ z) & 3,
+/// f(s) = 8 (s & 1) + 4 (s >> 1). An offset's bank pair is its x-part mod 16. The lanes of a load
+/// spread over g (x, or y for d = 0) and over t (the position along d); f moves t's two bits into
+/// x bits 2–3 (conflict-free 8-byte loads of half warps), and the order of f's bits puts g's low
+/// bit into x bit 3, which keeps the 16-byte result stores of quarter warps (g = 0, 1) apart.
+struct XorSwizzle16 {
+  static constexpr const char* name = "xor-swizzled";
+  KOKKOS_FORCEINLINE_FUNCTION static constexpr int at(int x, int y, int z) {
+    return 256 * z + 16 * y + (x ^ (8 * ((y ^ z) & 1) + 4 * (((y ^ z) >> 1) & 1)));
+  }
+};
+
+/// The operand and result positions of the N = 16 FP64 tensor-core contraction
+/// (`mma.m16n8k16.f64`, sm_90), lane = 4 g + t, k-slot i = 0..3 at position 4 i + t along d:
+///  - d = 1, 2: a tile is 8 lines (x = 8 h + g) of one plane (d = 1: z) or row (d = 2: y); the 1D
+///    matrix is operand A (a[2j] = A_1D[g][4j + t], a[2j+1] = A_1D[g + 8][4j + t]), the tile
+///    operand B; results c0, c1 at output g along d, lines 2t, 2t + 1; c2, c3 at output g + 8;
+///  - d = 0: a tile is 16 lines (y = g, g + 8) of one plane z, operand A; the matrix is operand B
+///    (b[i] = A_1D[n][4i + t], n = g, then g + 8: two mma per tile); results along x.
+/// 3D: 32 tiles for d = 1, 2, 16 for d = 0; 2D: 2 and 1.
+struct MmaF64N16 {
+  static constexpr int N = 16;
+  KOKKOS_FORCEINLINE_FUNCTION static constexpr int tiles(int dim, int d) {
+    return (dim == 2 ? 1 : 16) * (d == 0 ? 1 : 2);
+  }
+  /// Block position of lane's operand value for k-slot i of tile `tile` along d; for d = 0 the
+  /// row half r (0: line y = g, 1: y = g + 8), for d = 1, 2 r is unused.
+  KOKKOS_FORCEINLINE_FUNCTION static constexpr void data_position(int d, int lane, int i, int r, int tile,
+                                                                  int (&c)[3]) {
+    const int g = lane >> 2, k = 4 * i + (lane & 3);
+    const int x = 8 * (tile & 1) + g, outer = d == 0 ? tile : tile >> 1;
+    c[0] = d == 0 ? k : x;
+    c[1] = d == 0 ? g + 8 * r : d == 1 ? k : outer;
+    c[2] = d == 2 ? k : outer;
+  }
+  /// Block position of lane's first result of row half r (0: c0, c1; 1: c2, c3) and, for d = 0,
+  /// output half q (the second mma) of tile `tile` along d; the second result is at x + 1.
+  KOKKOS_FORCEINLINE_FUNCTION static constexpr void result_position(int d, int lane, int r, int q, int tile,
+                                                                    int (&c)[3]) {
+    const int g = lane >> 2, t = lane & 3;
+    const int outer = d == 0 ? tile : tile >> 1;
+    c[0] = d == 0 ? 2 * t + 8 * q : 8 * (tile & 1) + 2 * t;
+    c[1] = d == 0 ? g + 8 * r : d == 1 ? g + 8 * r : outer;
+    c[2] = d == 2 ? g + 8 * r : outer;
+  }
+};
+
 /// XOR-swizzled layout of an 8 × 8 × 8 block of 4-byte values (float; a plane in 2D) for the FP16
 /// tensor-core contraction (MmaF16N8): value (x, y, z) at 64 z + 8 (y ⊕ (z & 3)) + x.
 /// A 4-byte access of a warp is conflict-free when its 32 offsets differ mod 32, an 8-byte one of

@@ -72,6 +72,27 @@ TYPED_TEST(Backend, FastTeamScratchLimitIsUsable) {
   }
 }
 
+/// The same for DeviceTraits::large_scratch_bytes (on CUDA with our Kokkos: the opt-in shared
+/// memory, more than 200 KB on the H100; elsewhere what fast_scratch_bytes gives).
+TYPED_TEST(Backend, LargeTeamScratchLimitIsUsable) {
+  const bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename TypeParam::memory_space>::accessible;
+  for (int team : {128, 512}) {
+    const int team_size = host ? 1 : team;
+    const std::size_t bytes = tensormg::DeviceTraits<TypeParam>::large_scratch_bytes(team_size);
+    EXPECT_GE(bytes, tensormg::DeviceTraits<TypeParam>::fast_scratch_bytes(team_size));
+#if defined(KOKKOS_TENSORMG_SHARED_MEMORY_OPTIN)
+    if (!host) EXPECT_GE(bytes, std::size_t(4 * 4096 * 8)) << "the N = 16 FP64 tensor-core blocks need 128 KB";
+#endif
+    using Scratch = Kokkos::View<double*, typename TypeParam::scratch_memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+    int width = static_cast<int>(bytes / sizeof(double));
+    while (Scratch::shmem_size(width) > bytes) --width;
+    const int league = 5;
+    const auto sums = team_scratch_sums<TypeParam>(league, width, team_size);
+    for (int l = 0; l < league; ++l)
+      EXPECT_DOUBLE_EQ(sums(l), l * 1000.0 * width + double(width) * (width - 1) / 2.0) << "team " << team;
+  }
+}
+
 TEST(Environment, MpiAndKokkosAreUp) {
   int initialized = 0;
   MPI_Initialized(&initialized);

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <random>
 #include <set>
 #include <vector>
@@ -111,8 +112,10 @@ std::vector<double> run(const Setting& s, int blocks, const std::vector<double>&
     return d;
   };
   Kernel k{to_device(x), to_device(y), to_device(o), to_device(A), to_device(B), s};
-  const int team = tensormg::runs_on_host<ExecSpace>() ? 1 : Contraction::threads_per_block;
-  const std::size_t bytes = 3 * Kernel::size * sizeof(Number) + 16;
+  // At most 256 threads (N = 16 wants 1024: more registers than a block of them has without a
+  // launch bound); the contractions take any whole number of warps.
+  const int team = tensormg::runs_on_host<ExecSpace>() ? 1 : std::min(Contraction::threads_per_block, 256);
+  const std::size_t bytes = 3 * Kernel::size * sizeof(Number) + 16;  // N = 16 FP64: 96 KB (the opt-in)
   Kokkos::parallel_for("tensormg::test::block_contraction",
                        typename Kernel::Policy(blocks, team).set_scratch_size(0, Kokkos::PerTeam(bytes)), k);
   auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), k.o);
@@ -276,6 +279,8 @@ TYPED_TEST(BlockContractionTest, MatchesHostLoop) {
   check_all<Exec, 3, 4, double>(1e-13);
   check_all<Exec, 2, 5, double>(1e-13);
   check_all<Exec, 3, 8, float>(1e-5);
+  check_all<Exec, 3, 16, double>(1e-13);  // the FP64 m16n8k16 case on CUDA (sm_90)
+  check_all<Exec, 2, 16, double>(1e-13);
 }
 
 /// Shared-memory wavefronts of one warp-wide access of `bytes` per lane to the element offsets
@@ -365,6 +370,71 @@ int worst_excess(int dim) {
   return worst;
 }
 
+/// The same for the N = 16 FP64 m16n8k16 contraction (MmaF64N16): 8-byte operand loads of every
+/// k-slot and row half, 16-byte result stores.
+template <class L>
+int worst_excess_n16(int dim) {
+  using F = tensormg::cuda_mma::MmaF64N16;
+  int worst = 0;
+  for (int d = 0; d < dim; ++d)
+    for (int tile = 0; tile < F::tiles(dim, d); ++tile) {
+      for (int i = 0; i < 4; ++i)
+        for (int r = 0; r < (d == 0 ? 2 : 1); ++r) {
+          int offset[32];
+          for (int lane = 0; lane < 32; ++lane) {
+            int c[3];
+            F::data_position(d, lane, i, r, tile, c);
+            offset[lane] = L::at(c[0], c[1], c[2]);
+          }
+          worst = std::max(worst, wavefronts(offset, 8) - 2);
+        }
+      for (int r = 0; r < 2; ++r)
+        for (int q = 0; q < (d == 0 ? 2 : 1); ++q) {
+          int offset[32];
+          for (int lane = 0; lane < 32; ++lane) {
+            int c[3];
+            F::result_position(d, lane, r, q, tile, c);
+            offset[lane] = L::at(c[0], c[1], c[2]);
+            EXPECT_EQ(offset[lane] % 2, 0) << "a result pair must be 16-byte aligned";
+            EXPECT_EQ(L::at(c[0] + 1, c[1], c[2]), offset[lane] + 1) << "a result pair must be adjacent";
+          }
+          worst = std::max(worst, wavefronts(offset, 16) - 4);
+        }
+    }
+  return worst;
+}
+
+/// Every position of an N = 16 contraction is read once per k-slot and written once: the
+/// fragments cover the block.
+TEST(BlockContractionLayout, N16FragmentsCoverTheBlock) {
+  using F = tensormg::cuda_mma::MmaF64N16;
+  for (int dim : {2, 3})
+    for (int d = 0; d < dim; ++d) {
+      std::map<int, int> read, written;
+      for (int tile = 0; tile < F::tiles(dim, d); ++tile)
+        for (int lane = 0; lane < 32; ++lane) {
+          for (int i = 0; i < 4; ++i)
+            for (int r = 0; r < (d == 0 ? 2 : 1); ++r) {
+              int c[3];
+              F::data_position(d, lane, i, r, tile, c);
+              ++read[c[0] + 16 * (c[1] + 16 * c[2])];
+            }
+          for (int r = 0; r < 2; ++r)
+            for (int q = 0; q < (d == 0 ? 2 : 1); ++q) {
+              int c[3];
+              F::result_position(d, lane, r, q, tile, c);
+              ++written[c[0] + 16 * (c[1] + 16 * c[2])];
+              ++written[c[0] + 1 + 16 * (c[1] + 16 * c[2])];
+            }
+        }
+      const std::size_t size = dim == 2 ? 256 : 4096;
+      EXPECT_EQ(read.size(), size) << dim << "D d " << d;
+      EXPECT_EQ(written.size(), size) << dim << "D d " << d;
+      for (const auto& [at, n] : written) EXPECT_EQ(n, 1) << dim << "D d " << d << " offset " << at;
+      for (const auto& [at, n] : read) EXPECT_EQ(n, 1) << dim << "D d " << d << " offset " << at;
+    }
+}
+
 TEST(BlockContractionLayout, SwizzleIsAPermutation) {
   std::set<int> seen;
   for (int z = 0; z < 8; ++z)
@@ -382,6 +452,15 @@ TEST(BlockContractionLayout, SwizzledFragmentsAreConflictFree) {
     EXPECT_EQ(worst_excess_f16<tensormg::cuda_mma::XorSwizzleF32N8>(dim), 0) << dim << "D, FP16 products";
   }
   EXPECT_GT(worst_excess_f16<block::PlainLayout<8>>(3), 0) << "3D FP16 products: the plain layout has conflicts";
+  for (int dim : {2, 3}) {
+    EXPECT_EQ(worst_excess_n16<tensormg::cuda_mma::XorSwizzle16>(dim), 0) << dim << "D, N = 16";
+    EXPECT_GT(worst_excess_n16<block::PlainLayout<16>>(dim), 0) << dim << "D, N = 16: the plain layout has conflicts";
+  }
+  std::set<int> seen16;
+  for (int z = 0; z < 16; ++z)
+    for (int y = 0; y < 16; ++y)
+      for (int x = 0; x < 16; ++x) seen16.insert(tensormg::cuda_mma::XorSwizzle16::at(x, y, z));
+  EXPECT_TRUE(seen16.size() == 4096u && *seen16.begin() == 0 && *seen16.rbegin() == 4095) << "a permutation";
   std::set<int> seen;
   for (int z = 0; z < 8; ++z)
     for (int y = 0; y < 8; ++y)

@@ -195,6 +195,54 @@ TYPED_TEST(DgVertexPatch, BlockContractionsMatchSequentialHostImplementation) {
   EXPECT_THROW(parse_dg_patch_contraction("mma"), InputError);
 }
 
+/// Relative max-norm difference of one double smoothing step with block contractions against
+/// the line kernel's, from the same random x and b (for sizes whose sequential reference is too
+/// slow to run: 3D k = 7, N = 16, the FP64 m16n8k16 tensor-core blocks on CUDA).
+template <class ExecSpace>
+double blocks_against_lines(int dim, int k, std::array<int, 3> cells, DgLocalSolver solver) {
+  const auto mesh = make_mesh(dim, cells, 0, {1.0, 0.7, 1.3});
+  DgLaplaceOptions options;
+  options.penalty_factor = 1.5;
+  options.mass_coefficient = 0.1;
+  const auto layout = std::make_shared<DgDofLayout<ExecSpace>>(mesh, k);
+  const auto op = std::make_shared<const DgLaplaceOperator<double, ExecSpace>>(layout, options);
+  const auto step = [&](DgPatchContraction contraction) {
+    DgPatchKernelOptions kernel{DgPatchLayout::padded, 0, DgPatchInversion::fast_diagonalization};
+    kernel.contraction = contraction;
+    const DgVertexPatchSmoother<double, ExecSpace> smoother(op, solver, kernel);
+    auto x = op->make_vector(), b = op->make_vector();
+    const local_index size = x.n_owned();
+    std::vector<double> hx(size), hb(size);
+    for (local_index i = 0; i < size; ++i) {
+      hx[i] = random_value(i, 11);
+      hb[i] = random_value(i, 12);
+    }
+    Kokkos::deep_copy(x.view(), Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(hx.data(), size));
+    Kokkos::deep_copy(b.view(), Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(hb.data(), size));
+    smoother.smooth(x, b, SweepOrder::forward);
+    smoother.smooth(x, b, SweepOrder::reverse);
+    return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x.view());
+  };
+  const auto lines = step(DgPatchContraction::lines), blocks = step(DgPatchContraction::blocks);
+  double worst = 0, scale = 0;
+  for (std::size_t i = 0; i < lines.extent(0); ++i) {
+    worst = std::max(worst, std::abs(blocks(i) - lines(i)));
+    scale = std::max(scale, std::abs(lines(i)));
+  }
+  return worst / scale;
+}
+
+/// N = 16 (k = 7): block contractions (on CUDA sm_90 the FP64 m16n8k16 tensor cores in the opt-in
+/// shared memory) give the line kernel's two steps, every local solver, 2D and 3D, interior and
+/// boundary patches.
+TYPED_TEST(DgVertexPatch, N16BlockContractionsMatchLineKernel) {
+  if (world_size() > 1) GTEST_SKIP() << "one rank";
+  for (const auto solver : {DgLocalSolver::dirichlet, DgLocalSolver::full, DgLocalSolver::clamped}) {
+    EXPECT_LE(blocks_against_lines<TypeParam>(3, 7, {3, 4, 3}, solver), 1e-12) << "3D " << to_string(solver);
+    EXPECT_LE(blocks_against_lines<TypeParam>(2, 7, {5, 4, 1}, solver), 1e-12) << "2D " << to_string(solver);
+  }
+}
+
 /// Relative max-norm error of one float smoothing step with `contraction` against the sequential
 /// double host implementation (same float-representable inputs).
 template <class ExecSpace>
