@@ -34,11 +34,13 @@ struct DgPatchTuning {
   /// (the VM measured 0.6× at 2D k = 2).
   bool dense_inverse_on_device = false;
   /// DgPatchContraction::automatic on a device whose BlockContraction has tensor cores for the
-  /// kernel's number and size (CUDA FP64, 2(k + 1) = 8): block contractions instead of lines.
-  /// Same-call A/B of the block kernel as launched now (h100-2026-11-25-tensor-cores/call6, one
-  /// smoothing step, 16M DoF, both rounds, blocks / lines): 3D k = 3 Dirichlet 1.19x, clamped
-  /// 1.11x, full 1.07x (a 3D Q3 134M-DoF FGMRES + V-cycle solve 0.885 -> 0.838 s); 2D k = 3
-  /// Dirichlet 0.83x, clamped 0.82x, full 1.11x: blocks in 3D only.
+  /// kernel's number and size (CUDA FP64: 2(k + 1) = 8, m8n8k4; 2(k + 1) = 16 on sm_90, m16n8k16):
+  /// block contractions instead of lines. Same-call A/Bs, one smoothing step, blocks / lines:
+  /// 3D k = 3 (h100-2026-11-25-tensor-cores/call6, 16M DoF) Dirichlet 1.19x, clamped 1.11x, full
+  /// 1.07x (a 3D Q3 134M-DoF FGMRES + V-cycle solve 0.885 -> 0.838 s); 2D k = 3 Dirichlet 0.83x,
+  /// clamped 0.82x, full 1.11x: blocks in 3D only. 3D k = 7 (h100-2026-11-25-fp16/call2, 30M DoF,
+  /// 128 KB of opt-in shared memory per team) Dirichlet 2.07x, clamped 2.02x, full 1.37x (a 3D
+  /// Q7 134M-DoF solve 1.81 -> 0.99 s, call3). 2D k = 7 not measured: lines.
   bool tensor_cores = false;
 };
 
@@ -51,7 +53,7 @@ constexpr DgPatchTuning dg_patch_tuning(int dim, int k) {
   return {dim, k, wins,
           wins ? "functor-held interior matrices faster in the A/B" : "device-array matrices faster in the A/B",
           "h100-2026-11-24-dg/smoother-constants", fp64, fp32, patches, dim == 2 && k <= 2,
-          dim == 3 && k == 3};
+          dim == 3 && (k == 3 || k == 7)};
 }
 
 }  // namespace tensormg

@@ -130,8 +130,9 @@ TEST(TuningTables, DgPatchRows) {
       // The automatic dense inverse only where the inverses can be stored (check_dg_dense_inverse),
       // and only on a device.
       if (r.dense_inverse_on_device) EXPECT_NO_THROW(tensormg::check_dg_dense_inverse(dim, k)) << where;
-      // Tensor cores by default only where the backend has them: FP64 blocks of 2(k + 1) = 8.
-      if (r.tensor_cores) EXPECT_EQ(k, 3) << where;
+      // Tensor cores by default only where the backend has them: FP64 blocks of 2(k + 1) = 8
+      // (m8n8k4) and 16 (m16n8k16, sm_90), measured in 3D.
+      if (r.tensor_cores) EXPECT_TRUE(dim == 3 && (k == 3 || k == 7)) << where;
       EXPECT_EQ(tensormg::uses_dg_dense_inverse(tensormg::DgPatchInversion::automatic, dim, k, true),
                 r.dense_inverse_on_device) << where;
       EXPECT_FALSE(tensormg::uses_dg_dense_inverse(tensormg::DgPatchInversion::automatic, dim, k, false)) << where;
