@@ -111,15 +111,55 @@ void reference_step(const std::shared_ptr<const DgDofLayout<HostExec>>& layout_p
   }
 }
 
+/// The operator of the step tests: penalty 1.5, mass coefficient 0.1.
+DgLaplaceOptions step_options() {
+  DgLaplaceOptions options;
+  options.penalty_factor = 1.5;
+  options.mass_coefficient = 0.1;
+  return options;
+}
+
+/// x(i) = random_value(i, 11), b(i) = random_value(i, 12), rounded to the vectors' number; the
+/// same values in double in hx, hb (the sequential reference's inputs).
+template <class Vector>
+void set_random(Vector& x, Vector& b, std::vector<double>& hx, std::vector<double>& hb) {
+  using Number = typename Vector::value_type;
+  const local_index size = x.n_owned();
+  std::vector<Number> nx(size), nb(size);
+  hx.resize(size);
+  hb.resize(size);
+  for (local_index i = 0; i < size; ++i) {
+    hx[i] = nx[i] = Number(random_value(i, 11));
+    hb[i] = nb[i] = Number(random_value(i, 12));
+  }
+  Kokkos::deep_copy(x.view(), Kokkos::View<Number*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(nx.data(), size));
+  Kokkos::deep_copy(b.view(), Kokkos::View<Number*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(nb.data(), size));
+}
+
+/// Entry i of a host vector or a host View.
+template <class T>
+double entry(const std::vector<T>& v, std::size_t i) { return double(v[i]); }
+template <class V>
+double entry(const V& v, std::size_t i) { return double(v(i)); }
+
+/// max |a_i − ref_i| / max |ref_i| over the first `size` entries.
+template <class A, class Ref>
+double relative_max_difference(const A& a, const Ref& ref, std::size_t size) {
+  double worst = 0, scale = 0;
+  for (std::size_t i = 0; i < size; ++i) {
+    worst = std::max(worst, std::abs(entry(a, i) - entry(ref, i)));
+    scale = std::max(scale, std::abs(entry(ref, i)));
+  }
+  return worst / scale;
+}
+
 template <class ExecSpace>
 void compare_step(int dim, int k, std::array<int, 3> cells, DgLocalSolver solver, bool forward,
                   DgPatchLayout patch_layout = DgPatchLayout::padded, int patches_per_team = 0,
                   DgPatchInversion inversion = DgPatchInversion::fast_diagonalization,
                   DgPatchContraction contraction = DgPatchContraction::automatic) {
   const auto mesh = make_mesh(dim, cells, 0, {1.0, 0.7, 1.3});
-  DgLaplaceOptions options;
-  options.penalty_factor = 1.5;
-  options.mass_coefficient = 0.1;
+  const DgLaplaceOptions options = step_options();
   const auto layout = std::make_shared<DgDofLayout<ExecSpace>>(mesh, k);
   const auto host_layout = std::make_shared<DgDofLayout<HostExec>>(mesh, k);
   const auto op = std::make_shared<const DgLaplaceOperator<double, ExecSpace>>(layout, options);
@@ -127,23 +167,12 @@ void compare_step(int dim, int k, std::array<int, 3> cells, DgLocalSolver solver
   kernel.contraction = contraction;
   const DgVertexPatchSmoother<double, ExecSpace> smoother(op, solver, kernel);
   auto x = op->make_vector(), b = op->make_vector();
-  const local_index size = x.n_owned();
-  std::vector<double> hx(size), hb(size);
-  for (local_index i = 0; i < size; ++i) {
-    hx[i] = random_value(i, 11);
-    hb[i] = random_value(i, 12);
-  }
-  Kokkos::deep_copy(x.view(), Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(hx.data(), size));
-  Kokkos::deep_copy(b.view(), Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(hb.data(), size));
+  std::vector<double> hx, hb;
+  set_random(x, b, hx, hb);
   smoother.smooth(x, b, forward ? SweepOrder::forward : SweepOrder::reverse);
   reference_step(host_layout, options, solver, forward, hx, hb);
   const auto dx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x.view());
-  double worst = 0, scale = 0;
-  for (local_index i = 0; i < size; ++i) {
-    worst = std::max(worst, std::abs(dx(i) - hx[i]));
-    scale = std::max(scale, std::abs(hx[i]));
-  }
-  EXPECT_LE(worst, 1e-11 * scale) << "dim=" << dim << " k=" << k << " " << to_string(solver)
+  EXPECT_LE(relative_max_difference(dx, hx, hx.size()), 1e-11) << "dim=" << dim << " k=" << k << " " << to_string(solver)
                                   << (forward ? " forward " : " reverse ") << to_string(patch_layout)
                                   << " patches per team " << patches_per_team << " " << to_string(inversion) << " "
                                   << to_string(contraction) << " contraction";
@@ -201,35 +230,21 @@ TYPED_TEST(DgVertexPatch, BlockContractionsMatchSequentialHostImplementation) {
 template <class ExecSpace>
 double blocks_against_lines(int dim, int k, std::array<int, 3> cells, DgLocalSolver solver) {
   const auto mesh = make_mesh(dim, cells, 0, {1.0, 0.7, 1.3});
-  DgLaplaceOptions options;
-  options.penalty_factor = 1.5;
-  options.mass_coefficient = 0.1;
   const auto layout = std::make_shared<DgDofLayout<ExecSpace>>(mesh, k);
-  const auto op = std::make_shared<const DgLaplaceOperator<double, ExecSpace>>(layout, options);
+  const auto op = std::make_shared<const DgLaplaceOperator<double, ExecSpace>>(layout, step_options());
   const auto step = [&](DgPatchContraction contraction) {
     DgPatchKernelOptions kernel{DgPatchLayout::padded, 0, DgPatchInversion::fast_diagonalization};
     kernel.contraction = contraction;
     const DgVertexPatchSmoother<double, ExecSpace> smoother(op, solver, kernel);
     auto x = op->make_vector(), b = op->make_vector();
-    const local_index size = x.n_owned();
-    std::vector<double> hx(size), hb(size);
-    for (local_index i = 0; i < size; ++i) {
-      hx[i] = random_value(i, 11);
-      hb[i] = random_value(i, 12);
-    }
-    Kokkos::deep_copy(x.view(), Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(hx.data(), size));
-    Kokkos::deep_copy(b.view(), Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(hb.data(), size));
+    std::vector<double> hx, hb;
+    set_random(x, b, hx, hb);
     smoother.smooth(x, b, SweepOrder::forward);
     smoother.smooth(x, b, SweepOrder::reverse);
     return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x.view());
   };
   const auto lines = step(DgPatchContraction::lines), blocks = step(DgPatchContraction::blocks);
-  double worst = 0, scale = 0;
-  for (std::size_t i = 0; i < lines.extent(0); ++i) {
-    worst = std::max(worst, std::abs(blocks(i) - lines(i)));
-    scale = std::max(scale, std::abs(lines(i)));
-  }
-  return worst / scale;
+  return relative_max_difference(blocks, lines, lines.extent(0));
 }
 
 /// N = 16 (k = 7): block contractions (on CUDA sm_90 the FP64 m16n8k16 tensor cores in the opt-in
@@ -248,9 +263,7 @@ TYPED_TEST(DgVertexPatch, N16BlockContractionsMatchLineKernel) {
 template <class ExecSpace>
 double float_step_error(int dim, int k, std::array<int, 3> cells, DgLocalSolver solver, DgPatchContraction contraction) {
   const auto mesh = make_mesh(dim, cells, 0, {1.0, 0.7, 1.3});
-  DgLaplaceOptions options;
-  options.penalty_factor = 1.5;
-  options.mass_coefficient = 0.1;
+  const DgLaplaceOptions options = step_options();
   const auto layout = std::make_shared<DgDofLayout<ExecSpace>>(mesh, k);
   const auto host_layout = std::make_shared<DgDofLayout<HostExec>>(mesh, k);
   const auto op = std::make_shared<const DgLaplaceOperator<float, ExecSpace>>(layout, options);
@@ -258,24 +271,12 @@ double float_step_error(int dim, int k, std::array<int, 3> cells, DgLocalSolver 
   kernel.contraction = contraction;
   const DgVertexPatchSmoother<float, ExecSpace> smoother(op, solver, kernel);
   auto x = op->make_vector(), b = op->make_vector();
-  const local_index size = x.n_owned();
-  std::vector<double> hx(size), hb(size);
-  std::vector<float> fx(size), fb(size);
-  for (local_index i = 0; i < size; ++i) {
-    hx[i] = fx[i] = float(random_value(i, 11));
-    hb[i] = fb[i] = float(random_value(i, 12));
-  }
-  Kokkos::deep_copy(x.view(), Kokkos::View<float*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(fx.data(), size));
-  Kokkos::deep_copy(b.view(), Kokkos::View<float*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(fb.data(), size));
+  std::vector<double> hx, hb;
+  set_random(x, b, hx, hb);
   smoother.smooth(x, b, SweepOrder::forward);
   reference_step(host_layout, options, solver, true, hx, hb);
   const auto dx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x.view());
-  double worst = 0, scale = 0;
-  for (local_index i = 0; i < size; ++i) {
-    worst = std::max(worst, std::abs(double(dx(i)) - hx[i]));
-    scale = std::max(scale, std::abs(hx[i]));
-  }
-  return worst / scale;
+  return relative_max_difference(dx, hx, hx.size());
 }
 
 /// FP16 products in the float smoother (paper 001 §6; tensor cores on CUDA, the emulation
