@@ -27,6 +27,22 @@
 
 namespace tensormg::block {
 
+namespace detail {
+/// at[0], at[1] ← scale (v0, v1), plus their old values for Write::add: one store of a Pair
+/// (double2, float2), the result pair of a tensor-core fragment.
+template <class Pair, class Number>
+KOKKOS_FORCEINLINE_FUNCTION void store_pair(Number* at, Number v0, Number v1, Number scale, Write write) {
+  Pair* const to = reinterpret_cast<Pair*>(at);
+  Pair v = {scale * v0, scale * v1};
+  if (write == Write::add) {
+    const Pair old = *to;
+    v.x += old.x;
+    v.y += old.y;
+  }
+  *to = v;
+}
+}  // namespace detail
+
 template <int dim>
 struct BlockContraction<Kokkos::Cuda, double, dim, 8> {
   static constexpr bool tensor_cores = true;
@@ -62,14 +78,7 @@ struct BlockContraction<Kokkos::Cuda, double, dim, 8> {
       }
       int c[3];
       Fragments::result_position(d, lane, tile, c);
-      double2* const at = reinterpret_cast<double2*>(out + L::at(c[0], c[1], c[2]));
-      double2 r = {scale * c0, scale * c1};
-      if (write == Write::add) {
-        const double2 old = *at;
-        r.x += old.x;
-        r.y += old.y;
-      }
-      *at = r;
+      detail::store_pair<double2>(out + L::at(c[0], c[1], c[2]), c0, c1, scale, write);
     }
   }
 };
@@ -156,14 +165,7 @@ struct BlockContraction<Kokkos::Cuda, double, dim, 16> {
                                                 double scale, Write write, double* out) {
     int at[3];
     Fragments::result_position(d, lane, r, q, tile, at);
-    double2* const to = reinterpret_cast<double2*>(out + L::at(at[0], at[1], at[2]));
-    double2 v = {scale * v0, scale * v1};
-    if (write == Write::add) {
-      const double2 old = *to;
-      v.x += old.x;
-      v.y += old.y;
-    }
-    *to = v;
+    detail::store_pair<double2>(out + L::at(at[0], at[1], at[2]), v0, v1, scale, write);
   }
 };
 #endif  // KOKKOS_ARCH_HOPPER90
@@ -228,15 +230,10 @@ struct BlockContraction<Kokkos::Cuda, float, dim, 8, P, std::enable_if_t<P != Pr
       }
       int r[3];
       Fragments::result_position(d, lane, tile, r);
-      float2* const at = reinterpret_cast<float2*>(out + L::at(r[0], r[1], r[2]));
-      float2 v = corrected ? float2{scale * (c[2] + c[0] * (1.f / 2048.f)), scale * (c[3] + c[1] * (1.f / 2048.f))}
-                           : float2{scale * c[0], scale * c[1]};
-      if (write == Write::add) {
-        const float2 old = *at;
-        v.x += old.x;
-        v.y += old.y;
-      }
-      *at = v;
+      // With the correction: main product (rows 8..15) + 2⁻¹¹ correction (rows 0..7).
+      const float v0 = corrected ? c[2] + c[0] * (1.f / 2048.f) : c[0];
+      const float v1 = corrected ? c[3] + c[1] * (1.f / 2048.f) : c[1];
+      detail::store_pair<float2>(out + L::at(r[0], r[1], r[2]), v0, v1, scale, write);
     }
   }
 

@@ -12,6 +12,13 @@ int attribute(cudaDeviceAttr what, int device) {
   if (cudaDeviceGetAttribute(&value, what, device) != cudaSuccess) return 0;
   return value;
 }
+
+/// A positive byte count of the default execution space's device; throws naming `name` otherwise.
+std::size_t device_bytes(cudaDeviceAttr what, const char* name) {
+  const int value = attribute(what, Kokkos::Cuda().cuda_device());
+  if (value <= 0) throw std::runtime_error(std::string("cudaDeviceGetAttribute(") + name + ") failed");
+  return std::size_t(value);
+}
 }  // namespace
 
 DeviceProperties device_properties() {
@@ -38,20 +45,13 @@ DeviceProperties device_properties() {
 }
 
 std::size_t shared_memory_per_block() {
-  static const std::size_t bytes = [] {
-    const int value = attribute(cudaDevAttrMaxSharedMemoryPerBlock, Kokkos::Cuda().cuda_device());
-    if (value <= 0) throw std::runtime_error("cudaDeviceGetAttribute(cudaDevAttrMaxSharedMemoryPerBlock) failed");
-    return std::size_t(value);
-  }();
+  static const std::size_t bytes = device_bytes(cudaDevAttrMaxSharedMemoryPerBlock, "cudaDevAttrMaxSharedMemoryPerBlock");
   return bytes;
 }
 
 std::size_t shared_memory_per_block_optin() {
-  static const std::size_t bytes = [] {
-    const int value = attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin, Kokkos::Cuda().cuda_device());
-    if (value <= 0) throw std::runtime_error("cudaDeviceGetAttribute(cudaDevAttrMaxSharedMemoryPerBlockOptin) failed");
-    return std::size_t(value);
-  }();
+  static const std::size_t bytes =
+      device_bytes(cudaDevAttrMaxSharedMemoryPerBlockOptin, "cudaDevAttrMaxSharedMemoryPerBlockOptin");
   return bytes;
 }
 
