@@ -12,49 +12,13 @@
 #include <utility>
 
 #include "backends/device_traits.hpp"
-#include "core/fast_divisor.hpp"
 #include "core/tensor_contraction.hpp"
+#include "discretization/cell_nodes.hpp"
 #include "discretization/laplace_kernel_table.hpp"
 #include "discretization/laplace_tuning.hpp"
 
 namespace tensormg {
 
-namespace detail {
-
-/// Number of cells a launch visits and the map from a running cell number to cell coordinates.
-struct CellRange {
-  local_index extent[3] = {1, 1, 1};  // cells per direction in the visited (sub)set
-  int parity[3] = {0, 0, 0};
-  int stride = 1;
-  FastDivisor by_extent[2];  // extent[0], extent[1] (at least 1)
-  KOKKOS_INLINE_FUNCTION local_index size() const { return extent[0] * extent[1] * extent[2]; }
-  KOKKOS_INLINE_FUNCTION void coordinates(local_index c, local_index out[3]) const {
-    local_index r0, r1;
-    const local_index q0 = by_extent[0].divmod(c, r0);
-    const local_index q1 = by_extent[1].divmod(q0, r1);
-    out[0] = parity[0] + stride * r0;
-    out[1] = parity[1] + stride * r1;
-    out[2] = parity[2] + stride * q1;
-  }
-};
-
-inline CellRange cell_range(const NodeBox& box, int color) {
-  CellRange r;
-  for (int d = 0; d < 3; ++d) {
-    if (color < 0 || d >= box.dim) {
-      r.extent[d] = box.cells[d];
-      r.parity[d] = 0;
-    } else {
-      r.parity[d] = (color >> d) & 1;
-      r.extent[d] = box.cells[d] > r.parity[d] ? (box.cells[d] - r.parity[d] + 1) / 2 : 0;
-    }
-  }
-  r.stride = color < 0 ? 1 : 2;
-  for (int d = 0; d < 2; ++d) r.by_extent[d] = FastDivisor(r.extent[d] > 0 ? r.extent[d] : 1);
-  return r;
-}
-
-}  // namespace detail
 
 /// The 1D matrices of one (dim, n) held by value in a kernel functor. On CUDA the functor is a
 /// kernel parameter (constant memory), and with the contraction loops unrolled every entry has a
@@ -105,34 +69,11 @@ struct CellOperatorKernel {
   std::size_t team_shmem_size(int /*team_size*/) const { return scratch_bytes(args.cells_per_team); }
   static std::size_t scratch_bytes(int cells_per_team) { return ScratchView::shmem_size(scratch_entries(cells_per_team)); }
 
-  /// Where a cell's nodes are: coordinates, and for the fast path (all of the cell's nodes are
-  /// owned and none is a Dirichlet node, the common case) the local index of its first node.
-  struct CellInfo {
-    local_index cc[3] = {0, 0, 0};
-    local_index first_node = 0;
-    bool fast = false;
-  };
-
-  KOKKOS_INLINE_FUNCTION CellInfo cell_info(local_index c) const {
-    CellInfo info;
-    cells.coordinates(c, info.cc);
-    const NodeBox& b = args.box;
-    const local_index x0 = info.cc[0] * k, y0 = info.cc[1] * k, z0 = dim == 3 ? info.cc[2] * k : 0;
-    const global_index gx = b.offset[0] + x0, gy = b.offset[1] + y0, gz = b.offset[2] + z0;
-    info.fast = x0 + k < b.o[0] && y0 + k < b.o[1] && (dim == 2 || z0 + k < b.o[2]) &&  // owned
-                gx > 0 && gx + k < b.global_nodes[0] - 1 && gy > 0 && gy + k < b.global_nodes[1] - 1 &&
-                (dim == 2 || (gz > 0 && gz + k < b.global_nodes[2] - 1));  // no Dirichlet node
-    info.first_node = x0 + b.o[0] * (y0 + b.o[1] * z0);
-    return info;
-  }
-
-  /// Local vector index of node (i, j, l) of a cell: one multiply-add chain on the fast path;
-  /// otherwise -1 for a Dirichlet node (when it is skipped) or the general map.
+  /// Where a cell's nodes are (discretization/cell_nodes.hpp).
+  using CellInfo = CellNodes<dim, k>;
+  KOKKOS_INLINE_FUNCTION CellInfo cell_info(local_index c) const { return CellInfo(args.box, cells, c); }
   KOKKOS_INLINE_FUNCTION local_index node_index(const CellInfo& info, int i, int j, int l, bool skip_boundary) const {
-    if (info.fast) return info.first_node + i + args.box.o[0] * (j + args.box.o[1] * l);
-    const local_index ix = info.cc[0] * k + i, iy = info.cc[1] * k + j, iz = dim == 3 ? info.cc[2] * k + l : 0;
-    if (skip_boundary && args.box.on_boundary(ix, iy, iz)) return -1;
-    return args.box.index(ix, iy, iz);
+    return info.index(args.box, i, j, l, skip_boundary);
   }
 
   /// The cell of work item w, looked up again only when a thread moves on to another cell.

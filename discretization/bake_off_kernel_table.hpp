@@ -1,0 +1,99 @@
+#pragma once
+/// @file
+/// What the host glue (bake_off_operator.cpp) needs to launch the bake-off cell kernels
+/// (bake_off_kernels.hpp) without seeing their bodies: the problems, the launch arguments and the
+/// per-(problem, k) table of launchers (core/kernel_table.hpp's dispatch, the Laplace operator's
+/// CellKernelTable).
+
+#include <Kokkos_Core.hpp>
+
+#include <string>
+
+#include "discretization/deformed_geometry.hpp"
+#include "discretization/laplace_kernel_table.hpp"
+
+namespace tensormg {
+
+/// The operators of paper 003 §4 (CEED naming: BP1 uses the mass operator, BP3 the stiffness
+/// operator with full quadrature, BP5 the collocated one).
+enum class BakeOff {
+  bp1_0,  ///< mass, k + 2 Gauss points: 6 contractions (Algorithm 3)
+  bp3_5,  ///< screened Poisson S + λM collocated at the k + 1 Gauss–Lobatto points: 6 (Algorithm 4)
+  bp3_0   ///< screened Poisson with k + 2 Gauss points: 12 (Algorithm 5)
+};
+std::string to_string(BakeOff p);
+/// Parses "bp1.0", "bp3.5", "bp3.0" (aliases "mass", "bp5", "bp3"); throws InputError naming them.
+BakeOff parse_bake_off(const std::string& text);
+
+constexpr BakeOffQuadrature quadrature_of(BakeOff p) {
+  return p == BakeOff::bp3_5 ? BakeOffQuadrature::gauss_lobatto : BakeOffQuadrature::gauss;
+}
+constexpr bool has_stiffness(BakeOff p) { return p != BakeOff::bp1_0; }
+
+/// Floating-point operations of one cell at degree k (2 per multiply-add): the contractions (three
+/// interpolations each way of BP1.0 and BP3.0, six derivatives of BP3.x) plus the pointwise work
+/// (w det J: 1 per point; G and the mass term: 18 per point).
+constexpr double bake_off_flops_per_cell(BakeOff p, int k) {
+  const double n = k + 1, q = p == BakeOff::bp3_5 ? n : n + 1;
+  const double interpolation = 2 * q * n * (n * n + q * n + q * q);  // three contractions, one way
+  if (p == BakeOff::bp1_0) return 2 * interpolation + q * q * q;
+  if (p == BakeOff::bp3_5) return 12 * n * n * n * n + 18 * n * n * n;
+  return 2 * interpolation + 12 * q * q * q * q + 18 * q * q * q;
+}
+
+/// Values an element application must move at least (paper 003 Table 2), per cell: BP1.0 reads u
+/// and w det J and writes v (2 n³ + q³); BP3.5 reads u and 7 factors per node and writes v (9 n³);
+/// BP3.0 2 n³ + 7 q³.
+constexpr double bake_off_values_per_cell(BakeOff p, int k) {
+  const double n = k + 1, q = p == BakeOff::bp3_5 ? n : n + 1;
+  if (p == BakeOff::bp1_0) return 2 * n * n * n + q * q * q;
+  if (p == BakeOff::bp3_5) return 9 * n * n * n;
+  return 2 * n * n * n + 7 * q * q * q;
+}
+
+/// Everything a launch needs besides the problem, n = k + 1, Number and ExecSpace.
+template <class Number, class ExecSpace>
+struct BakeOffArgs {
+  using memory_space = typename ExecSpace::memory_space;
+  Kokkos::View<const Number*, memory_space> src;
+  Kokkos::View<Number*, memory_space> dst;
+  /// Geometric factors, [cell][component][point] (deformed_geometry.hpp).
+  Kokkos::View<const Number*, memory_space> factors;
+  /// Host 1D tables (bake_off_tables_1d of the problem's rule), copied into the functor at launch.
+  const double* interpolation = nullptr;           ///< q × n
+  const double* collocation_derivative = nullptr;  ///< q × q
+  NodeBox box;
+  Number lambda = 0;  ///< the mass term's coefficient of BP3.x
+  /// false: src and dst are element vectors [cell][n³] (E-vectors), dst overwritten; true: they are
+  /// the continuous vector (L-vector), gathered through the box and added to dst atomically.
+  bool gathered = false;
+  bool constrained = true;  ///< gathered: Dirichlet nodes read as zero and receive nothing
+  int cells_per_team = 1;
+};
+
+template <class Number, class ExecSpace>
+using BakeOffKernelTable = CellKernelTable<BakeOffArgs<Number, ExecSpace>>;
+
+/// The kernels of one (problem, k). Declared here, defined in bake_off_kernels.hpp and instantiated
+/// in the translation units discretization/CMakeLists.txt generates.
+template <BakeOff problem, int k, class Number, class ExecSpace>
+BakeOffKernelTable<Number, ExecSpace> bake_off_kernels_of();
+
+/// The kernels of (problem, degree) in 3D; throws InputError for unsupported degrees.
+template <class Number, class ExecSpace>
+BakeOffKernelTable<Number, ExecSpace> bake_off_kernels(BakeOff problem, int degree) {
+  return kernel_table<BakeOffKernelTable<Number, ExecSpace>>(3, degree, [problem](auto d, auto k) {
+    constexpr int degree_k = decltype(k)::value;
+    if constexpr (decltype(d)::value != 3) return BakeOffKernelTable<Number, ExecSpace>{};  // 3D only
+    else {
+    switch (problem) {
+      case BakeOff::bp1_0: return bake_off_kernels_of<BakeOff::bp1_0, degree_k, Number, ExecSpace>();
+      case BakeOff::bp3_5: return bake_off_kernels_of<BakeOff::bp3_5, degree_k, Number, ExecSpace>();
+      case BakeOff::bp3_0: break;
+    }
+    return bake_off_kernels_of<BakeOff::bp3_0, degree_k, Number, ExecSpace>();
+    }
+  });
+}
+
+}  // namespace tensormg

@@ -1,0 +1,435 @@
+#pragma once
+/// @file
+/// Device bodies of the CEED bake-off operators on deformed hexahedra (paper 003 §4), by sum
+/// factorization with the 1D tables of bake_off_tables_1d and the geometric factors of
+/// deformed_geometry.hpp, per element:
+///   BP1.0  v = Iᵀ J I u                                       (I: nodes → k + 2 Gauss points)
+///   BP3.5  v = Dᵀ G D u + λ J u                               (collocated at the k + 1 GLL nodes)
+///   BP3.0  v = Iᵀ (D̃ᵀ G D̃ + λ J) I u                          (D̃: derivative on the Gauss points)
+/// with I, D, D̃ applied one direction at a time (6, 6 and 12 contractions). A team works on
+/// cells_per_team cells in scratch; every step hands one 1D line of one cell to a thread, which
+/// loads the line into registers and forms its outputs with the shared contraction
+/// (core/tensor_contraction.hpp). Consecutive threads take consecutive lines of one cell, so the
+/// per-point geometric factors and the element vectors are read in coalesced rows.
+/// Input and output are element vectors (E-vectors, [cell][n³]) or, gathered, the continuous
+/// vector through the cell's node map (cell_nodes.hpp), with atomic adds: the full BP operator
+/// with the gather/scatter fused into the kernel.
+/// Only the host glue (bake_off_operator.cpp) launches these.
+
+#include <Kokkos_Core.hpp>
+
+#include <cstddef>
+
+#include "backends/device_traits.hpp"
+#include "core/tensor_contraction.hpp"
+#include "discretization/bake_off_kernel_table.hpp"
+#include "discretization/bake_off_tuning.hpp"
+#include "discretization/cell_nodes.hpp"
+
+namespace tensormg {
+
+namespace bake_off {
+
+/// The lines along direction dir of a cell array with extents (e0, e1, e2), x fastest: how many,
+/// where line `line` starts and the distance of its entries.
+template <int dir, int e0, int e1, int e2>
+struct Lines {
+  static constexpr int count = dir == 0 ? e1 * e2 : dir == 1 ? e0 * e2 : e0 * e1;
+  static constexpr int stride = dir == 0 ? 1 : dir == 1 ? e0 : e0 * e1;
+  KOKKOS_FORCEINLINE_FUNCTION static int base(int line) {
+    if constexpr (dir == 0) return e0 * line;
+    else if constexpr (dir == 1) return line % e0 + e0 * e1 * (line / e0);
+    else return line;
+  }
+  /// Coordinates of entry m of the line.
+  KOKKOS_FORCEINLINE_FUNCTION static void coordinates(int line, int m, int c[3]) {
+    if constexpr (dir == 0) {
+      c[0] = m, c[1] = line % e1, c[2] = line / e1;
+    } else if constexpr (dir == 1) {
+      c[0] = line % e0, c[1] = m, c[2] = line / e0;
+    } else {
+      c[0] = line % e0, c[1] = line / e0, c[2] = m;
+    }
+  }
+};
+
+/// y[o] = Σ_m M[o][m] x[m] for o < R (rows of M).
+template <int R, int C, class Number, class Matrix>
+KOKKOS_FORCEINLINE_FUNCTION void apply_rows(const Matrix& M, const Number (&x)[1][C], Number (&y)[R]) {
+  TENSORMG_UNROLL_ALL
+  for (int o = 0; o < R; ++o) {
+    Number v[1];
+    contraction::dot<C, 1>(M[o], x, v);
+    y[o] = v[0];
+  }
+}
+
+/// y[o] = Σ_m M[m][o] x[m] for o < R (the transposed matrix).
+template <int R, int C, class Number, class Matrix>
+KOKKOS_FORCEINLINE_FUNCTION void apply_columns(const Matrix& M, const Number (&x)[1][C], Number (&y)[R]) {
+  TENSORMG_UNROLL_ALL
+  for (int o = 0; o < R; ++o) {
+    Number v[1];
+    contraction::dot_column<C, 1>(M, o, x, v);
+    y[o] = v[0];
+  }
+}
+
+/// Loads line `line` along dir of a scratch array with extents (e0, e1, e2).
+template <int dir, int e0, int e1, int e2, int len, class Number>
+KOKKOS_FORCEINLINE_FUNCTION void load(const Number* a, int line, Number (&x)[1][len]) {
+  using L = Lines<dir, e0, e1, e2>;
+  contraction::load_column<len>(a + L::base(line), L::stride, x[0]);
+}
+
+/// Stores (add: adds) y along line `line` of direction dir of a scratch array with extents (e0, e1, e2).
+template <bool add, int dir, int e0, int e1, int e2, int len, class Number>
+KOKKOS_FORCEINLINE_FUNCTION void store(Number* a, int line, const Number (&y)[len]) {
+  using L = Lines<dir, e0, e1, e2>;
+  const int b = L::base(line);
+  TENSORMG_UNROLL_ALL
+  for (int m = 0; m < len; ++m) {
+    if constexpr (add) a[b + m * L::stride] += y[m];
+    else a[b + m * L::stride] = y[m];
+  }
+}
+
+}  // namespace bake_off
+
+template <BakeOff problem, int n, class Number, class ExecSpace>
+struct BakeOffKernel {
+  static constexpr int k = n - 1;
+  static constexpr int q = problem == BakeOff::bp3_5 ? n : n + 1;
+  static constexpr BakeOffTuning tuning = bake_off_tuning(k, tuning_target<ExecSpace>());
+  static_assert(tuning.k == k, "no tuning row for this degree");
+  using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<tuning.max_team_size, tuning.min_teams_per_sm>>;
+  using Member = typename Policy::member_type;
+  using ScratchView = Kokkos::View<Number*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
+  static constexpr int n3 = n * n * n, q3 = q * q * q;
+  /// Scratch buffers of a cell, q³ entries each, at an odd distance (distinct banks for the same
+  /// entry of neighbouring buffers).
+  static constexpr int buffer = q3 % 2 == 1 ? q3 : q3 + 1;
+  static constexpr int buffers = problem == BakeOff::bp1_0 ? 2 : 4;
+  static constexpr int cell_scratch = buffers * buffer;
+  /// Threads per cell on a GPU: the lines of the largest step.
+  static constexpr int lines = q * q;
+  static constexpr int components = has_stiffness(problem) ? 7 : 1;
+
+  BakeOffArgs<Number, ExecSpace> args;
+  detail::CellRange cells;
+  Number I[q][n];  ///< interpolation to the Gauss points (BP1.0, BP3.0)
+  Number D[q][q];  ///< derivative at the points (BP3.5: the nodes' D, BP3.0: D̃)
+
+  static std::size_t scratch_bytes(int cells_per_team) {
+    return ScratchView::shmem_size(std::size_t(cell_scratch) * cells_per_team);
+  }
+  std::size_t team_shmem_size(int) const { return scratch_bytes(args.cells_per_team); }
+
+  KOKKOS_FORCEINLINE_FUNCTION Number factor(local_index cell, int component, int p) const {
+    return args.factors((std::size_t(cell) * components + component) * q3 + p);
+  }
+
+  /// Line `line` along dir of the cell's n³ nodes from the input vector.
+  template <int dir>
+  KOKKOS_INLINE_FUNCTION void read_line(local_index cell, int line, Number (&x)[1][n]) const {
+    using L = bake_off::Lines<dir, n, n, n>;
+    if (!args.gathered) {
+      contraction::load_column<n>(args.src.data() + std::size_t(cell) * n3 + L::base(line), L::stride, x[0]);
+      return;
+    }
+    const CellNodes<3, k> nodes(args.box, cells, cell);
+    for (int m = 0; m < n; ++m) {
+      int c[3];
+      L::coordinates(line, m, c);
+      const local_index idx = nodes.index(args.box, c[0], c[1], c[2], args.constrained);
+      x[0][m] = idx >= 0 ? args.src(idx) : Number(0);
+    }
+  }
+
+  /// Writes (E-vector) or adds atomically (gathered) line `line` along dir of the cell's nodes.
+  template <int dir>
+  KOKKOS_INLINE_FUNCTION void write_line(local_index cell, int line, const Number (&y)[n]) const {
+    using L = bake_off::Lines<dir, n, n, n>;
+    if (!args.gathered) {
+      Number* out = args.dst.data() + std::size_t(cell) * n3 + L::base(line);
+      for (int m = 0; m < n; ++m) out[m * L::stride] = y[m];
+      return;
+    }
+    const CellNodes<3, k> nodes(args.box, cells, cell);
+    for (int m = 0; m < n; ++m) {
+      int c[3];
+      L::coordinates(line, m, c);
+      const local_index idx = nodes.index(args.box, c[0], c[1], c[2], args.constrained);
+      if (idx >= 0) Kokkos::atomic_add(&args.dst(idx), y[m]);
+    }
+  }
+
+  /// The pointwise stage of BP3.x on a z-line of the points (the line's q points p = line + q² m):
+  /// (r, s, t) ← G (r, s, t) with r, s stored back, t returned, and the mass term λ w det J u.
+  KOKKOS_INLINE_FUNCTION void geometry_line(local_index cell, int line, Number* u, Number* r, Number* s, const Number* t,
+                                            Number (&tz)[1][q], Number (&mass)[q]) const {
+    for (int m = 0; m < q; ++m) {
+      const int p = line + q * q * m;
+      const Number ur = r[p], us = s[p], ut = t[p];
+      const Number g00 = factor(cell, 0, p), g01 = factor(cell, 1, p), g02 = factor(cell, 2, p);
+      const Number g11 = factor(cell, 3, p), g12 = factor(cell, 4, p), g22 = factor(cell, 5, p);
+      r[p] = g00 * ur + g01 * us + g02 * ut;
+      s[p] = g01 * ur + g11 * us + g12 * ut;
+      tz[0][m] = g02 * ur + g12 * us + g22 * ut;
+      mass[m] = args.lambda * factor(cell, 6, p) * u[p];
+    }
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    const int cpt = args.cells_per_team;
+    const local_index first = team.league_rank() * cpt;
+    const local_index n_cells = cells.size();
+    Number* scratch = static_cast<Number*>(team.team_scratch(0).get_shmem(sizeof(Number) * std::size_t(cell_scratch) * cpt));
+    const int rank = team.team_rank(), size = team.team_size();
+    // Runs body(cell, line, buffers of the cell) for every line of `count` per cell, then a barrier.
+#define TENSORMG_BAKE_OFF_LINES(count, ...)                                              \
+  for (int w = rank; w < cpt * (count); w += size) {                                     \
+    const int c = w / (count), line = w - c * (count);                                   \
+    if (first + c >= n_cells) continue;                                                  \
+    const local_index cell = first + c;                                                  \
+    Number* b0 = scratch + c * cell_scratch;                                             \
+    Number* b1 = b0 + buffer;                                                            \
+    (void)b1;                                                                            \
+    (void)cell;                                                                          \
+    __VA_ARGS__                                                                          \
+  }
+    using namespace bake_off;
+    if constexpr (problem == BakeOff::bp1_0) {
+      // x: nodes (n,n,n) → b0 (q,n,n)
+      TENSORMG_BAKE_OFF_LINES(n * n, {
+        Number x[1][n], y[q];
+        read_line<0>(cell, line, x);
+        apply_rows<q, n>(I, x, y);
+        store<false, 0, q, n, n>(b0, line, y);
+      })
+      team.team_barrier();
+      // y: b0 (q,n,n) → b1 (q,q,n)
+      TENSORMG_BAKE_OFF_LINES(q * n, {
+        Number x[1][n], y[q];
+        load<1, q, n, n>(b0, line, x);
+        apply_rows<q, n>(I, x, y);
+        store<false, 1, q, q, n>(b1, line, y);
+      })
+      team.team_barrier();
+      // z: b1 (q,q,n) → Gauss points, times w det J, back to (q,q,n) in place
+      TENSORMG_BAKE_OFF_LINES(q * q, {
+        Number x[1][n], y[1][q], z[n];
+        load<2, q, q, n>(b1, line, x);
+        apply_rows<q, n>(I, x, y[0]);
+        for (int m = 0; m < q; ++m) y[0][m] *= factor(cell, 0, line + q * q * m);
+        apply_columns<n, q>(I, y, z);
+        store<false, 2, q, q, n>(b1, line, z);
+      })
+      team.team_barrier();
+      // y back: b1 (q,q,n) → b0 (q,n,n)
+      TENSORMG_BAKE_OFF_LINES(q * n, {
+        Number x[1][q], y[n];
+        load<1, q, q, n>(b1, line, x);
+        apply_columns<n, q>(I, x, y);
+        store<false, 1, q, n, n>(b0, line, y);
+      })
+      team.team_barrier();
+      // x back: b0 (q,n,n) → nodes
+      TENSORMG_BAKE_OFF_LINES(n * n, {
+        Number x[1][q], y[n];
+        load<0, q, n, n>(b0, line, x);
+        apply_columns<n, q>(I, x, y);
+        write_line<0>(cell, line, y);
+      })
+    } else if constexpr (problem == BakeOff::bp3_5) {
+      // u → b0 (n,n,n)
+      TENSORMG_BAKE_OFF_LINES(n * n, {
+        Number x[1][n];
+        read_line<0>(cell, line, x);
+        store<false, 0, n, n, n>(b0, line, x[0]);
+      })
+      team.team_barrier();
+      // ∂_r u, ∂_s u, ∂_t u → b1, b2, b3
+      TENSORMG_BAKE_OFF_LINES(n * n, {
+        Number x[1][n], y[n];
+        load<0, n, n, n>(b0, line, x);
+        apply_rows<n, n>(D, x, y);
+        store<false, 0, n, n, n>(b1, line, y);
+      })
+      TENSORMG_BAKE_OFF_LINES(n * n, {
+        Number x[1][n], y[n];
+        load<1, n, n, n>(b0, line, x);
+        apply_rows<n, n>(D, x, y);
+        store<false, 1, n, n, n>(b1 + buffer, line, y);
+      })
+      TENSORMG_BAKE_OFF_LINES(n * n, {
+        Number x[1][n], y[n];
+        load<2, n, n, n>(b0, line, x);
+        apply_rows<n, n>(D, x, y);
+        store<false, 2, n, n, n>(b1 + 2 * buffer, line, y);
+      })
+      team.team_barrier();
+      // z-lines: G and the mass term at the points, Dᵀ along z → b0
+      TENSORMG_BAKE_OFF_LINES(n * n, {
+        Number t[1][n], mass[n], y[n];
+        geometry_line(cell, line, b0, b1, b1 + buffer, b1 + 2 * buffer, t, mass);
+        apply_columns<n, n>(D, t, y);
+        for (int m = 0; m < n; ++m) y[m] += mass[m];
+        store<false, 2, n, n, n>(b0, line, y);
+      })
+      team.team_barrier();
+      // y-lines: b0 += Dᵀ b2
+      TENSORMG_BAKE_OFF_LINES(n * n, {
+        Number x[1][n], y[n];
+        load<1, n, n, n>(b1 + buffer, line, x);
+        apply_columns<n, n>(D, x, y);
+        store<true, 1, n, n, n>(b0, line, y);
+      })
+      team.team_barrier();
+      // x-lines: v = b0 + Dᵀ b1 → nodes
+      TENSORMG_BAKE_OFF_LINES(n * n, {
+        Number x[1][n], u[1][n], y[n];
+        load<0, n, n, n>(b1, line, x);
+        load<0, n, n, n>(b0, line, u);
+        apply_columns<n, n>(D, x, y);
+        for (int m = 0; m < n; ++m) y[m] += u[0][m];
+        write_line<0>(cell, line, y);
+      })
+    } else {
+      // Interpolation to the Gauss points: nodes → b1 (q,n,n) → b2 (q,q,n) → b0 (q,q,q)
+      TENSORMG_BAKE_OFF_LINES(n * n, {
+        Number x[1][n], y[q];
+        read_line<0>(cell, line, x);
+        apply_rows<q, n>(I, x, y);
+        store<false, 0, q, n, n>(b1, line, y);
+      })
+      team.team_barrier();
+      TENSORMG_BAKE_OFF_LINES(q * n, {
+        Number x[1][n], y[q];
+        load<1, q, n, n>(b1, line, x);
+        apply_rows<q, n>(I, x, y);
+        store<false, 1, q, q, n>(b1 + buffer, line, y);
+      })
+      team.team_barrier();
+      TENSORMG_BAKE_OFF_LINES(q * q, {
+        Number x[1][n], y[q];
+        load<2, q, q, n>(b1 + buffer, line, x);
+        apply_rows<q, n>(I, x, y);
+        store<false, 2, q, q, q>(b0, line, y);
+      })
+      team.team_barrier();
+      // ∂_r, ∂_s, ∂_t at the Gauss points → b1, b2, b3
+      TENSORMG_BAKE_OFF_LINES(q * q, {
+        Number x[1][q], y[q];
+        load<0, q, q, q>(b0, line, x);
+        apply_rows<q, q>(D, x, y);
+        store<false, 0, q, q, q>(b1, line, y);
+      })
+      TENSORMG_BAKE_OFF_LINES(q * q, {
+        Number x[1][q], y[q];
+        load<1, q, q, q>(b0, line, x);
+        apply_rows<q, q>(D, x, y);
+        store<false, 1, q, q, q>(b1 + buffer, line, y);
+      })
+      TENSORMG_BAKE_OFF_LINES(q * q, {
+        Number x[1][q], y[q];
+        load<2, q, q, q>(b0, line, x);
+        apply_rows<q, q>(D, x, y);
+        store<false, 2, q, q, q>(b1 + 2 * buffer, line, y);
+      })
+      team.team_barrier();
+      // z-lines: G and the mass term, D̃ᵀ along z → b0
+      TENSORMG_BAKE_OFF_LINES(q * q, {
+        Number t[1][q], mass[q], y[q];
+        geometry_line(cell, line, b0, b1, b1 + buffer, b1 + 2 * buffer, t, mass);
+        apply_columns<q, q>(D, t, y);
+        for (int m = 0; m < q; ++m) y[m] += mass[m];
+        store<false, 2, q, q, q>(b0, line, y);
+      })
+      team.team_barrier();
+      // y-lines: b0 += D̃ᵀ b2
+      TENSORMG_BAKE_OFF_LINES(q * q, {
+        Number x[1][q], y[q];
+        load<1, q, q, q>(b1 + buffer, line, x);
+        apply_columns<q, q>(D, x, y);
+        store<true, 1, q, q, q>(b0, line, y);
+      })
+      team.team_barrier();
+      // x-lines: b0 + D̃ᵀ b1, then Iᵀ along x → b3 (n,q,q)
+      TENSORMG_BAKE_OFF_LINES(q * q, {
+        Number x[1][q], u[1][q], y[n];
+        load<0, q, q, q>(b1, line, x);
+        load<0, q, q, q>(b0, line, u);
+        Number g[q];
+        apply_columns<q, q>(D, x, g);
+        for (int m = 0; m < q; ++m) u[0][m] += g[m];
+        apply_columns<n, q>(I, u, y);
+        store<false, 0, n, q, q>(b1 + 2 * buffer, line, y);
+      })
+      team.team_barrier();
+      // y-lines: b3 (n,q,q) → b2 (n,n,q)
+      TENSORMG_BAKE_OFF_LINES(n * q, {
+        Number x[1][q], y[n];
+        load<1, n, q, q>(b1 + 2 * buffer, line, x);
+        apply_columns<n, q>(I, x, y);
+        store<false, 1, n, n, q>(b1 + buffer, line, y);
+      })
+      team.team_barrier();
+      // z-lines: b2 (n,n,q) → nodes
+      TENSORMG_BAKE_OFF_LINES(n * n, {
+        Number x[1][q], y[n];
+        load<2, n, n, q>(b1 + buffer, line, x);
+        apply_columns<n, q>(I, x, y);
+        write_line<2>(cell, line, y);
+      })
+    }
+#undef TENSORMG_BAKE_OFF_LINES
+  }
+};
+
+/// Cells per team when the user does not choose: one on the host; on a GPU as many as fill the
+/// tuning row's team_threads (one thread per line) within the launch bound.
+template <BakeOff problem, int n, class ExecSpace>
+int default_bake_off_cells_per_team() {
+  if constexpr (runs_on_host<ExecSpace>()) return 1;
+  using Kernel = BakeOffKernel<problem, n, double, ExecSpace>;
+  const int threads = Kernel::tuning.team_threads < Kernel::tuning.max_team_size ? Kernel::tuning.team_threads
+                                                                                  : Kernel::tuning.max_team_size;
+  return threads / Kernel::lines > 0 ? threads / Kernel::lines : 1;
+}
+
+template <BakeOff problem, int n, class Number, class ExecSpace>
+void launch_bake_off(const BakeOffArgs<Number, ExecSpace>& args) {
+  using Kernel = BakeOffKernel<problem, n, Number, ExecSpace>;
+  Kernel kernel{args, detail::cell_range(args.box, -1), {}, {}};
+  const local_index cells = kernel.cells.size();
+  if (cells == 0) return;
+  for (int a = 0; a < Kernel::q; ++a) {
+    if constexpr (problem != BakeOff::bp3_5)
+      for (int i = 0; i < n; ++i) kernel.I[a][i] = static_cast<Number>(args.interpolation[a * n + i]);
+    for (int b = 0; b < Kernel::q; ++b) kernel.D[a][b] = static_cast<Number>(args.collocation_derivative[a * Kernel::q + b]);
+  }
+  const int league = (cells + args.cells_per_team - 1) / args.cells_per_team;
+  const int team_size = runs_on_host<ExecSpace>() ? 1 : args.cells_per_team * Kernel::lines;
+  Kokkos::parallel_for("tensormg::operator::bake_off::apply", typename Kernel::Policy(league, team_size), kernel);
+}
+
+template <BakeOff problem, int k, class Number, class ExecSpace>
+BakeOffKernelTable<Number, ExecSpace> bake_off_kernels_of() {
+  using Kernel = BakeOffKernel<problem, k + 1, Number, ExecSpace>;
+  return {&launch_bake_off<problem, k + 1, Number, ExecSpace>,
+          nullptr,
+          default_bake_off_cells_per_team<problem, k + 1, ExecSpace>(),
+          runs_on_host<ExecSpace>() ? 0 : Kernel::lines,
+          Kernel::tuning.max_team_size,
+          &Kernel::scratch_bytes};
+}
+
+}  // namespace tensormg
+
+/// For TENSORMG_FOR_EACH_NUMBER_AND_SPACE, with TENSORMG_DEGREE defined by the generated unit
+/// (TENSORMG_DIM is 3 for every group).
+#define TENSORMG_INSTANTIATE_BAKE_OFF_KERNELS(Number, Exec)                                                        \
+  template BakeOffKernelTable<Number, Exec> bake_off_kernels_of<BakeOff::bp1_0, TENSORMG_DEGREE, Number, Exec>(); \
+  template BakeOffKernelTable<Number, Exec> bake_off_kernels_of<BakeOff::bp3_5, TENSORMG_DEGREE, Number, Exec>(); \
+  template BakeOffKernelTable<Number, Exec> bake_off_kernels_of<BakeOff::bp3_0, TENSORMG_DEGREE, Number, Exec>();

@@ -1,0 +1,156 @@
+#include "discretization/bake_off_operator.hpp"
+
+#include <cmath>
+
+#include "core/enum_names.hpp"
+#include "core/error.hpp"
+#include "core/profiling.hpp"
+#include "discretization/cell_nodes.hpp"
+#include "discretization/laplace_operator.hpp"  // copy_entries
+
+namespace tensormg {
+
+namespace {
+constexpr EnumName<BakeOff> bake_off_names[] = {{BakeOff::bp1_0, "bp1.0"}, {BakeOff::bp3_5, "bp3.5"},
+                                                {BakeOff::bp3_0, "bp3.0"}, {BakeOff::bp1_0, "mass"},
+                                                {BakeOff::bp3_5, "bp5"},   {BakeOff::bp3_0, "bp3"}};
+constexpr EnumName<BakeOffGather> gather_names[] = {{BakeOffGather::fused, "fused"}, {BakeOffGather::separate, "separate"}};
+}  // namespace
+
+std::string to_string(BakeOff p) { return enum_name(bake_off_names, p); }
+BakeOff parse_bake_off(const std::string& text) { return parse_enum(bake_off_names, text, "bake-off operator"); }
+std::string to_string(BakeOffGather g) { return enum_name(gather_names, g); }
+BakeOffGather parse_bake_off_gather(const std::string& text) { return parse_enum(gather_names, text, "gather"); }
+
+template <class Number, class ExecSpace>
+BakeOffOperator<Number, ExecSpace>::BakeOffOperator(std::shared_ptr<const DeformedGeometry<ExecSpace>> geometry,
+                                                    BakeOffOptions options)
+    : geometry_(std::move(geometry)), options_(options) {
+  const int k = layout().degree();
+  collectively(layout().mesh().comm(), [&] {
+    TENSORMG_CHECK(std::isfinite(options.lambda) && options.lambda >= 0,
+                   "the mass coefficient lambda must be a finite number >= 0, given " << options.lambda);
+    kernels_ = bake_off_kernels<Number, ExecSpace>(options.problem, k);
+    cells_per_team_ = choose_cells_per_team<ExecSpace>(kernels_, options.cells_per_team,
+                                                       to_string(options.problem) + " at Q" + std::to_string(k));
+  });
+  tables_ = bake_off_tables_1d(k, quadrature_of(options.problem));
+  factors_ = geometry_->template factors<Number>(quadrature_of(options.problem), has_stiffness(options.problem));
+}
+
+template <class Number, class ExecSpace>
+local_index BakeOffOperator<Number, ExecSpace>::n_cells() const {
+  const NodeBox& b = layout().box();
+  return b.cells[0] * b.cells[1] * b.cells[2];
+}
+
+template <class Number, class ExecSpace>
+typename BakeOffOperator<Number, ExecSpace>::element_vector BakeOffOperator<Number, ExecSpace>::make_element_vector(
+    const std::string& name) const {
+  return element_vector("tensormg::" + name, std::size_t(n_cells()) * nodes_per_cell());
+}
+
+template <class Number, class ExecSpace>
+BakeOffArgs<Number, ExecSpace> BakeOffOperator<Number, ExecSpace>::arguments() const {
+  BakeOffArgs<Number, ExecSpace> args;
+  args.factors = factors_.data;
+  args.interpolation = tables_.interpolation.data();
+  args.collocation_derivative = tables_.collocation_derivative.data();
+  args.box = layout().box();
+  args.lambda = static_cast<Number>(options_.lambda);
+  args.cells_per_team = cells_per_team_;
+  return args;
+}
+
+template <class Number, class ExecSpace>
+void BakeOffOperator<Number, ExecSpace>::apply_elements(const element_vector& dst, const element_vector& src) const {
+  ScopedRegion region("tensormg::operator::bake_off::apply_elements");
+  const std::size_t size = std::size_t(n_cells()) * nodes_per_cell();
+  TENSORMG_ASSERT(dst.extent(0) == size && src.extent(0) == size, "element vectors of the wrong size");
+  (void)size;
+  auto args = arguments();
+  args.src = src;
+  args.dst = dst;
+  args.gathered = false;
+  kernels_.apply(args);
+}
+
+template <class Number, class ExecSpace>
+void BakeOffOperator<Number, ExecSpace>::gather(const element_vector& dst, const vector_type& src) const {
+  src.update_ghosts();
+  const NodeBox box = layout().box();
+  const detail::CellRange cells = detail::cell_range(box, -1);
+  const int n = tables_.n, k = n - 1, n3 = n * n * n;
+  const auto s = src.view();
+  Kokkos::parallel_for(
+      "tensormg::operator::bake_off::gather", Kokkos::RangePolicy<ExecSpace>(0, std::size_t(cells.size()) * n3),
+      KOKKOS_LAMBDA(const std::size_t e) {
+        const local_index c = static_cast<local_index>(e / n3);
+        const int node = static_cast<int>(e % n3);
+        local_index cc[3];
+        cells.coordinates(c, cc);
+        const local_index ix = cc[0] * k + node % n, iy = cc[1] * k + (node / n) % n, iz = cc[2] * k + node / (n * n);
+        dst(e) = box.on_boundary(ix, iy, iz) ? Number(0) : s(box.index(ix, iy, iz));
+      });
+}
+
+template <class Number, class ExecSpace>
+void BakeOffOperator<Number, ExecSpace>::scatter(vector_type& dst, const element_vector& src) const {
+  dst.fill(Number(0));
+  const NodeBox box = layout().box();
+  const detail::CellRange cells = detail::cell_range(box, -1);
+  const int n = tables_.n, k = n - 1, n3 = n * n * n;
+  const auto d = dst.view();
+  Kokkos::parallel_for(
+      "tensormg::operator::bake_off::scatter", Kokkos::RangePolicy<ExecSpace>(0, std::size_t(cells.size()) * n3),
+      KOKKOS_LAMBDA(const std::size_t e) {
+        const local_index c = static_cast<local_index>(e / n3);
+        const int node = static_cast<int>(e % n3);
+        local_index cc[3];
+        cells.coordinates(c, cc);
+        const local_index ix = cc[0] * k + node % n, iy = cc[1] * k + (node / n) % n, iz = cc[2] * k + node / (n * n);
+        if (!box.on_boundary(ix, iy, iz)) Kokkos::atomic_add(&d(box.index(ix, iy, iz)), src(e));
+      });
+  dst.compress_add();
+}
+
+template <class Number, class ExecSpace>
+void BakeOffOperator<Number, ExecSpace>::vmult(vector_type& dst, const vector_type& src) const {
+  ScopedRegion region("tensormg::operator::bake_off::vmult");
+  if (options_.gather == BakeOffGather::separate) {
+    if (e_src_.extent(0) == 0) {
+      e_src_ = make_element_vector("bake_off_src");
+      e_dst_ = make_element_vector("bake_off_dst");
+    }
+    gather(e_src_, src);
+    apply_elements(e_dst_, e_src_);
+    scatter(dst, e_dst_);
+  } else {
+    src.update_ghosts();
+    dst.fill(Number(0));
+    auto args = arguments();
+    args.src = src.view();
+    args.dst = dst.view();
+    args.gathered = true;
+    args.constrained = true;
+    kernels_.apply(args);
+    dst.compress_add();
+  }
+  copy_entries(layout().constrained_nodes(), dst, src);
+}
+
+template <class Number, class ExecSpace>
+double BakeOffOperator<Number, ExecSpace>::flops_per_apply() const {
+  return bake_off_flops_per_cell(options_.problem, layout().degree()) * double(n_cells());
+}
+
+template <class Number, class ExecSpace>
+double BakeOffOperator<Number, ExecSpace>::model_bytes_per_apply() const {
+  return bake_off_values_per_cell(options_.problem, layout().degree()) * sizeof(Number) * double(n_cells());
+}
+
+#define TENSORMG_INSTANTIATE(Number, Exec) template class BakeOffOperator<Number, Exec>;
+TENSORMG_FOR_EACH_NUMBER_AND_SPACE(TENSORMG_INSTANTIATE)
+#undef TENSORMG_INSTANTIATE
+
+}  // namespace tensormg

@@ -1,0 +1,80 @@
+#pragma once
+/// @file
+/// The CEED bake-off operators (paper 003) on a deformed mesh: per element on element vectors
+/// (E-vectors, [cell][n³], the kernels paper 003 times) and as the full BP operator on the
+/// continuous vector (L-vector) with homogeneous Dirichlet rows as identity, the gather/scatter
+/// between the two fused into the kernel or run as separate kernels (`BakeOffGather`).
+/// Host glue; the device bodies are in bake_off_kernels.hpp.
+
+#include <memory>
+#include <string>
+
+#include "core/distributed_vector.hpp"
+#include "discretization/bake_off_kernel_table.hpp"
+#include "discretization/deformed_geometry.hpp"
+
+namespace tensormg {
+
+/// How the full BP operator moves between the L-vector and the element kernels.
+enum class BakeOffGather {
+  fused,    ///< the kernel gathers from and adds atomically to the L-vector (one launch)
+  separate  ///< gather into an E-vector, element kernel, scatter-add (three launches, two E-vectors)
+};
+std::string to_string(BakeOffGather g);
+BakeOffGather parse_bake_off_gather(const std::string& text);
+
+struct BakeOffOptions {
+  BakeOff problem = BakeOff::bp3_5;
+  double lambda = 1;  ///< λ of BP3.x's S + λM (BP1.0 ignores it)
+  BakeOffGather gather = BakeOffGather::fused;
+  int cells_per_team = 0;  ///< 0: from the tuning table
+};
+
+template <class Number, class ExecSpace = DefaultExec>
+class BakeOffOperator {
+ public:
+  using vector_type = DistributedVector<Number, ExecSpace>;
+  using value_type = Number;
+  using element_vector = Kokkos::View<Number*, typename ExecSpace::memory_space>;
+
+  /// Collective: computes the problem's geometric factors (refusing inverted cells) and checks
+  /// the options (λ finite and >= 0, cells per team).
+  BakeOffOperator(std::shared_ptr<const DeformedGeometry<ExecSpace>> geometry, BakeOffOptions options = {});
+
+  /// dst = A_e src for every element (E-vectors of size n_cells · n³; dst overwritten).
+  void apply_elements(const element_vector& dst, const element_vector& src) const;
+  /// dst = Σ_e P_eᵀ A_e P_e src on the L-vector with Dirichlet rows as identity. Updates src's ghosts.
+  void vmult(vector_type& dst, const vector_type& src) const;
+  /// E-vector of src (ghosts updated first); Dirichlet nodes read as zero.
+  void gather(const element_vector& dst, const vector_type& src) const;
+  /// dst = Σ_e P_eᵀ src_e on the non-Dirichlet nodes (dst zeroed first, ghosts compressed).
+  void scatter(vector_type& dst, const element_vector& src) const;
+
+  element_vector make_element_vector(const std::string& name = "element_vector") const;
+  vector_type make_vector(const std::string& name = "vector") const { return vector_type(layout().partitioner(), name); }
+
+  const ContinuousDofLayout<ExecSpace>& layout() const { return geometry_->layout(); }
+  const DeformedGeometry<ExecSpace>& geometry() const { return *geometry_; }
+  const BakeOffOptions& options() const { return options_; }
+  const GeometricFactors<Number, ExecSpace>& factors() const { return factors_; }
+  const BakeOffTables1D& tables() const { return tables_; }
+  int cells_per_team() const { return cells_per_team_; }
+  local_index n_cells() const;
+  int nodes_per_cell() const { return tables_.n * tables_.n * tables_.n; }
+  /// Floating-point operations of one element application on this rank.
+  double flops_per_apply() const;
+  /// Bytes one element application must move on this rank (paper 003 Table 2 × sizeof(Number)).
+  double model_bytes_per_apply() const;
+
+ private:
+  BakeOffArgs<Number, ExecSpace> arguments() const;
+  std::shared_ptr<const DeformedGeometry<ExecSpace>> geometry_;
+  BakeOffOptions options_;
+  BakeOffTables1D tables_;
+  BakeOffKernelTable<Number, ExecSpace> kernels_;
+  GeometricFactors<Number, ExecSpace> factors_;
+  int cells_per_team_ = 1;
+  mutable element_vector e_src_, e_dst_;  // BakeOffGather::separate, allocated at first use
+};
+
+}  // namespace tensormg

@@ -1,0 +1,330 @@
+// The CEED bake-off operators on deformed meshes (paper 003): geometry, element kernels against
+// element matrices formed by plain quadrature, the full operator against the assembled CRS matrix,
+// the affine case against the Cartesian operator, symmetry and definiteness, MMS convergence,
+// precision, and one rank against all.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <functional>
+
+#include "core/krylov.hpp"
+#include "discretization/assembled_bake_off.hpp"
+#include "discretization/bake_off_operator.hpp"
+#include "discretization/laplace_operator.hpp"
+#include "discretization/poisson_problem.hpp"
+#include "tests/test_spaces.hpp"
+#include "tests/test_utils.hpp"
+
+namespace {
+
+using namespace tensormg;
+using namespace tensormg::testing;
+
+template <class ExecSpace>
+class BakeOffTest : public ::testing::Test {};
+TYPED_TEST_SUITE(BakeOffTest, ExecSpaces, ExecSpaceName);
+
+constexpr BakeOff all_problems[] = {BakeOff::bp1_0, BakeOff::bp3_5, BakeOff::bp3_0};
+
+std::shared_ptr<const CartesianMesh> brick(std::array<int, 3> cells, int refinements,
+                                           std::array<double, 3> upper = {1, 1, 1}, MPI_Comm comm = MPI_COMM_WORLD) {
+  BrickDescription b;
+  b.dim = 3;
+  b.coarse_cells = cells;
+  b.refinements = refinements;
+  b.upper = upper;
+  return std::make_shared<CartesianMesh>(b, comm);
+}
+
+template <class ExecSpace>
+std::shared_ptr<const DeformedGeometry<ExecSpace>> geometry(std::shared_ptr<const CartesianMesh> mesh, int k,
+                                                            Deformation kind, double amplitude) {
+  DeformationOptions d;
+  d.kind = kind;
+  d.amplitude = amplitude;
+  d.seed = 7;
+  return std::make_shared<DeformedGeometry<ExecSpace>>(make_layout<ExecSpace>(std::move(mesh), k), d);
+}
+
+template <class Number, class ExecSpace>
+BakeOffOperator<Number, ExecSpace> make_operator(std::shared_ptr<const DeformedGeometry<ExecSpace>> g, BakeOff p,
+                                                 double lambda = 0.75, BakeOffGather gather = BakeOffGather::fused) {
+  BakeOffOptions o;
+  o.problem = p;
+  o.lambda = lambda;
+  o.gather = gather;
+  return BakeOffOperator<Number, ExecSpace>(std::move(g), o);
+}
+
+template <class View>
+std::vector<double> to_host(const View& v) {
+  const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+  return std::vector<double>(h.data(), h.data() + h.extent(0));
+}
+
+double global_sum(double local) {
+  double global = 0;
+  MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  return global;
+}
+
+TYPED_TEST(BakeOffTest, UndeformedBrickHasTheAffineFactors) {
+  const std::array<double, 3> upper{1.0, 0.7, 1.9};
+  const auto mesh = brick({2, 3, 2}, 0, upper);
+  const auto g = geometry<TypeParam>(mesh, 3, Deformation::none, 0.3);
+  for (const auto rule : {BakeOffQuadrature::gauss, BakeOffQuadrature::gauss_lobatto}) {
+    const auto f = g->template factors<double>(rule, true);
+    const auto t = bake_off_tables_1d(3, rule);
+    const auto h = mesh->h();
+    const auto data = to_host(f.data);
+    const int q = t.q, points = f.points;
+    ASSERT_EQ(f.components, 7);
+    double worst = 0;
+    for (std::size_t c = 0; c < data.size() / (7 * points); ++c)
+      for (int p = 0; p < points; ++p) {
+        const double w = t.weights[p % q] * t.weights[(p / q) % q] * t.weights[p / (q * q)];
+        const double expected[7] = {w * h[1] * h[2] / h[0], 0, 0, w * h[0] * h[2] / h[1], 0, w * h[0] * h[1] / h[2],
+                                    w * h[0] * h[1] * h[2]};
+        for (int e = 0; e < 7; ++e) worst = std::max(worst, std::abs(data[(c * 7 + e) * points + p] - expected[e]));
+      }
+    EXPECT_LE(worst, 1e-14);
+  }
+}
+
+TYPED_TEST(BakeOffTest, TrilinearCellsIntegrateTheVolumeExactly) {
+  // det J of a trilinear cell has degree 2 per direction: exact with k + 1 Gauss–Lobatto points
+  // for k >= 2 and with k + 2 Gauss points; the boundary vertices stay, so the volume is the brick's.
+  for (int k : {2, 4})
+    for (const auto rule : {BakeOffQuadrature::gauss, BakeOffQuadrature::gauss_lobatto}) {
+      const auto g = geometry<TypeParam>(brick({2, 2, 3}, 1, {1.0, 2.0, 1.5}), k, Deformation::random, 0.3);
+      const auto f = g->template factors<double>(rule, false);
+      double volume = 0;
+      for (double v : to_host(f.data)) volume += v;
+      EXPECT_NEAR(global_sum(volume), 3.0, 1e-12) << "k=" << k;
+    }
+}
+
+TYPED_TEST(BakeOffTest, InvertedCellsAreReportedWithTheirIndex) {
+  // det J = 1 + ε π Σ_d cos(π t_d) Π_{e≠d} sin(π t_e) for the sine map: 1 − επ < 0 at (1, ½, ½).
+  const auto g = geometry<TypeParam>(brick({2, 2, 2}, 1), 2, Deformation::sine, 0.5);
+  try {
+    (void)g->template factors<double>(BakeOffQuadrature::gauss, true);
+    ADD_FAILURE() << "an inverted mesh was accepted";
+  } catch (const InputError& e) {
+    EXPECT_TRUE(e.collective());
+    EXPECT_NE(std::string(e.what()).find("cell"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("det J <= 0"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW((geometry<TypeParam>(brick({1, 1, 1}, 1), 2, Deformation::sine, -0.1)), InputError);
+  EXPECT_THROW((geometry<TypeParam>(brick({1, 1, 1}, 1), 2, Deformation::sine, std::nan(""))), InputError);
+  EXPECT_THROW((BakeOffOperator<double, TypeParam>(geometry<TypeParam>(brick({1, 1, 1}, 1), 2, Deformation::sine, 0.1),
+                                                   BakeOffOptions{BakeOff::bp3_5, -1.0})),
+               InputError);
+}
+
+/// max |kernel − element matrices| / max |element matrices| over the E-vector of a random input.
+template <class ExecSpace>
+double elements_vs_matrices(std::shared_ptr<const DeformedGeometry<ExecSpace>> g, BakeOff p) {
+  const auto op = make_operator<double, ExecSpace>(g, p);
+  const AssembledBakeOff<ExecSpace> reference(*g, p, op.options().lambda);
+  auto src = op.make_element_vector(), dst = op.make_element_vector();
+  auto h = Kokkos::create_mirror_view(src);
+  for (std::size_t i = 0; i < h.extent(0); ++i) h(i) = random_value(global_index(i), 3);
+  Kokkos::deep_copy(src, h);
+  op.apply_elements(dst, src);
+  const auto got = to_host(dst);
+  const auto expected = reference.apply_elements(to_host(src));
+  double diff = 0, scale = 0;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    diff = std::max(diff, std::abs(got[i] - expected[i]));
+    scale = std::max(scale, std::abs(expected[i]));
+  }
+  double local[2] = {diff, scale}, global[2];  // a rank may own no cell
+  MPI_Allreduce(local, global, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  return global[0] / global[1];
+}
+
+TYPED_TEST(BakeOffTest, ElementKernelsMatchElementMatrices) {
+  for (const auto kind : {Deformation::sine, Deformation::random})
+    for (const auto p : all_problems)
+      for (int k = 1; k <= 6; ++k) {
+        const auto mesh = k <= 4 ? brick({2, 3, 2}, 0, {1.0, 0.7, 1.9}) : brick({1, 1, 1}, 0);
+        const auto g = geometry<TypeParam>(mesh, k, kind, kind == Deformation::sine ? 0.05 : 0.25);
+        EXPECT_LE(elements_vs_matrices<TypeParam>(g, p), 1e-12) << to_string(p) << " k=" << k << " " << to_string(kind);
+      }
+}
+
+TYPED_TEST(BakeOffTest, FullOperatorMatchesAssembledMatrix) {
+  for (const auto p : all_problems)
+    for (int k = 1; k <= 3; ++k) {
+      const auto g = geometry<TypeParam>(brick({2, 2, 2}, 1, {1.0, 0.7, 1.9}), k, Deformation::sine, 0.05);
+      const AssembledBakeOff<TypeParam> reference(*g, p, 0.75);
+      for (const auto gather : {BakeOffGather::fused, BakeOffGather::separate}) {
+        const auto op = make_operator<double, TypeParam>(g, p, 0.75, gather);
+        auto x = op.make_vector(), y = op.make_vector(), z = op.make_vector();
+        fill_random(g->layout(), x, 11 + k);
+        op.vmult(y, x);
+        reference.vmult(z, x);
+        EXPECT_LE(relative_max_difference(y, z), 1e-12) << to_string(p) << " k=" << k << " " << to_string(gather);
+      }
+    }
+}
+
+TYPED_TEST(BakeOffTest, AffineCaseEqualsTheCartesianOperator) {
+  // On affine cells k + 2 Gauss points integrate mass and stiffness exactly: BP1.0 is the mass
+  // matrix and BP3.0 the Laplace operator plus λ mass of the Cartesian code, at every degree.
+  for (int k = 1; k <= max_degree(3); ++k) {
+    const auto g = geometry<TypeParam>(brick({1, 2, 1}, 1, {1.0, 0.7, 1.9}), k, Deformation::none, 0);
+    const auto layout = make_layout<TypeParam>(brick({1, 2, 1}, 1, {1.0, 0.7, 1.9}), k);
+    for (const auto p : {BakeOff::bp1_0, BakeOff::bp3_0}) {
+      const double lambda = 0.5;
+      const auto op = make_operator<double, TypeParam>(g, p, lambda);
+      LaplaceOptions lo;
+      lo.laplace_coefficient = p == BakeOff::bp1_0 ? 0.0 : 1.0;
+      lo.mass_coefficient = p == BakeOff::bp1_0 ? 1.0 : lambda;
+      const LaplaceOperator<double, TypeParam> cartesian(layout, lo);
+      auto x = op.make_vector(), y = op.make_vector(), z = op.make_vector();
+      fill_random(g->layout(), x, 5 + k);
+      op.vmult(y, x);
+      cartesian.vmult(z, x);
+      EXPECT_LE(relative_max_difference(y, z), 1e-12) << to_string(p) << " k=" << k;
+    }
+  }
+}
+
+TYPED_TEST(BakeOffTest, OperatorsAreSymmetricPositiveDefinite) {
+  for (const auto kind : {Deformation::sine, Deformation::random})
+    for (const auto p : all_problems) {
+      const auto g = geometry<TypeParam>(brick({2, 2, 1}, 1), 3, kind, kind == Deformation::sine ? 0.05 : 0.25);
+      const auto op = make_operator<double, TypeParam>(g, p, 0.0);  // BP3.x: the pure stiffness
+      auto x = op.make_vector(), y = op.make_vector(), ax = op.make_vector(), ay = op.make_vector();
+      fill_random(g->layout(), x, 1);
+      fill_random(g->layout(), y, 2);
+      op.vmult(ax, x);
+      op.vmult(ay, y);
+      const double xay = x.dot(ay), yax = y.dot(ax);
+      EXPECT_LE(std::abs(xay - yax), 1e-12 * std::abs(xay)) << to_string(p);
+      EXPECT_GT(x.dot(ax), 0.0) << to_string(p);
+      EXPECT_GT(y.dot(ay), 0.0) << to_string(p);
+    }
+}
+
+TYPED_TEST(BakeOffTest, FloatOperatorsMatchDouble) {
+  for (const auto p : all_problems) {
+    const auto g = geometry<TypeParam>(brick({2, 2, 2}, 1), 4, Deformation::sine, 0.05);
+    const auto d = make_operator<double, TypeParam>(g, p);
+    const auto f = make_operator<float, TypeParam>(g, p);
+    auto x = d.make_vector(), y = d.make_vector();
+    auto xf = f.make_vector(), yf = f.make_vector(), yd = d.make_vector();
+    fill_random(g->layout(), x, 4);
+    xf.copy_converted_from(x);
+    d.vmult(y, x);
+    f.vmult(yf, xf);
+    yd.copy_converted_from(yf);
+    EXPECT_LE(relative_max_difference(yd, y), 2e-5) << to_string(p);
+  }
+}
+
+/// −Δu + λu = f with u = Π sin(π x_i) on the deformed unit cube (the sine map keeps its boundary)
+/// solved with BP3.x and CG; returns the L2 error and the CG iterations.
+template <class ExecSpace>
+std::pair<double, int> manufactured_solve(std::shared_ptr<const CartesianMesh> mesh, int k, BakeOff p) {
+  const double lambda = 1.0;
+  const auto g = geometry<ExecSpace>(mesh, k, Deformation::sine, 0.05);
+  const auto op = make_operator<double, ExecSpace>(g, p, lambda);
+  PoissonProblem problem;
+  problem.kind = ProblemKind::sine;
+  problem.dim = 3;
+  const auto rule = quadrature_of(p);
+  const auto t = op.tables();
+  const int n = t.n, q = t.q, n3 = n * n * n, q3 = q * q * q;
+  const auto points = to_host(g->quadrature_points(rule));
+  const auto mass = to_host(g->template factors<double>(rule, false).data);  // w det J
+  const std::size_t cells = mass.size() / q3;
+  // Load vector b_e[i] = Σ_p w det J f(x_p) φ_i(ξ_p), and the exact values at the points.
+  auto b_e = op.make_element_vector();
+  auto hb = Kokkos::create_mirror_view(b_e);
+  std::vector<double> exact(cells * q3);
+  for (std::size_t c = 0; c < cells; ++c) {
+    for (int pt = 0; pt < q3; ++pt) {
+      const double* x = &points[c * 3 * q3 + pt];
+      exact[c * q3 + pt] = problem.solution(x[0], x[q3], x[2 * q3]);
+    }
+    for (int i = 0; i < n3; ++i) {
+      double s = 0;
+      for (int pt = 0; pt < q3; ++pt) {
+        const double* x = &points[c * 3 * q3 + pt];
+        const double f = problem.rhs(x[0], x[q3], x[2 * q3]) + lambda * exact[c * q3 + pt];
+        const double phi = t.interpolation[(pt % q) * n + i % n] * t.interpolation[((pt / q) % q) * n + (i / n) % n] *
+                           t.interpolation[(pt / (q * q)) * n + i / (n * n)];
+        s += mass[c * q3 + pt] * f * phi;
+      }
+      hb(c * n3 + i) = s;
+    }
+  }
+  Kokkos::deep_copy(b_e, hb);
+  auto b = op.make_vector(), u = op.make_vector();
+  op.scatter(b, b_e);
+  SolverControl control;
+  control.rtol = 1e-12;
+  control.max_iterations = 2000;
+  const auto result = solve_cg(op, u, b, IdentityPreconditioner{}, control);
+  EXPECT_TRUE(result.converged());
+  // ‖u_h − u‖² by the same quadrature.
+  auto u_e = op.make_element_vector();
+  op.gather(u_e, u);
+  const auto uh = to_host(u_e);
+  double error = 0;
+  for (std::size_t c = 0; c < cells; ++c)
+    for (int pt = 0; pt < q3; ++pt) {
+      double v = 0;
+      for (int i = 0; i < n3; ++i)
+        v += uh[c * n3 + i] * t.interpolation[(pt % q) * n + i % n] * t.interpolation[((pt / q) % q) * n + (i / n) % n] *
+             t.interpolation[(pt / (q * q)) * n + i / (n * n)];
+      error += mass[c * q3 + pt] * (v - exact[c * q3 + pt]) * (v - exact[c * q3 + pt]);
+    }
+  double global = 0;
+  MPI_Allreduce(&error, &global, 1, MPI_DOUBLE, MPI_SUM, mesh->comm());
+  return {std::sqrt(global), result.iterations};
+}
+
+TYPED_TEST(BakeOffTest, ManufacturedSolutionConvergesAtRateKPlusOne) {
+  for (const auto p : {BakeOff::bp3_0, BakeOff::bp3_5})
+    for (int k = 1; k <= 3; ++k) {
+      const int coarse = k == 1 ? 2 : 1;
+      const double e0 = manufactured_solve<TypeParam>(brick({2, 2, 2}, coarse), k, p).first;
+      const double e1 = manufactured_solve<TypeParam>(brick({2, 2, 2}, coarse + 1), k, p).first;
+      const double rate = std::log2(e0 / e1);
+      if (world_rank() == 0) std::printf("%s k=%d: L2 errors %.3e %.3e, rate %.2f\n", to_string(p).c_str(), k, e0, e1, rate);
+      EXPECT_GE(rate, k + 1 - 0.3) << to_string(p) << " k=" << k << " errors " << e0 << " " << e1;
+    }
+}
+
+TYPED_TEST(BakeOffTest, OneRankAndAllRanksSolveAlike) {
+  // Every rank also solves the whole problem alone (MPI_COMM_SELF): same iterations, same error.
+  for (const auto p : {BakeOff::bp1_0, BakeOff::bp3_5}) {
+    const int k = 2;
+    const auto all = manufactured_solve<TypeParam>(brick({2, 2, 2}, 1), k, p);
+    const auto alone = manufactured_solve<TypeParam>(brick({2, 2, 2}, 1, {1, 1, 1}, MPI_COMM_SELF), k, p);
+    EXPECT_LE(std::abs(all.second - alone.second), 1) << to_string(p);
+    EXPECT_NEAR(all.first, alone.first, 1e-10 * alone.first) << to_string(p);
+  }
+}
+
+TEST(BakeOffNames, ParseAndPrint) {
+  for (const auto p : all_problems) EXPECT_EQ(parse_bake_off(to_string(p)), p);
+  EXPECT_EQ(parse_bake_off("bp5"), BakeOff::bp3_5);
+  EXPECT_EQ(parse_bake_off("bp3"), BakeOff::bp3_0);
+  EXPECT_THROW(parse_bake_off("bp2"), InputError);
+  EXPECT_EQ(parse_deformation("random"), Deformation::random);
+  EXPECT_THROW(parse_deformation("twist"), InputError);
+  EXPECT_EQ(parse_bake_off_gather("separate"), BakeOffGather::separate);
+  // The flop and traffic model of paper 003 Table 2 at k = 3 (n = 4, q = 5).
+  EXPECT_DOUBLE_EQ(bake_off_values_per_cell(BakeOff::bp1_0, 3), 2 * 64 + 125);
+  EXPECT_DOUBLE_EQ(bake_off_values_per_cell(BakeOff::bp3_5, 3), 9 * 64);
+  EXPECT_DOUBLE_EQ(bake_off_values_per_cell(BakeOff::bp3_0, 3), 2 * 64 + 7 * 125);
+  EXPECT_DOUBLE_EQ(bake_off_flops_per_cell(BakeOff::bp3_5, 3), 12 * 256 + 18 * 64);
+}
+
+}  // namespace
