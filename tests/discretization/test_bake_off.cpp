@@ -216,7 +216,8 @@ TYPED_TEST(BakeOffTest, FloatOperatorsMatchDouble) {
     const auto d = make_operator<double, TypeParam>(g, p);
     const auto f = make_operator<float, TypeParam>(g, p);
     auto x = d.make_vector(), y = d.make_vector();
-    auto xf = f.make_vector(), yf = f.make_vector(), yd = d.make_vector();
+    auto xf = f.make_vector(), yf = f.make_vector();
+    auto yd = d.make_vector();
     fill_random(g->layout(), x, 4);
     xf.copy_converted_from(x);
     d.vmult(y, x);
