@@ -51,6 +51,18 @@ constexpr double bake_off_values_per_cell(BakeOff p, int k) {
   return 2 * n * n * n + 7 * q * q * q;
 }
 
+/// Scratch (shared-memory) values the kernels of bake_off_kernels.hpp load and store per cell, step
+/// by step: the interpolation steps of BP1.0 and BP3.0 move 4 q n (n + q) values in all
+/// (every intermediate array is stored once and loaded once), the collocated part of BP3.x 19 of its
+/// points' values (u stored; three derivatives loaded from u and stored; r, s, t, u loaded and
+/// r, s, the z-sum stored; the y-sum loaded, added and stored; r and the sum loaded).
+constexpr double bake_off_scratch_values_per_cell(BakeOff p, int k) {
+  const double n = k + 1, q = p == BakeOff::bp3_5 ? n : n + 1;
+  if (p == BakeOff::bp1_0) return 4 * q * n * (n + q);
+  if (p == BakeOff::bp3_5) return 19 * n * n * n;
+  return 19 * q * q * q + 4 * q * n * (n + q);
+}
+
 /// Everything a launch needs besides the problem, n = k + 1, Number and ExecSpace.
 template <class Number, class ExecSpace>
 struct BakeOffArgs {

@@ -149,6 +149,11 @@ double BakeOffOperator<Number, ExecSpace>::model_bytes_per_apply() const {
   return bake_off_values_per_cell(options_.problem, layout().degree()) * sizeof(Number) * double(n_cells());
 }
 
+template <class Number, class ExecSpace>
+double BakeOffOperator<Number, ExecSpace>::scratch_bytes_per_apply() const {
+  return bake_off_scratch_values_per_cell(options_.problem, layout().degree()) * sizeof(Number) * double(n_cells());
+}
+
 #define TENSORMG_INSTANTIATE(Number, Exec) template class BakeOffOperator<Number, Exec>;
 TENSORMG_FOR_EACH_NUMBER_AND_SPACE(TENSORMG_INSTANTIATE)
 #undef TENSORMG_INSTANTIATE

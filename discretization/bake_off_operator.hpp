@@ -65,6 +65,8 @@ class BakeOffOperator {
   double flops_per_apply() const;
   /// Bytes one element application must move on this rank (paper 003 Table 2 × sizeof(Number)).
   double model_bytes_per_apply() const;
+  /// Bytes of scratch (shared memory) one element application loads and stores on this rank.
+  double scratch_bytes_per_apply() const;
 
  private:
   BakeOffArgs<Number, ExecSpace> arguments() const;

@@ -111,9 +111,10 @@ Json run_case(const Case& c, const DeformationOptions& deformation, MPI_Comm com
   Kokkos::parallel_for("tensormg::bench::fill", Kokkos::RangePolicy<Exec>(0, src.extent(0)),
                        KOKKOS_LAMBDA(std::size_t i) { src(i) = Number(0.5) + Number((i * 7919) % 1000) * Number(1e-3); });
   const double element_seconds = perf::median_seconds(comm, repeats, [&] { op.apply_elements(dst, src); });
-  double local[3] = {op.flops_per_apply(), op.model_bytes_per_apply(), double(op.n_cells()) * op.nodes_per_cell()}, sums[3];
-  MPI_Allreduce(local, sums, 3, MPI_DOUBLE, MPI_SUM, comm);
-  const double flops = sums[0], model_bytes = sums[1], element_dofs = sums[2];
+  double local[4] = {op.flops_per_apply(), op.model_bytes_per_apply(), double(op.n_cells()) * op.nodes_per_cell(),
+                     op.scratch_bytes_per_apply()}, sums[4];
+  MPI_Allreduce(local, sums, 4, MPI_DOUBLE, MPI_SUM, comm);
+  const double flops = sums[0], model_bytes = sums[1], element_dofs = sums[2], scratch_bytes = sums[3];
   const double dofs = double(layout->n_global_dofs());
 
   Json r = Json::object();
@@ -144,6 +145,10 @@ Json run_case(const Case& c, const DeformationOptions& deformation, MPI_Comm com
     e["pct_roofline"] = 100 * flops / element_seconds / 1e9 / roof;
   }
   if (fma > 0) e["pct_fma"] = 100 * flops / element_seconds / 1e9 / fma;
+  // The shared-memory side (paper 003 §6's second roofline): scratch values loaded and stored.
+  e["scratch_bytes"] = scratch_bytes;
+  e["scratch_GBps"] = scratch_bytes / element_seconds / 1e9;
+  if (ceil.shared_GBps > 0) e["pct_shared"] = 100 * scratch_bytes / element_seconds / 1e9 / ceil.shared_GBps;
   r["element_kernel"] = e;
 
   // Full operator on the continuous vector and CG with a fixed iteration count.
@@ -290,9 +295,11 @@ int main(int argc, char** argv) {
       record["ceilings"]["dram_copy_GBps"] = ceil.dram_GBps;
       record["ceilings"]["fp64_fma_GFLOPs"] = ceil.fp64_GFLOPs;
       record["ceilings"]["fp32_fma_GFLOPs"] = ceil.fp32_GFLOPs;
+      record["ceilings"]["shared_load_GBps"] = ceil.shared_GBps;
       record["model"] = "paper 003 Table 2: values per element BP1.0 2n^3 + q^3, BP3.5 9n^3, BP3.0 2n^3 + 7q^3 "
                         "(n = k + 1, q = k + 2); flops: 2 per multiply-add of the 1D contractions plus 18 per point "
-                        "for G and the mass term (bake_off_flops_per_cell)";
+                        "for G and the mass term (bake_off_flops_per_cell); scratch: values the kernel's steps load and store "
+                        "(bake_off_scratch_values_per_cell)";
       record["results"] = results;
       write_text_file_atomically(output, record.dump(2) + "\n");
     });

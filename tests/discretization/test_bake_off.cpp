@@ -326,6 +326,8 @@ TEST(BakeOffNames, ParseAndPrint) {
   EXPECT_DOUBLE_EQ(bake_off_values_per_cell(BakeOff::bp3_5, 3), 9 * 64);
   EXPECT_DOUBLE_EQ(bake_off_values_per_cell(BakeOff::bp3_0, 3), 2 * 64 + 7 * 125);
   EXPECT_DOUBLE_EQ(bake_off_flops_per_cell(BakeOff::bp3_5, 3), 12 * 256 + 18 * 64);
+  EXPECT_DOUBLE_EQ(bake_off_scratch_values_per_cell(BakeOff::bp1_0, 3), 4 * 5 * 4 * 9);
+  EXPECT_DOUBLE_EQ(bake_off_scratch_values_per_cell(BakeOff::bp3_0, 3), 19 * 125 + 4 * 5 * 4 * 9);
 }
 
 }  // namespace

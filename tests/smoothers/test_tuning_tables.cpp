@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "core/kernel_table.hpp"
+#include "discretization/bake_off_tuning.hpp"
 #include "discretization/dg_laplace_tuning.hpp"
 #include "smoothers/dg_vertex_patch_kernel_table.hpp"
 #include "smoothers/dg_vertex_patch_tuning.hpp"
@@ -105,6 +106,24 @@ void check_cell_kernel_rows(tensormg::LaplaceTuning (*table)(int, int, TuningTar
 TEST(TuningTables, LaplaceRows) { check_cell_kernel_rows(&tensormg::laplace_tuning, "continuous"); }
 
 TEST(TuningTables, DgLaplaceRows) { check_cell_kernel_rows(&tensormg::dg_laplace_tuning, "DG"); }
+
+TEST(TuningTables, BakeOffRows) {
+  for (int k = 1; k <= tensormg::max_degree(3); ++k)
+    for (TuningTarget target : {TuningTarget::host, TuningTarget::device}) {
+      const auto r = tensormg::bake_off_tuning(k, target);
+      const std::string where = "bake-off k=" + std::to_string(k) + (target == TuningTarget::device ? " device" : " host");
+      ASSERT_EQ(r.k, k) << where << ": no row";
+      EXPECT_EQ(r.max_team_size % 32, 0) << where;
+      EXPECT_GE(r.min_teams_per_sm, 1) << where;
+      EXPECT_GE(register_cap(r.max_team_size, r.min_teams_per_sm), 64) << where;
+      EXPECT_LE(register_cap(r.max_team_size, r.min_teams_per_sm), 255) << where;
+      // One cell's largest step has (k + 2)² lines, a thread each: a team must hold them.
+      EXPECT_GE(r.max_team_size, (k + 2) * (k + 2)) << where;
+      if (target == TuningTarget::host) EXPECT_EQ(r.team_threads, 1) << where;
+      expect_record(r.reason, r.record, where);
+    }
+  EXPECT_EQ(tensormg::bake_off_tuning(9, TuningTarget::device).k, 0);
+}
 
 TEST(TuningTables, DgPatchRows) {
   for (int dim = 2; dim <= 3; ++dim)
