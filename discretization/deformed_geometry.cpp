@@ -40,7 +40,8 @@ struct GeometryKernel {
   Kokkos::View<double*, memory_space> factors;      // [cell][component][point] or empty
   Kokkos::View<double*, memory_space> coordinates;  // [cell][3][point] or empty
 
-  std::size_t scratch_bytes() const { return sizeof(double) * 3 * t.n * t.n * t.n; }
+  /// Called on the device too: a host-only function there would make nvcc drop the whole body.
+  KOKKOS_INLINE_FUNCTION std::size_t scratch_bytes() const { return sizeof(double) * 3 * t.n * t.n * t.n; }
   std::size_t team_shmem_size(int) const { return scratch_bytes(); }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
