@@ -134,6 +134,7 @@ Json run_case(const Case& c, const DeformationOptions& deformation, MPI_Comm com
   e["GFLOPs"] = flops / element_seconds / 1e9;
   e["model_bytes"] = model_bytes;
   e["model_GBps"] = model_bytes / element_seconds / 1e9;
+  e["model_bytes_per_dof"] = model_bytes / dofs;
   e["arithmetic_intensity"] = flops / model_bytes;
   const double fma = c.precision == "float" ? ceil.fp32_GFLOPs : ceil.fp64_GFLOPs;
   double pct_dram = 0;
@@ -165,6 +166,7 @@ Json run_case(const Case& c, const DeformationOptions& deformation, MPI_Comm com
   const double factor_bytes = model_bytes - 2.0 * element_dofs * sizeof(Number);  // the model less u_e, v_e
   const double full_bytes = factor_bytes + 2.0 * dofs * sizeof(Number);
   v["model_bytes"] = full_bytes;
+  v["model_bytes_per_dof"] = full_bytes / dofs;
   if (ceil.dram_GBps > 0) v["pct_dram_copy"] = 100 * full_bytes / vmult_seconds / 1e9 / ceil.dram_GBps;
   r["operator"] = v;
   double cg_seconds = 0;
