@@ -80,6 +80,9 @@ struct BakeOffArgs {
   /// the continuous vector (L-vector), gathered through the box and added to dst atomically.
   bool gathered = false;
   bool constrained = true;  ///< gathered: Dirichlet nodes read as zero and receive nothing
+  /// E-vectors: staged through scratch by consecutive threads (coalesced), not read and written
+  /// along the first and last step's lines (BakeOffElementIo).
+  bool staged = false;
   int cells_per_team = 1;
 };
 

@@ -129,10 +129,15 @@ struct BakeOffKernel {
     return args.factors((std::size_t(cell) * components + component) * q3 + p);
   }
 
-  /// Line `line` along dir of the cell's n³ nodes from the input vector.
+  /// Line `line` along dir of the cell's n³ nodes from the input vector, or from the cell's
+  /// staging buffer in scratch (stage_in) when `stage` is not null.
   template <int dir>
-  KOKKOS_INLINE_FUNCTION void read_line(local_index cell, int line, Number (&x)[1][n]) const {
+  KOKKOS_INLINE_FUNCTION void read_line(local_index cell, int line, Number (&x)[1][n], const Number* stage) const {
     using L = bake_off::Lines<dir, n, n, n>;
+    if (stage) {
+      contraction::load_column<n>(stage + L::base(line), L::stride, x[0]);
+      return;
+    }
     if (!args.gathered) {
       contraction::load_column<n>(args.src.data() + std::size_t(cell) * n3 + L::base(line), L::stride, x[0]);
       return;
@@ -146,10 +151,15 @@ struct BakeOffKernel {
     }
   }
 
-  /// Writes (E-vector) or adds atomically (gathered) line `line` along dir of the cell's nodes.
+  /// Writes (E-vector) or adds atomically (gathered) line `line` along dir of the cell's nodes, or
+  /// stores it in the cell's staging buffer (stage_out) when `stage` is not null.
   template <int dir>
-  KOKKOS_INLINE_FUNCTION void write_line(local_index cell, int line, const Number (&y)[n]) const {
+  KOKKOS_INLINE_FUNCTION void write_line(local_index cell, int line, const Number (&y)[n], Number* stage) const {
     using L = bake_off::Lines<dir, n, n, n>;
+    if (stage) {
+      bake_off::store<false, dir, n, n, n>(stage, line, y);
+      return;
+    }
     if (!args.gathered) {
       Number* out = args.dst.data() + std::size_t(cell) * n3 + L::base(line);
       for (int m = 0; m < n; ++m) out[m * L::stride] = y[m];
@@ -161,6 +171,30 @@ struct BakeOffKernel {
       L::coordinates(line, m, c);
       const local_index idx = nodes.index(args.box, c[0], c[1], c[2], args.constrained);
       if (idx >= 0) Kokkos::atomic_add(&args.dst(idx), y[m]);
+    }
+  }
+
+  /// The team's cells' input values, contiguous in the E-vector, into buffer `which` of each
+  /// cell's scratch, consecutive threads on consecutive values (coalesced).
+  KOKKOS_INLINE_FUNCTION void stage_in(const Member& team, local_index first, local_index n_cells, Number* scratch,
+                                       int which) const {
+    const int cpt = args.cells_per_team;
+    const int count = (n_cells - first < cpt ? n_cells - first : cpt) * n3;
+    const Number* src = args.src.data() + std::size_t(first) * n3;
+    for (int w = team.team_rank(); w < count; w += team.team_size()) {
+      const int c = w / n3;
+      scratch[c * cell_scratch + which * buffer + (w - c * n3)] = src[w];
+    }
+  }
+  /// The inverse of stage_in for the output values.
+  KOKKOS_INLINE_FUNCTION void stage_out(const Member& team, local_index first, local_index n_cells, const Number* scratch,
+                                        int which) const {
+    const int cpt = args.cells_per_team;
+    const int count = (n_cells - first < cpt ? n_cells - first : cpt) * n3;
+    Number* dst = args.dst.data() + std::size_t(first) * n3;
+    for (int w = team.team_rank(); w < count; w += team.team_size()) {
+      const int c = w / n3;
+      dst[w] = scratch[c * cell_scratch + which * buffer + (w - c * n3)];
     }
   }
 
@@ -186,6 +220,8 @@ struct BakeOffKernel {
     const local_index n_cells = cells.size();
     Number* scratch = static_cast<Number*>(team.team_scratch(0).get_shmem(sizeof(Number) * std::size_t(cell_scratch) * cpt));
     const int rank = team.team_rank(), size = team.team_size();
+    // Staged E-vectors: the buffer (index within a cell's scratch) that holds the input and output.
+    const bool staged = args.staged && !args.gathered;
     // Runs body(cell, line, buffers of the cell) for every line of `count` per cell, then a barrier.
 #define TENSORMG_BAKE_OFF_LINES(count, ...)                                              \
   for (int w = rank; w < cpt * (count); w += size) {                                     \
@@ -200,10 +236,14 @@ struct BakeOffKernel {
   }
     using namespace bake_off;
     if constexpr (problem == BakeOff::bp1_0) {
+      if (staged) {
+        stage_in(team, first, n_cells, scratch, 1);
+        team.team_barrier();
+      }
       // x: nodes (n,n,n) → b0 (q,n,n)
       TENSORMG_BAKE_OFF_LINES(n * n, {
         Number x[1][n], y[q];
-        read_line<0>(cell, line, x);
+        read_line<0>(cell, line, x, staged ? b1 : nullptr);
         apply_rows<q, n>(I, x, y);
         store<false, 0, q, n, n>(b0, line, y);
       })
@@ -239,15 +279,23 @@ struct BakeOffKernel {
         Number x[1][q], y[n];
         load<0, q, n, n>(b0, line, x);
         apply_columns<n, q>(I, x, y);
-        write_line<0>(cell, line, y);
+        write_line<0>(cell, line, y, staged ? b1 : nullptr);
       })
+      if (staged) {
+        team.team_barrier();
+        stage_out(team, first, n_cells, scratch, 1);
+      }
     } else if constexpr (problem == BakeOff::bp3_5) {
       // u → b0 (n,n,n)
-      TENSORMG_BAKE_OFF_LINES(n * n, {
-        Number x[1][n];
-        read_line<0>(cell, line, x);
-        store<false, 0, n, n, n>(b0, line, x[0]);
-      })
+      if (staged) {
+        stage_in(team, first, n_cells, scratch, 0);
+      } else {
+        TENSORMG_BAKE_OFF_LINES(n * n, {
+          Number x[1][n];
+          read_line<0>(cell, line, x, nullptr);
+          store<false, 0, n, n, n>(b0, line, x[0]);
+        })
+      }
       team.team_barrier();
       // ∂_r u, ∂_s u, ∂_t u → b1, b2, b3
       TENSORMG_BAKE_OFF_LINES(n * n, {
@@ -293,13 +341,21 @@ struct BakeOffKernel {
         load<0, n, n, n>(b0, line, u);
         apply_columns<n, n>(D, x, y);
         for (int m = 0; m < n; ++m) y[m] += u[0][m];
-        write_line<0>(cell, line, y);
+        write_line<0>(cell, line, y, staged ? b1 + buffer : nullptr);
       })
+      if (staged) {
+        team.team_barrier();
+        stage_out(team, first, n_cells, scratch, 2);
+      }
     } else {
+      if (staged) {
+        stage_in(team, first, n_cells, scratch, 2);
+        team.team_barrier();
+      }
       // Interpolation to the Gauss points: nodes → b1 (q,n,n) → b2 (q,q,n) → b0 (q,q,q)
       TENSORMG_BAKE_OFF_LINES(n * n, {
         Number x[1][n], y[q];
-        read_line<0>(cell, line, x);
+        read_line<0>(cell, line, x, staged ? b1 + buffer : nullptr);
         apply_rows<q, n>(I, x, y);
         store<false, 0, q, n, n>(b1, line, y);
       })
@@ -380,8 +436,12 @@ struct BakeOffKernel {
         Number x[1][q], y[n];
         load<2, n, n, q>(b1 + buffer, line, x);
         apply_columns<n, q>(I, x, y);
-        write_line<2>(cell, line, y);
+        write_line<2>(cell, line, y, staged ? b1 : nullptr);
       })
+      if (staged) {
+        team.team_barrier();
+        stage_out(team, first, n_cells, scratch, 1);
+      }
     }
 #undef TENSORMG_BAKE_OFF_LINES
   }

@@ -5,6 +5,7 @@
 #include "core/enum_names.hpp"
 #include "core/error.hpp"
 #include "core/profiling.hpp"
+#include "discretization/bake_off_tuning.hpp"
 #include "discretization/cell_nodes.hpp"
 #include "discretization/laplace_operator.hpp"  // copy_entries
 
@@ -14,6 +15,8 @@ namespace {
 constexpr EnumName<BakeOff> bake_off_names[] = {{BakeOff::bp1_0, "bp1.0"}, {BakeOff::bp3_5, "bp3.5"},
                                                 {BakeOff::bp3_0, "bp3.0"}, {BakeOff::bp1_0, "mass"},
                                                 {BakeOff::bp3_5, "bp5"},   {BakeOff::bp3_0, "bp3"}};
+constexpr EnumName<BakeOffElementIo> element_io_names[] = {
+    {BakeOffElementIo::automatic, "auto"}, {BakeOffElementIo::lines, "lines"}, {BakeOffElementIo::staged, "staged"}};
 constexpr EnumName<BakeOffGather> gather_names[] = {{BakeOffGather::fused, "fused"}, {BakeOffGather::separate, "separate"}};
 }  // namespace
 
@@ -21,6 +24,10 @@ std::string to_string(BakeOff p) { return enum_name(bake_off_names, p); }
 BakeOff parse_bake_off(const std::string& text) { return parse_enum(bake_off_names, text, "bake-off operator"); }
 std::string to_string(BakeOffGather g) { return enum_name(gather_names, g); }
 BakeOffGather parse_bake_off_gather(const std::string& text) { return parse_enum(gather_names, text, "gather"); }
+std::string to_string(BakeOffElementIo io) { return enum_name(element_io_names, io); }
+BakeOffElementIo parse_bake_off_element_io(const std::string& text) {
+  return parse_enum(element_io_names, text, "element I/O");
+}
 
 template <class Number, class ExecSpace>
 BakeOffOperator<Number, ExecSpace>::BakeOffOperator(std::shared_ptr<const DeformedGeometry<ExecSpace>> geometry,
@@ -34,6 +41,8 @@ BakeOffOperator<Number, ExecSpace>::BakeOffOperator(std::shared_ptr<const Deform
     cells_per_team_ = choose_cells_per_team<ExecSpace>(kernels_, options.cells_per_team,
                                                        to_string(options.problem) + " at Q" + std::to_string(k));
   });
+  staged_ = options.element_io == BakeOffElementIo::automatic ? bake_off_tuning(k, tuning_target<ExecSpace>()).staged
+                                                               : options.element_io == BakeOffElementIo::staged;
   tables_ = bake_off_tables_1d(k, quadrature_of(options.problem));
   factors_ = geometry_->template factors<Number>(quadrature_of(options.problem), has_stiffness(options.problem));
 }
@@ -59,6 +68,7 @@ BakeOffArgs<Number, ExecSpace> BakeOffOperator<Number, ExecSpace>::arguments() c
   args.box = layout().box();
   args.lambda = static_cast<Number>(options_.lambda);
   args.cells_per_team = cells_per_team_;
+  args.staged = staged_;
   return args;
 }
 

@@ -23,11 +23,21 @@ enum class BakeOffGather {
 std::string to_string(BakeOffGather g);
 BakeOffGather parse_bake_off_gather(const std::string& text);
 
+/// How the element kernels read and write E-vectors.
+enum class BakeOffElementIo {
+  automatic,  ///< the tuning row's choice (bake_off_tuning.hpp)
+  lines,      ///< the first and last steps read and write their lines directly
+  staged      ///< the team's cells copied through scratch by consecutive threads (coalesced)
+};
+std::string to_string(BakeOffElementIo io);
+BakeOffElementIo parse_bake_off_element_io(const std::string& text);
+
 struct BakeOffOptions {
   BakeOff problem = BakeOff::bp3_5;
   double lambda = 1;  ///< λ of BP3.x's S + λM (BP1.0 ignores it)
   BakeOffGather gather = BakeOffGather::fused;
   int cells_per_team = 0;  ///< 0: from the tuning table
+  BakeOffElementIo element_io = BakeOffElementIo::automatic;
 };
 
 template <class Number, class ExecSpace = DefaultExec>
@@ -59,6 +69,8 @@ class BakeOffOperator {
   const GeometricFactors<Number, ExecSpace>& factors() const { return factors_; }
   const BakeOffTables1D& tables() const { return tables_; }
   int cells_per_team() const { return cells_per_team_; }
+  /// The element I/O apply_elements uses (automatic resolved).
+  BakeOffElementIo element_io() const { return staged_ ? BakeOffElementIo::staged : BakeOffElementIo::lines; }
   local_index n_cells() const;
   int nodes_per_cell() const { return tables_.n * tables_.n * tables_.n; }
   /// Floating-point operations of one element application on this rank.
@@ -76,6 +88,7 @@ class BakeOffOperator {
   BakeOffKernelTable<Number, ExecSpace> kernels_;
   GeometricFactors<Number, ExecSpace> factors_;
   int cells_per_team_ = 1;
+  bool staged_ = false;
   mutable element_vector e_src_, e_dst_;  // BakeOffGather::separate, allocated at first use
 };
 

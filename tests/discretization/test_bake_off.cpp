@@ -49,11 +49,13 @@ std::shared_ptr<const DeformedGeometry<ExecSpace>> geometry(std::shared_ptr<cons
 
 template <class Number, class ExecSpace>
 BakeOffOperator<Number, ExecSpace> make_operator(std::shared_ptr<const DeformedGeometry<ExecSpace>> g, BakeOff p,
-                                                 double lambda = 0.75, BakeOffGather gather = BakeOffGather::fused) {
+                                                 double lambda = 0.75, BakeOffGather gather = BakeOffGather::fused,
+                                                 BakeOffElementIo io = BakeOffElementIo::automatic) {
   BakeOffOptions o;
   o.problem = p;
   o.lambda = lambda;
   o.gather = gather;
+  o.element_io = io;
   return BakeOffOperator<Number, ExecSpace>(std::move(g), o);
 }
 
@@ -125,8 +127,8 @@ TYPED_TEST(BakeOffTest, InvertedCellsAreReportedWithTheirIndex) {
 
 /// max |kernel − element matrices| / max |element matrices| over the E-vector of a random input.
 template <class ExecSpace>
-double elements_vs_matrices(std::shared_ptr<const DeformedGeometry<ExecSpace>> g, BakeOff p) {
-  const auto op = make_operator<double, ExecSpace>(g, p);
+double elements_vs_matrices(std::shared_ptr<const DeformedGeometry<ExecSpace>> g, BakeOff p, BakeOffElementIo io) {
+  const auto op = make_operator<double, ExecSpace>(g, p, 0.75, BakeOffGather::fused, io);
   const AssembledBakeOff<ExecSpace> reference(*g, p, op.options().lambda);
   auto src = op.make_element_vector(), dst = op.make_element_vector();
   auto h = Kokkos::create_mirror_view(src);
@@ -151,7 +153,9 @@ TYPED_TEST(BakeOffTest, ElementKernelsMatchElementMatrices) {
       for (int k = 1; k <= 6; ++k) {
         const auto mesh = k <= 4 ? brick({2, 3, 2}, 0, {1.0, 0.7, 1.9}) : brick({1, 1, 1}, 0);
         const auto g = geometry<TypeParam>(mesh, k, kind, kind == Deformation::sine ? 0.05 : 0.25);
-        EXPECT_LE(elements_vs_matrices<TypeParam>(g, p), 1e-12) << to_string(p) << " k=" << k << " " << to_string(kind);
+        for (const auto io : {BakeOffElementIo::lines, BakeOffElementIo::staged})
+          EXPECT_LE(elements_vs_matrices<TypeParam>(g, p, io), 1e-12)
+              << to_string(p) << " k=" << k << " " << to_string(kind) << " " << to_string(io);
       }
 }
 
@@ -169,6 +173,36 @@ TYPED_TEST(BakeOffTest, FullOperatorMatchesAssembledMatrix) {
         EXPECT_LE(relative_max_difference(y, z), 1e-12) << to_string(p) << " k=" << k << " " << to_string(gather);
       }
     }
+}
+
+TYPED_TEST(BakeOffTest, TeamShapesAndElementIoAgree) {
+  // Teams of 1 and of 3 cells (45 cells: a short last team), lines and staged E-vectors, fused
+  // and separate gathers: all the same result.
+  for (const auto p : all_problems) {
+    const auto g = geometry<TypeParam>(brick({3, 3, 5}, 0), 3, Deformation::random, 0.2);
+    std::vector<double> reference;
+    for (int cpt : {1, 3})
+      for (const auto io : {BakeOffElementIo::lines, BakeOffElementIo::staged}) {
+        BakeOffOptions o;
+        o.problem = p;
+        o.cells_per_team = cpt;
+        o.element_io = io;
+        const BakeOffOperator<double, TypeParam> op(g, o);
+        auto src = op.make_element_vector(), dst = op.make_element_vector();
+        auto h = Kokkos::create_mirror_view(src);
+        for (std::size_t i = 0; i < h.extent(0); ++i) h(i) = random_value(global_index(i), 9);
+        Kokkos::deep_copy(src, h);
+        op.apply_elements(dst, src);
+        const auto got = to_host(dst);
+        if (reference.empty()) reference = got;
+        double diff = 0, scale = 0;
+        for (std::size_t i = 0; i < got.size(); ++i) {
+          diff = std::max(diff, std::abs(got[i] - reference[i]));
+          scale = std::max(scale, std::abs(reference[i]));
+        }
+        EXPECT_LE(diff, 1e-14 * scale) << to_string(p) << " cells per team " << cpt << " " << to_string(io);
+      }
+  }
 }
 
 TYPED_TEST(BakeOffTest, AffineCaseEqualsTheCartesianOperator) {
@@ -321,6 +355,8 @@ TEST(BakeOffNames, ParseAndPrint) {
   EXPECT_EQ(parse_deformation("random"), Deformation::random);
   EXPECT_THROW(parse_deformation("twist"), InputError);
   EXPECT_EQ(parse_bake_off_gather("separate"), BakeOffGather::separate);
+  EXPECT_EQ(parse_bake_off_element_io("staged"), BakeOffElementIo::staged);
+  EXPECT_THROW(parse_bake_off_element_io("rows"), InputError);
   // The flop and traffic model of paper 003 Table 2 at k = 3 (n = 4, q = 5).
   EXPECT_DOUBLE_EQ(bake_off_values_per_cell(BakeOff::bp1_0, 3), 2 * 64 + 125);
   EXPECT_DOUBLE_EQ(bake_off_values_per_cell(BakeOff::bp3_5, 3), 9 * 64);
