@@ -83,6 +83,9 @@ struct BakeOffArgs {
   /// E-vectors: staged through scratch by consecutive threads (coalesced), not read and written
   /// along the first and last step's lines (BakeOffElementIo).
   bool staged = false;
+  /// Each team asks the cache for its cells' geometric factors first (the stiffness operators
+  /// read them only after two barriers), where the backend has an L2 prefetch.
+  bool prefetch = false;
   int cells_per_team = 1;
 };
 

@@ -222,6 +222,13 @@ struct BakeOffKernel {
     const int rank = team.team_rank(), size = team.team_size();
     // Staged E-vectors: the buffer (index within a cell's scratch) that holds the input and output.
     const bool staged = args.staged && !args.gathered;
+    if (args.prefetch) {  // the team's factors, contiguous: one request per 128-byte line
+      const int cells_here = n_cells - first < cpt ? n_cells - first : cpt;
+      const char* base = reinterpret_cast<const char*>(args.factors.data() + std::size_t(first) * components * q3);
+      const std::size_t bytes = std::size_t(cells_here) * components * q3 * sizeof(Number);
+      for (std::size_t offset = std::size_t(rank) * 128; offset < bytes; offset += std::size_t(size) * 128)
+        DeviceTraits<ExecSpace>::prefetch(base + offset);
+    }
     // Runs body(cell, line, buffers of the cell) for every line of `count` per cell, then a barrier.
 #define TENSORMG_BAKE_OFF_LINES(count, ...)                                              \
   for (int w = rank; w < cpt * (count); w += size) {                                     \

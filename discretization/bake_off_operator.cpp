@@ -17,6 +17,8 @@ constexpr EnumName<BakeOff> bake_off_names[] = {{BakeOff::bp1_0, "bp1.0"}, {Bake
                                                 {BakeOff::bp3_5, "bp5"},   {BakeOff::bp3_0, "bp3"}};
 constexpr EnumName<BakeOffElementIo> element_io_names[] = {
     {BakeOffElementIo::automatic, "auto"}, {BakeOffElementIo::lines, "lines"}, {BakeOffElementIo::staged, "staged"}};
+constexpr EnumName<BakeOffPrefetch> prefetch_names[] = {
+    {BakeOffPrefetch::automatic, "auto"}, {BakeOffPrefetch::on, "on"}, {BakeOffPrefetch::off, "off"}};
 constexpr EnumName<BakeOffGather> gather_names[] = {{BakeOffGather::fused, "fused"}, {BakeOffGather::separate, "separate"}};
 }  // namespace
 
@@ -24,6 +26,8 @@ std::string to_string(BakeOff p) { return enum_name(bake_off_names, p); }
 BakeOff parse_bake_off(const std::string& text) { return parse_enum(bake_off_names, text, "bake-off operator"); }
 std::string to_string(BakeOffGather g) { return enum_name(gather_names, g); }
 BakeOffGather parse_bake_off_gather(const std::string& text) { return parse_enum(gather_names, text, "gather"); }
+std::string to_string(BakeOffPrefetch p) { return enum_name(prefetch_names, p); }
+BakeOffPrefetch parse_bake_off_prefetch(const std::string& text) { return parse_enum(prefetch_names, text, "prefetch"); }
 std::string to_string(BakeOffElementIo io) { return enum_name(element_io_names, io); }
 BakeOffElementIo parse_bake_off_element_io(const std::string& text) {
   return parse_enum(element_io_names, text, "element I/O");
@@ -43,6 +47,8 @@ BakeOffOperator<Number, ExecSpace>::BakeOffOperator(std::shared_ptr<const Deform
   });
   staged_ = options.element_io == BakeOffElementIo::automatic ? bake_off_tuning(k, tuning_target<ExecSpace>()).staged
                                                                : options.element_io == BakeOffElementIo::staged;
+  prefetch_ = options.prefetch == BakeOffPrefetch::automatic ? bake_off_tuning(k, tuning_target<ExecSpace>()).prefetch
+                                                              : options.prefetch == BakeOffPrefetch::on;
   tables_ = bake_off_tables_1d(k, quadrature_of(options.problem));
   factors_ = geometry_->template factors<Number>(quadrature_of(options.problem), has_stiffness(options.problem));
 }
@@ -69,6 +75,7 @@ BakeOffArgs<Number, ExecSpace> BakeOffOperator<Number, ExecSpace>::arguments() c
   args.lambda = static_cast<Number>(options_.lambda);
   args.cells_per_team = cells_per_team_;
   args.staged = staged_;
+  args.prefetch = prefetch_;
   return args;
 }
 

@@ -32,12 +32,19 @@ enum class BakeOffElementIo {
 std::string to_string(BakeOffElementIo io);
 BakeOffElementIo parse_bake_off_element_io(const std::string& text);
 
+enum class BakeOffPrefetch { automatic, on, off };
+std::string to_string(BakeOffPrefetch p);
+BakeOffPrefetch parse_bake_off_prefetch(const std::string& text);
+
 struct BakeOffOptions {
   BakeOff problem = BakeOff::bp3_5;
   double lambda = 1;  ///< λ of BP3.x's S + λM (BP1.0 ignores it)
   BakeOffGather gather = BakeOffGather::fused;
   int cells_per_team = 0;  ///< 0: from the tuning table
   BakeOffElementIo element_io = BakeOffElementIo::automatic;
+  /// Prefetch each team's geometric factors into L2 at the kernel's start: on, off or automatic
+  /// (the tuning row); a no-op where the backend has no prefetch (host).
+  BakeOffPrefetch prefetch = BakeOffPrefetch::automatic;
 };
 
 template <class Number, class ExecSpace = DefaultExec>
@@ -71,6 +78,8 @@ class BakeOffOperator {
   int cells_per_team() const { return cells_per_team_; }
   /// The element I/O apply_elements uses (automatic resolved).
   BakeOffElementIo element_io() const { return staged_ ? BakeOffElementIo::staged : BakeOffElementIo::lines; }
+  /// Whether the kernels prefetch the factors (automatic resolved).
+  bool prefetches() const { return prefetch_; }
   local_index n_cells() const;
   int nodes_per_cell() const { return tables_.n * tables_.n * tables_.n; }
   /// Floating-point operations of one element application on this rank.
@@ -88,7 +97,7 @@ class BakeOffOperator {
   BakeOffKernelTable<Number, ExecSpace> kernels_;
   GeometricFactors<Number, ExecSpace> factors_;
   int cells_per_team_ = 1;
-  bool staged_ = false;
+  bool staged_ = false, prefetch_ = false;
   mutable element_vector e_src_, e_dst_;  // BakeOffGather::separate, allocated at first use
 };
 

@@ -18,6 +18,8 @@ struct BakeOffTuning {
   int team_threads = 256;
   /// E-vectors staged through scratch (coalesced) by default, not read along lines.
   bool staged = false;
+  /// The team's geometric factors prefetched into L2 at the start by default.
+  bool prefetch = false;
   const char* reason = "";
   const char* record = "";
 };
@@ -25,14 +27,14 @@ struct BakeOffTuning {
 namespace detail {
 /// The device rows (H100).
 inline constexpr BakeOffTuning bake_off_device_rows[] = {
-    {1, 256, 2, 256, false, "several cells per team of up to 256 threads, one thread per line", "h100-2026-11-25-bp/call1"},
-    {2, 256, 2, 256, false, "several cells per team of up to 256 threads, one thread per line", "h100-2026-11-25-bp/call1"},
-    {3, 256, 2, 256, false, "several cells per team of up to 256 threads, one thread per line", "h100-2026-11-25-bp/call1"},
-    {4, 256, 2, 256, false, "several cells per team of up to 256 threads, one thread per line", "h100-2026-11-25-bp/call1"},
-    {5, 256, 2, 256, false, "several cells per team of up to 256 threads, one thread per line", "h100-2026-11-25-bp/call1"},
-    {6, 256, 2, 256, false, "several cells per team of up to 256 threads, one thread per line", "h100-2026-11-25-bp/call1"},
-    {7, 256, 2, 256, false, "several cells per team of up to 256 threads, one thread per line", "h100-2026-11-25-bp/call1"},
-    {8, 256, 2, 256, false, "several cells per team of up to 256 threads, one thread per line", "h100-2026-11-25-bp/call1"},
+    {1, 256, 2, 256, false, false, "several cells per team of up to 256 threads, one thread per line", "h100-2026-11-25-bp/call1"},
+    {2, 256, 2, 256, false, false, "several cells per team of up to 256 threads, one thread per line", "h100-2026-11-25-bp/call1"},
+    {3, 256, 2, 256, false, false, "several cells per team of up to 256 threads, one thread per line", "h100-2026-11-25-bp/call1"},
+    {4, 256, 2, 256, false, false, "several cells per team of up to 256 threads, one thread per line", "h100-2026-11-25-bp/call1"},
+    {5, 256, 2, 256, false, false, "several cells per team of up to 256 threads, one thread per line", "h100-2026-11-25-bp/call1"},
+    {6, 256, 2, 256, false, false, "several cells per team of up to 256 threads, one thread per line", "h100-2026-11-25-bp/call1"},
+    {7, 256, 2, 256, false, false, "several cells per team of up to 256 threads, one thread per line", "h100-2026-11-25-bp/call1"},
+    {8, 256, 2, 256, false, false, "several cells per team of up to 256 threads, one thread per line", "h100-2026-11-25-bp/call1"},
 };
 }  // namespace detail
 

@@ -37,6 +37,7 @@ struct Case {
   BakeOffGather gather;
   int cells_per_team;
   BakeOffElementIo element_io;
+  BakeOffPrefetch prefetch;
 };
 
 /// Cells per direction so that the continuous node count (N k + 1)³ is close to `dofs`.
@@ -106,6 +107,7 @@ Json run_case(const Case& c, const DeformationOptions& deformation, MPI_Comm com
   options.gather = c.gather;
   options.cells_per_team = c.cells_per_team;
   options.element_io = c.element_io;
+  options.prefetch = c.prefetch;
   const BakeOffOperator<Number, Exec> op(geometry, options);
 
   // Element kernel on E-vectors (values not zero: METHOD.md).
@@ -130,6 +132,7 @@ Json run_case(const Case& c, const DeformationOptions& deformation, MPI_Comm com
   r["element_dofs"] = element_dofs;
   r["cells_per_team"] = op.cells_per_team();
   r["element_io"] = to_string(op.element_io());
+  r["prefetch"] = op.prefetches();
   Json e = Json::object();
   e["seconds"] = element_seconds;
   e["GDoFps"] = dofs / element_seconds / 1e9;
@@ -192,8 +195,9 @@ Json run_case(const Case& c, const DeformationOptions& deformation, MPI_Comm com
     r["cg"] = g;
   }
   char text[256];
-  std::snprintf(text, sizeof text, "%-6s %2d %-6s %-6s %11.0f %9.3f %9.1f %6.2f %7.1f %6.1f | %-8s %9.3f | %9.3f",
-                to_string(c.problem).c_str(), c.degree, c.precision.c_str(), to_string(op.element_io()).c_str(), dofs, dofs / element_seconds / 1e9,
+  std::snprintf(text, sizeof text, "%-6s %2d %-6s %-6s%s %11.0f %9.3f %9.1f %6.2f %7.1f %6.1f | %-8s %9.3f | %9.3f",
+                to_string(c.problem).c_str(), c.degree, c.precision.c_str(), to_string(op.element_io()).c_str(),
+                op.prefetches() ? "+p" : "  ", dofs, dofs / element_seconds / 1e9,
                 flops / element_seconds / 1e9, flops / model_bytes, model_bytes / element_seconds / 1e9, pct_dram,
                 to_string(c.gather).c_str(), dofs / vmult_seconds / 1e9,
                 cg_iterations > 0 ? dofs * cg_iterations / cg_seconds / 1e9 : 0.0);
@@ -207,7 +211,7 @@ int main(int argc, char** argv) {
   return tensormg::run_program(argc, argv, [](tensormg::Environment& env) {
     CLI::App app{"tensormg-bench-bp: CEED bake-off operators BP1.0, BP3.5, BP3.0 on deformed meshes (paper 003)"};
     std::vector<std::string> problems{"bp1.0", "bp3.5", "bp3.0"}, precisions{"double"}, gathers{"fused"},
-        element_ios{"auto"};
+        element_ios{"auto"}, prefetches{"auto"};
     std::vector<int> degrees{1, 2, 3, 4, 5, 6, 7, 8}, cells_per_team{0};
     std::vector<double> dofs{1e6};
     std::string deformation_name = "sine", ceilings_path, output;
@@ -221,6 +225,8 @@ int main(int argc, char** argv) {
     app.add_option("--precisions", precisions, "double and/or float")->delimiter(',');
     app.add_option("--gather", gathers, "full operator: fused (gather/scatter in the kernel) and/or separate")->delimiter(',');
     app.add_option("--cells-per-team", cells_per_team, "cells per team (0: automatic)")->delimiter(',');
+    app.add_option("--prefetch", prefetches, "prefetch each team's geometric factors into L2: on, off, auto (the "
+                                             "tuning row)")->delimiter(',');
     app.add_option("--element-io", element_ios, "element kernel: E-vectors read along lines, staged through "
                                                 "scratch (coalesced), or auto (the tuning row)")->delimiter(',');
     app.add_option("--deformation", deformation_name, "none, sine (smooth map) or random (perturbed vertices)");
@@ -241,6 +247,8 @@ int main(int argc, char** argv) {
       for (const auto& g : gathers) (void)parse_bake_off_gather(g);
       TENSORMG_CHECK(!element_ios.empty(), "--element-io needs at least one value");
       for (const auto& e : element_ios) (void)parse_bake_off_element_io(e);
+      TENSORMG_CHECK(!prefetches.empty(), "--prefetch needs at least one value");
+      for (const auto& e : prefetches) (void)parse_bake_off_prefetch(e);
       for (const auto& p : precisions) TENSORMG_CHECK(p == "double" || p == "float", "precision '" << p << "': use double or float");
       for (int k : degrees)
         TENSORMG_CHECK(k >= 1 && k <= max_degree(3), "degree " << k << " is not supported in 3D; use 1.." << max_degree(3));
@@ -263,13 +271,15 @@ int main(int argc, char** argv) {
           for (const auto& prec : precisions)
             for (const auto& g : gathers)
               for (const auto& io : element_ios)
-                for (int cpt : cells_per_team)
-                  cases.push_back({parse_bake_off(p), k, n, prec, parse_bake_off_gather(g), cpt, parse_bake_off_element_io(io)});
+                for (const auto& pf : prefetches)
+                  for (int cpt : cells_per_team)
+                    cases.push_back({parse_bake_off(p), k, n, prec, parse_bake_off_gather(g), cpt, parse_bake_off_element_io(io),
+                                     parse_bake_off_prefetch(pf)});
     check_sizes(cases, env.comm());
 
     Json results = Json::array();
     if (env.rank() == 0)
-      std::printf("%-6s %2s %-6s %-6s %11s %9s %9s %6s %7s %6s | %-8s %9s | %9s\n", "BP", "k", "prec", "io", "DoFs", "GDoF/s",
+      std::printf("%-6s %2s %-6s %-8s %11s %9s %9s %6s %7s %6s | %-8s %9s | %9s\n", "BP", "k", "prec", "io", "DoFs", "GDoF/s",
                   "GFLOP/s", "F/B", "GB/s", "%DRAM", "gather", "op GDoF/s", "CG GDoF/s");
     for (const Case& c : cases) {
       std::string line;

@@ -187,6 +187,7 @@ TYPED_TEST(BakeOffTest, TeamShapesAndElementIoAgree) {
         o.problem = p;
         o.cells_per_team = cpt;
         o.element_io = io;
+        o.prefetch = cpt == 3 ? BakeOffPrefetch::on : BakeOffPrefetch::off;
         const BakeOffOperator<double, TypeParam> op(g, o);
         auto src = op.make_element_vector(), dst = op.make_element_vector();
         auto h = Kokkos::create_mirror_view(src);
@@ -357,6 +358,7 @@ TEST(BakeOffNames, ParseAndPrint) {
   EXPECT_EQ(parse_bake_off_gather("separate"), BakeOffGather::separate);
   EXPECT_EQ(parse_bake_off_element_io("staged"), BakeOffElementIo::staged);
   EXPECT_THROW(parse_bake_off_element_io("rows"), InputError);
+  EXPECT_EQ(parse_bake_off_prefetch("on"), BakeOffPrefetch::on);
   // The flop and traffic model of paper 003 Table 2 at k = 3 (n = 4, q = 5).
   EXPECT_DOUBLE_EQ(bake_off_values_per_cell(BakeOff::bp1_0, 3), 2 * 64 + 125);
   EXPECT_DOUBLE_EQ(bake_off_values_per_cell(BakeOff::bp3_5, 3), 9 * 64);
