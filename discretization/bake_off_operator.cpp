@@ -47,7 +47,7 @@ BakeOffOperator<Number, ExecSpace>::BakeOffOperator(std::shared_ptr<const Deform
   });
   staged_ = options.element_io == BakeOffElementIo::automatic ? bake_off_tuning(k, tuning_target<ExecSpace>()).staged
                                                                : options.element_io == BakeOffElementIo::staged;
-  prefetch_ = options.prefetch == BakeOffPrefetch::automatic ? bake_off_tuning(k, tuning_target<ExecSpace>()).prefetch
+  prefetch_ = options.prefetch == BakeOffPrefetch::automatic ? bake_off_tuning(k, tuning_target<ExecSpace>()).prefetch[int(options.problem)]
                                                               : options.prefetch == BakeOffPrefetch::on;
   tables_ = bake_off_tables_1d(k, quadrature_of(options.problem));
   factors_ = geometry_->template factors<Number>(quadrature_of(options.problem), has_stiffness(options.problem));

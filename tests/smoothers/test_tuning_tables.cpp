@@ -119,7 +119,10 @@ TEST(TuningTables, BakeOffRows) {
       EXPECT_LE(register_cap(r.max_team_size, r.min_teams_per_sm), 255) << where;
       // One cell's largest step has (k + 2)² lines, a thread each: a team must hold them.
       EXPECT_GE(r.max_team_size, (k + 2) * (k + 2)) << where;
-      if (target == TuningTarget::host) EXPECT_EQ(r.team_threads, 1) << where;
+      if (target == TuningTarget::host) {
+        EXPECT_EQ(r.team_threads, 1) << where;
+        for (bool p : r.prefetch) EXPECT_FALSE(p) << where << ": the host has no prefetch";
+      }
       expect_record(r.reason, r.record, where);
     }
   EXPECT_EQ(tensormg::bake_off_tuning(9, TuningTarget::device).k, 0);
