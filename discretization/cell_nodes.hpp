@@ -59,7 +59,7 @@ struct CellNodes {
   local_index first_node = 0;
   bool fast = false;
 
-  KOKKOS_INLINE_FUNCTION CellNodes() = default;
+  CellNodes() = default;
   KOKKOS_INLINE_FUNCTION CellNodes(const NodeBox& b, const detail::CellRange& cells, local_index c) {
     cells.coordinates(c, cc);
     const local_index x0 = cc[0] * k, y0 = cc[1] * k, z0 = dim == 3 ? cc[2] * k : 0;
