@@ -10,7 +10,10 @@
 /// cells_per_team cells in scratch; every step hands one 1D line of one cell to a thread, which
 /// loads the line into registers and forms its outputs with the shared contraction
 /// (core/tensor_contraction.hpp). Consecutive threads take consecutive lines of one cell, so the
-/// per-point geometric factors and the element vectors are read in coalesced rows.
+/// per-point geometric factors are read in coalesced rows; the first and last steps read and
+/// write the element vectors along their lines (n values per thread, merged by the L1), or, as a
+/// measured-slower variant, through scratch by consecutive threads (BakeOffArgs::staged). Where
+/// the tuning row says, each team first asks L2 for its cells' factors (BakeOffArgs::prefetch).
 /// Input and output are element vectors (E-vectors, [cell][n³]) or, gathered, the continuous
 /// vector through the cell's node map (cell_nodes.hpp), with atomic adds: the full BP operator
 /// with the gather/scatter fused into the kernel.
