@@ -13,7 +13,7 @@ import json
 import sys
 
 
-def load(paths):
+def load(paths, prefetch="any"):
     cases, ceilings, device = [], {}, ""
     for path in paths:
         with open(path) as f:
@@ -22,7 +22,8 @@ def load(paths):
             sys.exit(f"{path}: not a tensormg-bench-bp record")
         ceilings = record.get("ceilings", ceilings)
         device = record.get("provenance", {}).get("device", device)
-        cases += [c for c in record["results"] if "skipped" not in c]
+        cases += [c for c in record["results"] if "skipped" not in c
+                  and (prefetch == "any" or c.get("prefetch", False) == (prefetch == "on"))]
     return cases, ceilings, device
 
 
@@ -104,8 +105,10 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("records", nargs="+")
     parser.add_argument("--out", help="prefix of the PNG files (no plots without it)")
+    parser.add_argument("--prefetch", choices=["any", "on", "off"], default="any",
+                        help="keep only the cases with the factors prefetched (on) or not (off)")
     args = parser.parse_args()
-    cases, ceilings, device = load(args.records)
+    cases, ceilings, device = load(args.records, args.prefetch)
     if not cases:
         sys.exit("no measured cases in the records")
     table(cases)
