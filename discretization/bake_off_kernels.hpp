@@ -223,7 +223,7 @@ struct BakeOffKernel {
     const local_index n_cells = cells.size();
     Number* scratch = static_cast<Number*>(team.team_scratch(0).get_shmem(sizeof(Number) * std::size_t(cell_scratch) * cpt));
     const int rank = team.team_rank(), size = team.team_size();
-    // Staged E-vectors: the buffer (index within a cell's scratch) that holds the input and output.
+    // E-vectors staged through scratch (stage_in / stage_out) instead of read and written along lines.
     const bool staged = args.staged && !args.gathered;
     if (args.prefetch) {  // the team's factors, contiguous: one request per 128-byte line
       const int cells_here = n_cells - first < cpt ? n_cells - first : cpt;
@@ -232,7 +232,8 @@ struct BakeOffKernel {
       for (std::size_t offset = std::size_t(rank) * 128; offset < bytes; offset += std::size_t(size) * 128)
         DeviceTraits<ExecSpace>::prefetch(base + offset);
     }
-    // Runs body(cell, line, buffers of the cell) for every line of `count` per cell, then a barrier.
+    // Runs the body for every line of `count` per cell of the team (cell, line, the cell's buffers
+    // b0, b1 = b0 + buffer, ...); the caller places the barriers.
 #define TENSORMG_BAKE_OFF_LINES(count, ...)                                              \
   for (int w = rank; w < cpt * (count); w += size) {                                     \
     const int c = w / (count), line = w - c * (count);                                   \

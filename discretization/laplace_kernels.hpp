@@ -19,7 +19,6 @@
 
 namespace tensormg {
 
-
 /// The 1D matrices of one (dim, n) held by value in a kernel functor. On CUDA the functor is a
 /// kernel parameter (constant memory), and with the contraction loops unrolled every entry has a
 /// compile-time offset, so FMAs read it as a constant-bank operand instead of issuing one
