@@ -1,0 +1,259 @@
+#include "discretization/assembled_low_order.hpp"
+
+#include <KokkosSparse_spmv.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/profiling.hpp"
+
+namespace tensormg {
+
+namespace {
+/// The textbook element matrix on the reference cube [−1, 1]³: N_a = (1 ± ξ)(1 ± η)(1 ± ζ)/8,
+/// Gauss points ±1/√3 of weight 1, J = Σ_a x_a ⊗ ∇_ξ N_a, ∇N_a = J⁻ᵀ ∇_ξ N_a; Laplace
+/// K_ab = Σ κ ∇N_a·∇N_b det J, elasticity K = Σ Bᵀ D B det J with the 6 × 24 Voigt strain matrix B
+/// (ε_xx, ε_yy, ε_zz, γ_xy, γ_yz, γ_xz) and D the isotropic stiffness. K: (8C)² entries, row-major.
+template <int C>
+KOKKOS_INLINE_FUNCTION void element_matrix(const double (&x)[8][3], double kappa, double lambda, double mu, double* K) {
+  constexpr int n = 8 * C;
+  for (int i = 0; i < n * n; ++i) K[i] = 0;
+  const double g = 0.57735026918962576451;  // 1/√3
+  for (int q = 0; q < 8; ++q) {
+    const double xi[3] = {(q & 1) ? g : -g, (q & 2) ? g : -g, (q & 4) ? g : -g};
+    double dN[8][3];
+    for (int a = 0; a < 8; ++a) {
+      const double s[3] = {(a & 1) ? 1.0 : -1.0, (a & 2) ? 1.0 : -1.0, (a & 4) ? 1.0 : -1.0};
+      const double f[3] = {1 + s[0] * xi[0], 1 + s[1] * xi[1], 1 + s[2] * xi[2]};
+      dN[a][0] = s[0] * f[1] * f[2] / 8;
+      dN[a][1] = f[0] * s[1] * f[2] / 8;
+      dN[a][2] = f[0] * f[1] * s[2] / 8;
+    }
+    double J[3][3] = {};
+    for (int a = 0; a < 8; ++a)
+      for (int i = 0; i < 3; ++i)
+        for (int d = 0; d < 3; ++d) J[i][d] += x[a][i] * dN[a][d];
+    const double det = J[0][0] * (J[1][1] * J[2][2] - J[1][2] * J[2][1]) -
+                       J[0][1] * (J[1][0] * J[2][2] - J[1][2] * J[2][0]) +
+                       J[0][2] * (J[1][0] * J[2][1] - J[1][1] * J[2][0]);
+    // Solve Jᵀ ∇N_a = ∇_ξ N_a by Cramer's rule, column by column of Jᵀ.
+    double grad[8][3];
+    for (int a = 0; a < 8; ++a)
+      for (int i = 0; i < 3; ++i) {
+        double M[3][3];
+        for (int r = 0; r < 3; ++r)
+          for (int c = 0; c < 3; ++c) M[r][c] = c == i ? dN[a][r] : J[c][r];
+        grad[a][i] = (M[0][0] * (M[1][1] * M[2][2] - M[1][2] * M[2][1]) - M[0][1] * (M[1][0] * M[2][2] - M[1][2] * M[2][0]) +
+                      M[0][2] * (M[1][0] * M[2][1] - M[1][1] * M[2][0])) /
+                     det;
+      }
+    if (C == 1) {
+      for (int a = 0; a < 8; ++a)
+        for (int b = 0; b < 8; ++b)
+          K[a * n + b] += kappa * det * (grad[a][0] * grad[b][0] + grad[a][1] * grad[b][1] + grad[a][2] * grad[b][2]);
+    } else {
+      double D[6][6] = {};
+      for (int r = 0; r < 3; ++r) {
+        for (int c = 0; c < 3; ++c) D[r][c] = lambda;
+        D[r][r] = lambda + 2 * mu;
+        D[3 + r][3 + r] = mu;
+      }
+      double B[6][24] = {};
+      for (int a = 0; a < 8; ++a) {
+        const double* dn = grad[a];
+        B[0][3 * a] = dn[0];
+        B[1][3 * a + 1] = dn[1];
+        B[2][3 * a + 2] = dn[2];
+        B[3][3 * a] = dn[1], B[3][3 * a + 1] = dn[0];
+        B[4][3 * a + 1] = dn[2], B[4][3 * a + 2] = dn[1];
+        B[5][3 * a] = dn[2], B[5][3 * a + 2] = dn[0];
+      }
+      double DB[6][24];
+      for (int r = 0; r < 6; ++r)
+        for (int j = 0; j < 24; ++j) {
+          double s = 0;
+          for (int k = 0; k < 6; ++k) s += D[r][k] * B[k][j];
+          DB[r][j] = s;
+        }
+      for (int i = 0; i < 24; ++i)
+        for (int j = 0; j < 24; ++j) {
+          double s = 0;
+          for (int k = 0; k < 6; ++k) s += B[k][i] * DB[k][j];
+          K[i * n + j] += det * s;
+        }
+    }
+  }
+}
+
+/// Adds every cell's element matrix into the CRS values: position of column vertex b in row
+/// vertex a's sorted neighbour list by binary search; Dirichlet rows and columns left out.
+template <class ExecSpace, int C>
+struct AssembleKernel {
+  using mem = typename ExecSpace::memory_space;
+  typename HexLayout<ExecSpace>::cell_view cells;
+  typename HexLayout<ExecSpace>::point_view points;
+  Kokkos::View<const double*, mem> kappa, lambda, mu;
+  Kokkos::View<const std::int64_t*, mem> vertex_start, row_map;
+  Kokkos::View<const local_index*, mem> neighbours;
+  Kokkos::View<double*, mem> values;
+  KOKKOS_INLINE_FUNCTION void operator()(local_index c) const {
+    double x[8][3];
+    local_index v[8];
+    bool fixed[8];
+    for (int a = 0; a < 8; ++a) {
+      const local_index id = cells(c, a);
+      fixed[a] = id < 0;
+      v[a] = fixed[a] ? ~id : id;
+      for (int d = 0; d < 3; ++d) x[a][d] = points(v[a], d);
+    }
+    double K[64 * C * C];
+    element_matrix<C>(x, kappa(c), lambda(c), mu(c), K);
+    for (int a = 0; a < 8; ++a) {
+      if (fixed[a]) continue;
+      const std::int64_t begin = vertex_start(v[a]), end = vertex_start(v[a] + 1);
+      for (int b = 0; b < 8; ++b) {
+        if (fixed[b]) continue;
+        std::int64_t lo = begin, hi = end;
+        while (lo < hi) {
+          const std::int64_t mid = (lo + hi) / 2;
+          if (neighbours(mid) < v[b]) lo = mid + 1;
+          else hi = mid;
+        }
+        const std::int64_t p = lo - begin;
+        for (int m = 0; m < C; ++m)
+          for (int mm = 0; mm < C; ++mm)
+            Kokkos::atomic_add(&values(row_map(v[a] * C + m) + p * C + mm), K[(a * C + m) * 8 * C + b * C + mm]);
+      }
+    }
+  }
+};
+}  // namespace
+
+std::vector<double> low_order_element_matrix(LowOrderProblem problem, const double (&x)[8][3], double kappa,
+                                             double lambda, double mu) {
+  if (problem == LowOrderProblem::laplace) {
+    std::vector<double> K(64);
+    element_matrix<1>(x, kappa, lambda, mu, K.data());
+    return K;
+  }
+  std::vector<double> K(576);
+  element_matrix<3>(x, kappa, lambda, mu, K.data());
+  return K;
+}
+
+template <class ExecSpace>
+AssembledLowOrder<ExecSpace>::AssembledLowOrder(std::shared_ptr<const HexLayout<ExecSpace>> layout,
+                                                LowOrderProblem problem)
+    : layout_(std::move(layout)) {
+  const int C = problem == LowOrderProblem::laplace ? 1 : 3;
+  TENSORMG_CHECK(layout_->components() == C, "the assembled " << to_string(problem) << " operator needs a layout with "
+                                                              << C << " components per vertex");
+  const local_index n_vertices = layout_->n_local_vertices(), n_cells = layout_->n_cells();
+  const auto& cells = layout_->host_cells();
+  const auto& fixed = layout_->dirichlet_vertex();
+  // Vertex → cells, then each free vertex's sorted free neighbour vertices.
+  std::vector<std::int64_t> cell_start(n_vertices + 1, 0);
+  for (const local_index v : cells) ++cell_start[v + 1];
+  for (local_index v = 0; v < n_vertices; ++v) cell_start[v + 1] += cell_start[v];
+  std::vector<local_index> vertex_cells(cells.size());
+  {
+    std::vector<std::int64_t> fill(cell_start.begin(), cell_start.end() - 1);
+    for (local_index c = 0; c < n_cells; ++c)
+      for (int a = 0; a < 8; ++a) vertex_cells[fill[cells[8 * c + a]]++] = c;
+  }
+  std::vector<std::int64_t> vertex_start(n_vertices + 1, 0);
+  std::vector<local_index> neighbours, scratch;
+  for (local_index v = 0; v < n_vertices; ++v) {
+    if (!fixed[v]) {
+      scratch.clear();
+      for (std::int64_t e = cell_start[v]; e < cell_start[v + 1]; ++e)
+        for (int a = 0; a < 8; ++a) {
+          const local_index w = cells[8 * vertex_cells[e] + a];
+          if (!fixed[w]) scratch.push_back(w);
+        }
+      std::sort(scratch.begin(), scratch.end());
+      scratch.erase(std::unique(scratch.begin(), scratch.end()), scratch.end());
+      neighbours.insert(neighbours.end(), scratch.begin(), scratch.end());
+    }
+    vertex_start[v + 1] = std::int64_t(neighbours.size());
+  }
+  const local_index rows = n_vertices * C;
+  std::vector<std::int64_t> row_map(rows + 1, 0);
+  for (local_index v = 0; v < n_vertices; ++v) {
+    const std::int64_t degree = vertex_start[v + 1] - vertex_start[v];
+    for (int m = 0; m < C; ++m) row_map[v * C + m + 1] = row_map[v * C + m] + degree * C;
+  }
+  const std::int64_t nnz = row_map[rows];
+  std::vector<local_index> entries(nnz);
+  for (local_index v = 0; v < n_vertices; ++v)
+    for (int m = 0; m < C; ++m) {
+      std::int64_t e = row_map[v * C + m];
+      for (std::int64_t p = vertex_start[v]; p < vertex_start[v + 1]; ++p)
+        for (int mm = 0; mm < C; ++mm) entries[e++] = neighbours[p] * C + mm;
+    }
+
+  using mem = typename ExecSpace::memory_space;
+  using HU = Kokkos::MemoryUnmanaged;
+  Kokkos::View<std::int64_t*, mem> d_rows("tensormg::low_order_csr::row_map", rows + 1);
+  Kokkos::View<local_index*, mem> d_cols("tensormg::low_order_csr::entries", nnz);
+  Kokkos::View<double*, mem> d_vals("tensormg::low_order_csr::values", nnz);
+  Kokkos::View<std::int64_t*, mem> d_vertex_start("tensormg::low_order_csr::vertex_start", n_vertices + 1);
+  Kokkos::View<local_index*, mem> d_neighbours("tensormg::low_order_csr::neighbours", neighbours.size());
+  Kokkos::deep_copy(d_rows, Kokkos::View<const std::int64_t*, Kokkos::HostSpace, HU>(row_map.data(), rows + 1));
+  Kokkos::deep_copy(d_cols, Kokkos::View<const local_index*, Kokkos::HostSpace, HU>(entries.data(), nnz));
+  Kokkos::deep_copy(d_vertex_start,
+                    Kokkos::View<const std::int64_t*, Kokkos::HostSpace, HU>(vertex_start.data(), n_vertices + 1));
+  Kokkos::deep_copy(d_neighbours,
+                    Kokkos::View<const local_index*, Kokkos::HostSpace, HU>(neighbours.data(), neighbours.size()));
+  const auto& L = *layout_;
+  if (C == 1)
+    Kokkos::parallel_for("tensormg::low_order_csr::assemble", Kokkos::RangePolicy<ExecSpace>(0, n_cells),
+                         AssembleKernel<ExecSpace, 1>{L.cells(), L.points(), L.coefficient(), L.lame_lambda(),
+                                                      L.lame_mu(), d_vertex_start, d_rows, d_neighbours, d_vals});
+  else
+    Kokkos::parallel_for("tensormg::low_order_csr::assemble", Kokkos::RangePolicy<ExecSpace>(0, n_cells),
+                         AssembleKernel<ExecSpace, 3>{L.cells(), L.points(), L.coefficient(), L.lame_lambda(),
+                                                      L.lame_mu(), d_vertex_start, d_rows, d_neighbours, d_vals});
+  Kokkos::fence();
+  matrix_ = matrix_type("tensormg::low_order_csr", rows, rows, nnz, d_vals, d_rows, d_cols);
+}
+
+template <class ExecSpace>
+void AssembledLowOrder<ExecSpace>::vmult(vector_type& dst, const vector_type& src) const {
+  ScopedRegion region("tensormg::low_order::spmv");
+  src.update_ghosts();
+  KokkosSparse::spmv("N", 1.0, matrix_, src.view(), 0.0, dst.view());
+  dst.compress_add();
+  const auto constrained = layout_->constrained_dofs();
+  const auto d = dst.view(), s = src.view();
+  Kokkos::parallel_for(
+      "tensormg::low_order_csr::constrained", Kokkos::RangePolicy<ExecSpace>(0, constrained.extent(0)),
+      KOKKOS_LAMBDA(local_index i) { d(constrained(i)) = s(constrained(i)); });
+}
+
+template <class ExecSpace>
+void AssembledLowOrder<ExecSpace>::stream_matrix(vector_type& dst, const vector_type& src) const {
+  ScopedRegion region("tensormg::low_order::noop_spmv");
+  const auto row_map = matrix_.graph.row_map;
+  const auto cols = matrix_.graph.entries;
+  const auto vals = matrix_.values;
+  const auto d = dst.view(), s = src.view();
+  Kokkos::parallel_for(
+      "tensormg::low_order_csr::stream", Kokkos::RangePolicy<ExecSpace>(0, matrix_.numRows()),
+      KOKKOS_LAMBDA(local_index i) {
+        double sum = 0;
+        for (std::int64_t e = row_map(i); e < row_map(i + 1); ++e) sum += vals(e) + double(cols(e));
+        d(i) = sum * s(i);
+      });
+}
+
+template <class ExecSpace>
+double AssembledLowOrder<ExecSpace>::matrix_bytes() const {
+  return double(matrix_.nnz()) * (sizeof(double) + sizeof(local_index)) +
+         double(matrix_.numRows() + 1) * sizeof(std::int64_t);
+}
+
+template class AssembledLowOrder<DefaultExec>;
+template class AssembledLowOrder<SecondaryExec>;
+
+}  // namespace tensormg

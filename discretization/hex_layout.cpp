@@ -1,0 +1,345 @@
+#include "discretization/hex_layout.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <numeric>
+
+#include "core/enum_names.hpp"
+#include "core/error.hpp"
+
+namespace tensormg {
+
+namespace {
+constexpr EnumName<HexMaterial> material_names[] = {{HexMaterial::uniform, "uniform"},
+                                                    {HexMaterial::layered, "layered"}};
+
+/// The six faces of a cell in lexicographic vertex numbering.
+constexpr int cell_faces[6][4] = {{0, 2, 4, 6}, {1, 3, 5, 7}, {0, 1, 4, 5}, {2, 3, 6, 7}, {0, 1, 2, 3}, {4, 5, 6, 7}};
+
+/// Recursive coordinate bisection of cells[begin, end) into parts first .. first + parts − 1: split
+/// along the widest extent of the centroids, at the cell count proportional to the parts on each
+/// side. Ties are broken by cell index, so every rank computes the same parts.
+void bisect(std::vector<global_index>& cells, std::size_t begin, std::size_t end, int first, int parts,
+            const std::vector<double>& centroid, std::vector<int>& part) {
+  if (parts == 1) {
+    for (std::size_t i = begin; i < end; ++i) part[cells[i]] = first;
+    return;
+  }
+  double lo[3], hi[3];
+  for (int d = 0; d < 3; ++d) lo[d] = std::numeric_limits<double>::max(), hi[d] = std::numeric_limits<double>::lowest();
+  for (std::size_t i = begin; i < end; ++i)
+    for (int d = 0; d < 3; ++d) {
+      lo[d] = std::min(lo[d], centroid[3 * cells[i] + d]);
+      hi[d] = std::max(hi[d], centroid[3 * cells[i] + d]);
+    }
+  int axis = 0;
+  for (int d = 1; d < 3; ++d)
+    if (hi[d] - lo[d] > hi[axis] - lo[axis]) axis = d;
+  const int left = parts / 2;
+  const std::size_t split = begin + std::size_t((end - begin) * double(left) / parts);
+  std::nth_element(cells.begin() + begin, cells.begin() + split, cells.begin() + end,
+                   [&](global_index a, global_index b) {
+                     const double ca = centroid[3 * a + axis], cb = centroid[3 * b + axis];
+                     return ca < cb || (ca == cb && a < b);
+                   });
+  bisect(cells, begin, split, first, left, centroid, part);
+  bisect(cells, split, end, first + left, parts - left, centroid, part);
+}
+}  // namespace
+
+std::string to_string(HexMaterial m) { return enum_name(material_names, m); }
+HexMaterial parse_hex_material(const std::string& text) { return parse_enum(material_names, text, "material"); }
+
+HexDirichlet parse_hex_dirichlet(const std::string& text) {
+  const std::string usage = "Dirichlet set '" + text +
+                            "' is not understood; use boundary, none, or parts joined by '+': tag:N, x=V, y=V, z=V";
+  if (text == "boundary") return HexDirichlet{};
+  if (text == "none") return HexDirichlet::none();
+  HexDirichlet d = HexDirichlet::none();
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t end = text.find('+', start);
+    const std::string part = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    TENSORMG_CHECK(!part.empty(), usage);
+    char* stop = nullptr;
+    if (part.rfind("tag:", 0) == 0) {
+      const std::string number = part.substr(4);
+      const long tag = std::strtol(number.c_str(), &stop, 10);
+      TENSORMG_CHECK(!number.empty() && stop == number.c_str() + number.size() && tag >= 0 && tag <= INT32_MAX, usage);
+      d.tags.push_back(int(tag));
+    } else if (part.size() > 2 && (part[0] == 'x' || part[0] == 'y' || part[0] == 'z') && part[1] == '=') {
+      const std::string number = part.substr(2);
+      const double value = std::strtod(number.c_str(), &stop);
+      TENSORMG_CHECK(stop == number.c_str() + number.size() && std::isfinite(value) &&
+                         number.find_first_of("xX") == std::string::npos,
+                     usage);
+      d.planes.push_back({part[0] - 'x', value});
+    } else {
+      TENSORMG_CHECK(false, usage);
+    }
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  return d;
+}
+
+template <class ExecSpace>
+HexLayout<ExecSpace>::HexLayout(const HexMesh& mesh, int components, const HexDirichlet& dirichlet,
+                                const HexMaterialOptions& material, MPI_Comm comm)
+    : components_(components) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  collectively(comm, [&] {
+    TENSORMG_CHECK(components == 1 || components == 3, "Q1 layouts have 1 or 3 components per vertex, not " << components);
+    check_hex_mesh(mesh);
+    TENSORMG_CHECK(mesh.n_cells() >= size, "the mesh has " << mesh.n_cells() << " cells, fewer than the " << size
+                                                           << " ranks; use at most " << mesh.n_cells() << " ranks");
+    TENSORMG_CHECK(material.layers >= 1, "--layers must be at least 1");
+    TENSORMG_CHECK(material.contrast > 0 && std::isfinite(material.contrast), "--contrast must be positive");
+    TENSORMG_CHECK(material.poisson_ratio > -1 && material.poisson_ratio < 0.5,
+                   "Poisson's ratio must be in (-1, 0.5), not " << material.poisson_ratio);
+  });
+  const global_index n_cells = mesh.n_cells(), n_vertices = mesh.n_vertices();
+  n_global_cells_ = n_cells;
+
+  // Parts by recursive coordinate bisection of the centroids.
+  std::vector<double> centroid(3 * std::size_t(n_cells), 0.0);
+  for (global_index c = 0; c < n_cells; ++c)
+    for (int v = 0; v < 8; ++v)
+      for (int d = 0; d < 3; ++d) centroid[3 * c + d] += 0.125 * mesh.points[3 * mesh.cells[8 * c + v] + d];
+  std::vector<int> part(n_cells, 0);
+  {
+    std::vector<global_index> order(n_cells);
+    std::iota(order.begin(), order.end(), global_index(0));
+    bisect(order, 0, order.size(), 0, size, centroid, part);
+  }
+
+  // A vertex belongs to the lowest part among its cells; vertices of no cell get no number.
+  std::vector<int> owner(n_vertices, std::numeric_limits<int>::max());
+  for (global_index c = 0; c < n_cells; ++c)
+    for (int v = 0; v < 8; ++v) {
+      int& o = owner[mesh.cells[8 * c + v]];
+      o = std::min(o, part[c]);
+    }
+  std::vector<global_index> per_rank(size, 0);
+  for (global_index v = 0; v < n_vertices; ++v)
+    if (owner[v] < size) ++per_rank[owner[v]];
+  std::vector<global_index> offset(size + 1, 0);
+  for (int r = 0; r < size; ++r) offset[r + 1] = offset[r] + per_rank[r];
+  n_global_vertices_ = offset[size];
+  first_vertex_ = offset[rank];
+  std::vector<global_index> number(n_vertices, -1);
+  {
+    std::vector<global_index> next(offset.begin(), offset.end() - 1);
+    for (global_index v = 0; v < n_vertices; ++v)
+      if (owner[v] < size) number[v] = next[owner[v]]++;
+  }
+
+  // The rank's cells (mesh order) and vertices: owned ones first (global order), then ghosts.
+  for (global_index c = 0; c < n_cells; ++c)
+    if (part[c] == rank) mesh_cell_.push_back(c);
+  const global_index n_local_cells = global_index(mesh_cell_.size());
+  std::vector<global_index> ghosts;
+  for (global_index v = 0; v < n_vertices; ++v)
+    if (owner[v] == rank) mesh_vertex_.push_back(v);
+  for (const global_index c : mesh_cell_)
+    for (int v = 0; v < 8; ++v) {
+      const global_index mv = mesh.cells[8 * c + v];
+      if (owner[mv] != rank) ghosts.push_back(mv);
+    }
+  std::sort(ghosts.begin(), ghosts.end(), [&](global_index a, global_index b) { return number[a] < number[b]; });
+  ghosts.erase(std::unique(ghosts.begin(), ghosts.end()), ghosts.end());
+  const global_index n_owned = global_index(mesh_vertex_.size());
+  mesh_vertex_.insert(mesh_vertex_.end(), ghosts.begin(), ghosts.end());
+  const global_index n_local = global_index(mesh_vertex_.size());
+  TENSORMG_CHECK_COLLECTIVE(comm, n_local * components < std::numeric_limits<local_index>::max() &&
+                                      n_local_cells * 8 < std::numeric_limits<local_index>::max(),
+                            "rank " << rank << " would hold " << n_local * components << " DoFs and " << n_local_cells
+                                    << " cells, more than 32-bit local indices allow; use more ranks");
+  n_owned_vertices_ = local_index(n_owned);
+  std::vector<local_index> local_of(n_vertices, -1);
+  for (global_index i = 0; i < n_local; ++i) local_of[mesh_vertex_[i]] = local_index(i);
+  global_vertex_.resize(n_local);
+  for (global_index i = 0; i < n_local; ++i) global_vertex_[i] = number[mesh_vertex_[i]];
+
+  // Dirichlet vertices (mesh numbering, for the local vertices only).
+  dirichlet_vertex_.assign(n_local, 0);
+  if (dirichlet.whole_boundary) {
+    // A face of a local cell is on the boundary when no other cell holds its four vertices: look
+    // through the cells of its first vertex (vertex → cells adjacency of the whole mesh).
+    std::vector<global_index> start(n_vertices + 1, 0), adjacent(8 * std::size_t(n_cells));
+    for (const global_index v : mesh.cells) ++start[v + 1];
+    for (global_index v = 0; v < n_vertices; ++v) start[v + 1] += start[v];
+    {
+      std::vector<global_index> fill(start.begin(), start.end() - 1);
+      for (global_index c = 0; c < n_cells; ++c)
+        for (int v = 0; v < 8; ++v) adjacent[fill[mesh.cells[8 * c + v]]++] = c;
+    }
+    for (const global_index c : mesh_cell_)
+      for (const auto& face : cell_faces) {
+        global_index f[4];
+        for (int i = 0; i < 4; ++i) f[i] = mesh.cells[8 * c + face[i]];
+        bool shared = false;
+        for (global_index a = start[f[0]]; a < start[f[0] + 1] && !shared; ++a) {
+          const global_index other = adjacent[a];
+          if (other == c) continue;
+          int found = 0;
+          for (int i = 1; i < 4; ++i)
+            for (int v = 0; v < 8; ++v) found += mesh.cells[8 * other + v] == f[i];
+          shared = found == 3;
+        }
+        if (!shared)
+          for (int i = 0; i < 4; ++i) dirichlet_vertex_[local_of[f[i]]] = 1;
+      }
+  }
+  if (!dirichlet.tags.empty())
+    for (global_index f = 0; f < mesh.n_boundary_faces(); ++f)
+      if (std::find(dirichlet.tags.begin(), dirichlet.tags.end(), mesh.boundary_tags[f]) != dirichlet.tags.end())
+        for (int i = 0; i < 4; ++i) {
+          const local_index l = local_of[mesh.boundary_faces[4 * f + i]];
+          if (l >= 0) dirichlet_vertex_[l] = 1;
+        }
+  if (!dirichlet.planes.empty()) {
+    double extent = 0;
+    for (int d = 0; d < 3; ++d) {
+      double lo = std::numeric_limits<double>::max(), hi = std::numeric_limits<double>::lowest();
+      for (global_index v = 0; v < n_vertices; ++v) {
+        lo = std::min(lo, mesh.points[3 * v + d]);
+        hi = std::max(hi, mesh.points[3 * v + d]);
+      }
+      extent = std::max(extent, hi - lo);
+    }
+    for (global_index i = 0; i < n_local; ++i)
+      for (const auto& plane : dirichlet.planes)
+        if (std::abs(mesh.points[3 * mesh_vertex_[i] + plane.axis] - plane.value) <= 1e-12 * extent)
+          dirichlet_vertex_[i] = 1;
+  }
+
+  // Cells, points, materials on the host.
+  host_cells_.resize(8 * std::size_t(n_local_cells));
+  for (global_index lc = 0; lc < n_local_cells; ++lc)
+    for (int v = 0; v < 8; ++v) host_cells_[8 * lc + v] = local_of[mesh.cells[8 * mesh_cell_[lc] + v]];
+  host_points_.resize(3 * std::size_t(n_local));
+  for (global_index i = 0; i < n_local; ++i)
+    for (int d = 0; d < 3; ++d) host_points_[3 * i + d] = mesh.points[3 * mesh_vertex_[i] + d];
+  double zlo = std::numeric_limits<double>::max(), zhi = std::numeric_limits<double>::lowest();
+  for (global_index v = 0; v < n_vertices; ++v)
+    if (owner[v] < size) zlo = std::min(zlo, mesh.points[3 * v + 2]), zhi = std::max(zhi, mesh.points[3 * v + 2]);
+  const double nu = material.poisson_ratio;
+  host_coefficient_.resize(n_local_cells);
+  host_lambda_.resize(n_local_cells);
+  host_mu_.resize(n_local_cells);
+  for (global_index lc = 0; lc < n_local_cells; ++lc) {
+    double e = 1;
+    if (material.kind == HexMaterial::layered) {
+      const double z = centroid[3 * mesh_cell_[lc] + 2];
+      const int layer = std::min(material.layers - 1, int(std::floor((z - zlo) / (zhi - zlo) * material.layers)));
+      e = layer % 2 == 0 ? 1.0 : material.contrast;
+    }
+    host_coefficient_[lc] = e;
+    host_lambda_[lc] = e * nu / ((1 + nu) * (1 - 2 * nu));
+    host_mu_[lc] = e / (2 * (1 + nu));
+  }
+
+  // Colours: the lowest colour none of the cell's vertices has seen yet (greedy, ≤ 64 colours).
+  std::vector<std::uint64_t> seen(n_local, 0);
+  std::vector<int> colour(n_local_cells, 0);
+  int n_colours = 0;
+  for (global_index lc = 0; lc < n_local_cells; ++lc) {
+    std::uint64_t used = 0;
+    for (int v = 0; v < 8; ++v) used |= seen[host_cells_[8 * lc + v]];
+    TENSORMG_CHECK(~used != 0, "cell " << mesh_cell_[lc] << " needs more than 64 colours: the mesh has a vertex "
+                                       << "shared by too many cells");
+    int k = 0;
+    while (used >> k & 1) ++k;
+    colour[lc] = k;
+    n_colours = std::max(n_colours, k + 1);
+    for (int v = 0; v < 8; ++v) seen[host_cells_[8 * lc + v]] |= std::uint64_t(1) << k;
+  }
+  colour_offsets_.assign(n_colours + 1, 0);
+  for (const int k : colour) ++colour_offsets_[k + 1];
+  for (int k = 0; k < n_colours; ++k) colour_offsets_[k + 1] += colour_offsets_[k];
+  std::vector<local_index> order(n_local_cells);
+  {
+    std::vector<local_index> next(colour_offsets_.begin(), colour_offsets_.end() - 1);
+    for (global_index lc = 0; lc < n_local_cells; ++lc) order[next[colour[lc]]++] = local_index(lc);
+  }
+
+  // Device copies.
+  using HU = Kokkos::MemoryUnmanaged;
+  cells_ = cell_view("tensormg::hex_layout::cells", n_local_cells);
+  {
+    auto h = Kokkos::create_mirror_view(cells_);
+    for (global_index lc = 0; lc < n_local_cells; ++lc)
+      for (int v = 0; v < 8; ++v) {
+        const local_index l = host_cells_[8 * lc + v];
+        h(lc, v) = dirichlet_vertex_[l] ? ~l : l;
+      }
+    Kokkos::deep_copy(cells_, h);
+  }
+  points_ = point_view("tensormg::hex_layout::points", n_local);
+  {
+    auto h = Kokkos::create_mirror_view(points_);
+    for (global_index i = 0; i < n_local; ++i)
+      for (int d = 0; d < 3; ++d) h(i, d) = host_points_[3 * i + d];
+    Kokkos::deep_copy(points_, h);
+  }
+  const auto to_device = [&](const char* name, const auto& host, auto& view) {
+    using value = typename std::decay_t<decltype(host)>::value_type;
+    view = std::decay_t<decltype(view)>(std::string(name), host.size());
+    Kokkos::deep_copy(view, Kokkos::View<const value*, Kokkos::HostSpace, HU>(host.data(), host.size()));
+  };
+  to_device("tensormg::hex_layout::coefficient", host_coefficient_, coefficient_);
+  to_device("tensormg::hex_layout::lambda", host_lambda_, lambda_);
+  to_device("tensormg::hex_layout::mu", host_mu_, mu_);
+  to_device("tensormg::hex_layout::cell_order", order, cell_order_);
+  std::vector<local_index> constrained;
+  for (local_index i = 0; i < n_owned_vertices_; ++i)
+    if (dirichlet_vertex_[i])
+      for (int c = 0; c < components; ++c) constrained.push_back(i * components + c);
+  to_device("tensormg::hex_layout::constrained", constrained, constrained_);
+
+  // DoF partitioner: ghost DoFs 3 v + c by global vertex number.
+  std::vector<global_index> ghost_ids;
+  std::vector<int> ghost_owner;
+  for (global_index i = n_owned; i < n_local; ++i)
+    for (int c = 0; c < components; ++c) {
+      ghost_ids.push_back(global_vertex_[i] * components + c);
+      ghost_owner.push_back(owner[mesh_vertex_[i]]);
+    }
+  const global_index first_dof = first_vertex_ * components;
+  partitioner_ = std::make_shared<const partitioner_type>(
+      comm, local_index(n_owned * components), ghost_ids, ghost_owner,
+      [first_dof](global_index id) { return local_index(id - first_dof); });
+}
+
+template <class ExecSpace>
+double HexLayout<ExecSpace>::device_bytes() const {
+  return double(cells_.span()) * sizeof(local_index) + double(points_.span()) * sizeof(double) +
+         3.0 * coefficient_.span() * sizeof(double) + double(cell_order_.span() + constrained_.span()) * sizeof(local_index);
+}
+
+HexMemoryEstimate estimate_hex_memory(global_index n_cells, global_index n_vertices, int components, int ranks) {
+  HexMemoryEstimate e;
+  const double cells = double(n_cells) / ranks, vertices = double(n_vertices) / ranks * 1.1;  // ghosts
+  e.layout_device_bytes = cells * (8 * sizeof(local_index) + sizeof(local_index) + 3 * sizeof(double)) +
+                          vertices * 3 * sizeof(double);
+  // Whole mesh on every rank (points, cells, tags) plus the set-up's vertex → cell adjacency,
+  // centroids, parts and numbering.
+  e.mesh_host_bytes = double(n_vertices) * (3 * 8 + 8 + 8 + 4 + 4) + double(n_cells) * (8 * 8 + 4 + 8 * 8 + 24 + 4 + 8);
+  // About 27 neighbour vertices per vertex on hexahedral meshes.
+  const double rows = vertices * components, nnz = rows * 27.0 * components;
+  e.csr_bytes = nnz * (sizeof(double) + sizeof(local_index)) + (rows + 1) * sizeof(std::int64_t);
+  e.geometry_bytes = cells * 80 * sizeof(double);
+  e.vector_bytes = vertices * components * sizeof(double);
+  return e;
+}
+
+template class HexLayout<DefaultExec>;
+template class HexLayout<SecondaryExec>;
+
+}  // namespace tensormg

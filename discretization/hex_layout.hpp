@@ -1,0 +1,145 @@
+#pragma once
+/// @file
+/// Q1 degrees of freedom on an unstructured hexahedral mesh (paper 004): scalar (one per vertex) or
+/// vector (three per vertex, interleaved: DoF 3 v + c), the rank's cells, its vertices (owned ones
+/// first, then the ghosts its cells touch), the Dirichlet set, per-cell materials and a colouring of
+/// the cells for scatter without atomics.
+///
+/// Distribution: every rank holds the whole HexMesh (host) and cuts it the same way, by recursive
+/// coordinate bisection of the cell centroids into as many parts as ranks; a vertex belongs to the
+/// lowest rank among its cells. Global vertex numbers are rank-contiguous (rank r owns
+/// [first_vertex, first_vertex + n_owned_vertices)), so an output file is written in one block per
+/// rank; `mesh_vertex` maps them back to the mesh's own numbering.
+
+#include <Kokkos_Core.hpp>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/partitioner.hpp"
+#include "core/types.hpp"
+#include "discretization/hex_mesh.hpp"
+
+namespace tensormg {
+
+/// Which vertices carry Dirichlet conditions (all components of a vector field).
+struct HexDirichlet {
+  bool whole_boundary = true;  ///< every vertex of a face that belongs to one cell only
+  std::vector<int> tags;       ///< vertices of the boundary faces with one of these tags
+  struct Plane {
+    int axis = 0;       ///< 0, 1, 2 for x, y, z
+    double value = 0;   ///< coordinate of the plane; vertices within 1e-12·(mesh extent) of it
+  };
+  std::vector<Plane> planes;
+  /// No Dirichlet vertex at all (pure Neumann operator).
+  static HexDirichlet none() {
+    HexDirichlet d;
+    d.whole_boundary = false;
+    return d;
+  }
+};
+
+/// Parses "boundary", "none", or a comma-free list joined by '+' of "tag:N" and "x=V" / "y=V" /
+/// "z=V" (e.g. "tag:3+z=0"). Throws InputError naming the accepted forms.
+HexDirichlet parse_hex_dirichlet(const std::string& text);
+
+/// Per-cell materials: uniform (coefficient 1; Young's modulus 1) or layered in z: `layers` equal
+/// slabs of the mesh's z extent, by cell centroid, alternating coefficient 1 and `contrast`.
+enum class HexMaterial { uniform, layered };
+std::string to_string(HexMaterial m);
+HexMaterial parse_hex_material(const std::string& text);
+
+struct HexMaterialOptions {
+  HexMaterial kind = HexMaterial::uniform;
+  double contrast = 1e3;
+  int layers = 4;
+  double poisson_ratio = 0.3;  ///< elasticity: λ = E ν / ((1 + ν)(1 − 2ν)), μ = E / (2 (1 + ν))
+};
+
+template <class ExecSpace = DefaultExec>
+class HexLayout {
+ public:
+  using memory_space = typename ExecSpace::memory_space;
+  using partitioner_type = Partitioner<ExecSpace>;
+  /// Local vertex indices of each local cell; a Dirichlet vertex is stored as ~index (negative),
+  /// so kernels know it without reading a mask: its values count as zero and nothing is added to it.
+  using cell_view = Kokkos::View<local_index* [8], memory_space>;
+  /// Coordinates of the local vertices, x y z of one vertex next to each other.
+  using point_view = Kokkos::View<double* [3], Kokkos::LayoutRight, memory_space>;
+
+  /// Collective over comm. components: 1 (scalar Q1) or 3 (vector Q1). Throws a collective
+  /// InputError for a mesh check_hex_mesh refuses, components other than 1 or 3, fewer cells than
+  /// ranks, or local counts that do not fit 32-bit indices.
+  HexLayout(const HexMesh& mesh, int components, const HexDirichlet& dirichlet, const HexMaterialOptions& material,
+            MPI_Comm comm);
+
+  MPI_Comm comm() const { return partitioner_->comm(); }
+  int components() const { return components_; }
+  local_index n_cells() const { return local_index(cells_.extent(0)); }
+  global_index n_global_cells() const { return n_global_cells_; }
+  local_index n_owned_vertices() const { return n_owned_vertices_; }
+  local_index n_local_vertices() const { return local_index(points_.extent(0)); }
+  global_index n_global_vertices() const { return n_global_vertices_; }
+  global_index first_vertex() const { return first_vertex_; }
+  global_index n_global_dofs() const { return n_global_vertices_ * components_; }
+
+  const cell_view& cells() const { return cells_; }
+  const point_view& points() const { return points_; }
+  /// Per local cell: Laplace coefficient κ (= E of elasticity), λ and μ.
+  const Kokkos::View<double*, memory_space>& coefficient() const { return coefficient_; }
+  const Kokkos::View<double*, memory_space>& lame_lambda() const { return lambda_; }
+  const Kokkos::View<double*, memory_space>& lame_mu() const { return mu_; }
+  /// DoF partitioner: components DoFs per local vertex, interleaved.
+  const std::shared_ptr<const partitioner_type>& partitioner() const { return partitioner_; }
+  /// Owned Dirichlet DoFs (local indices), for identity rows.
+  const Kokkos::View<local_index*, memory_space>& constrained_dofs() const { return constrained_; }
+  /// Local cells by colour: colour c is cell_order()(colour_offsets()[c] .. colour_offsets()[c+1]);
+  /// no two cells of one colour share a vertex.
+  const Kokkos::View<local_index*, memory_space>& cell_order() const { return cell_order_; }
+  const std::vector<local_index>& colour_offsets() const { return colour_offsets_; }
+
+  /// Host data: the mesh's own index of each local vertex and of each local cell, the global
+  /// (rank-contiguous) index of each local vertex, the host copy of cells() without the Dirichlet
+  /// encoding, whether each local vertex is a Dirichlet vertex, the local points.
+  const std::vector<global_index>& mesh_vertex() const { return mesh_vertex_; }
+  const std::vector<global_index>& mesh_cell() const { return mesh_cell_; }
+  const std::vector<global_index>& global_vertex() const { return global_vertex_; }
+  const std::vector<local_index>& host_cells() const { return host_cells_; }
+  const std::vector<char>& dirichlet_vertex() const { return dirichlet_vertex_; }
+  const std::vector<double>& host_points() const { return host_points_; }
+  const std::vector<double>& host_coefficient() const { return host_coefficient_; }
+  const std::vector<double>& host_lambda() const { return host_lambda_; }
+  const std::vector<double>& host_mu() const { return host_mu_; }
+
+  /// Device bytes this layout holds per rank (cells, points, materials, colouring, index lists).
+  double device_bytes() const;
+
+ private:
+  int components_ = 1;
+  global_index n_global_cells_ = 0, n_global_vertices_ = 0, first_vertex_ = 0;
+  local_index n_owned_vertices_ = 0;
+  cell_view cells_;
+  point_view points_;
+  Kokkos::View<double*, memory_space> coefficient_, lambda_, mu_;
+  std::shared_ptr<const partitioner_type> partitioner_;
+  Kokkos::View<local_index*, memory_space> constrained_, cell_order_;
+  std::vector<local_index> colour_offsets_;
+  std::vector<global_index> mesh_vertex_, mesh_cell_, global_vertex_;
+  std::vector<local_index> host_cells_;
+  std::vector<char> dirichlet_vertex_;
+  std::vector<double> host_points_, host_coefficient_, host_lambda_, host_mu_;
+};
+
+/// Host bytes and device bytes a run on `mesh` with `components` will need per rank, estimated
+/// before building anything (layout, operator variant, vectors): used by the programs' memory check.
+struct HexMemoryEstimate {
+  double layout_device_bytes = 0;
+  double mesh_host_bytes = 0;
+  double csr_bytes = 0;       ///< the assembled matrix (values, column indices, row offsets)
+  double geometry_bytes = 0;  ///< the stored-geometry variant's factors
+  double vector_bytes = 0;    ///< one distributed vector
+};
+HexMemoryEstimate estimate_hex_memory(global_index n_cells, global_index n_vertices, int components, int ranks);
+
+}  // namespace tensormg

@@ -1,0 +1,711 @@
+#include "discretization/hex_mesh.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iomanip>
+#include <limits>
+#include <locale>
+#include <map>
+#include <random>
+#include <sstream>
+#include <unordered_map>
+#include <utility>
+
+#include "core/error.hpp"
+#include "core/output_file.hpp"
+
+namespace tensormg {
+
+namespace {
+
+// ---- brick ------------------------------------------------------------------------------------
+
+/// splitmix64's finalizer: a bijective 64-bit mix with good avalanche.
+std::uint64_t mix64(std::uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+/// Uniform in [0, 1) from (seed, vertex, direction).
+double hash_unit(std::uint64_t seed, global_index vertex, int direction) {
+  const std::uint64_t h = mix64(mix64(mix64(seed) ^ static_cast<std::uint64_t>(vertex)) + std::uint64_t(direction));
+  return double(h >> 11) * (1.0 / 9007199254740992.0);  // 2^-53
+}
+
+/// Uniform in [0, n) without modulo bias; spelled out so that every standard library gives the same.
+std::uint64_t uniform_below(std::mt19937_64& rng, std::uint64_t n) {
+  const std::uint64_t threshold = (0 - n) % n;  // 2^64 mod n: values below it would bias the remainder
+  std::uint64_t r;
+  do r = rng();
+  while (r < threshold);
+  return r % n;
+}
+
+/// A random permutation of 0..n-1 (Fisher–Yates).
+std::vector<global_index> random_permutation(std::mt19937_64& rng, global_index n) {
+  std::vector<global_index> p(static_cast<std::size_t>(n));
+  for (global_index i = 0; i < n; ++i) p[std::size_t(i)] = i;
+  for (global_index i = n - 1; i > 0; --i)
+    std::swap(p[std::size_t(i)], p[std::size_t(uniform_below(rng, std::uint64_t(i) + 1))]);
+  return p;
+}
+
+// ---- Gmsh reading -----------------------------------------------------------------------------
+
+/// Whitespace-separated tokens of a text, with the 1-based line of each.
+class Tokenizer {
+ public:
+  Tokenizer(std::istream& in, const std::string& name) : in_(in), name_(name) {}
+
+  /// The next token, or false at the end of the file.
+  bool next(std::string& token) {
+    while (pos_ >= line_text_.size() || !skip_space()) {
+      if (!std::getline(in_, line_text_)) return false;
+      ++line_;
+      pos_ = 0;
+    }
+    const std::size_t start = pos_;
+    while (pos_ < line_text_.size() && !is_space(line_text_[pos_])) ++pos_;
+    token.assign(line_text_, start, pos_ - start);
+    token_line_ = line_;
+    return true;
+  }
+  /// The next token; what it should be is named in the error at the end of the file.
+  std::string expect(const std::string& what) {
+    std::string token;
+    if (!next(token)) fail(line_ == 0 ? 1 : line_, "unexpected end of file (expected " + what + ")");
+    return token;
+  }
+  /// Fails unless the next token is exactly keyword.
+  void keyword(const std::string& word, const std::string& context) {
+    const std::string t = expect(word);
+    if (t != word) fail(token_line_, "expected " + word + " " + context + ", found '" + t + "'");
+  }
+  long long integer(const std::string& what) {
+    const std::string t = expect(what);
+    errno = 0;
+    char* end = nullptr;
+    const long long v = std::strtoll(t.c_str(), &end, 10);
+    if (end == t.c_str() || *end != '\0' || errno == ERANGE) not_a_number(t, what, "an integer");
+    return v;
+  }
+  /// A non-negative count.
+  long long count(const std::string& what) {
+    const long long v = integer(what);
+    if (v < 0) fail(token_line_, what + " must not be negative (found " + std::to_string(v) + ")");
+    return v;
+  }
+  double real(const std::string& what) {
+    const std::string t = expect(what);
+    char* end = nullptr;
+    const double v = std::strtod(t.c_str(), &end);
+    if (end == t.c_str() || *end != '\0') not_a_number(t, what, "a number");
+    return v;
+  }
+  /// Consumes tokens up to and including end_word.
+  void skip_to(const std::string& end_word, const std::string& section, long section_line) {
+    std::string t;
+    while (next(t))
+      if (t == end_word) return;
+    fail(line_ == 0 ? 1 : line_, "unexpected end of file: " + section + " at line " + std::to_string(section_line) +
+                                     " has no " + end_word);
+  }
+  /// Line of the last token returned.
+  long token_line() const { return token_line_; }
+  /// Number of lines read so far (the last line once the end is reached).
+  long lines() const { return line_ == 0 ? 1 : line_; }
+  [[noreturn]] void fail(long line, const std::string& message) const {
+    throw InputError(name_ + ":" + std::to_string(line) + ": " + message);
+  }
+
+ private:
+  static bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f'; }
+  /// Moves past blanks; false if the line has no more tokens.
+  bool skip_space() {
+    while (pos_ < line_text_.size() && is_space(line_text_[pos_])) ++pos_;
+    return pos_ < line_text_.size();
+  }
+  [[noreturn]] void not_a_number(const std::string& token, const std::string& what, const char* kind) const {
+    std::string message = "expected " + what + " (" + kind + "), found '" + token + "'";
+    if (!token.empty() && token[0] == '$') message += " (the section ends before the count it declares)";
+    fail(token_line_, message);
+  }
+
+  std::istream& in_;
+  std::string name_;
+  std::string line_text_;
+  std::size_t pos_ = 0;
+  long line_ = 0, token_line_ = 0;
+};
+
+struct ElementType {
+  int dim, nodes;
+  const char* name;
+};
+
+/// Gmsh's element types (number of nodes and dimension), as far as a file may carry them.
+bool gmsh_element_type(long long type, ElementType& t) {
+  static const std::map<long long, ElementType> types = {
+      {1, {1, 2, "2-node lines"}},           {2, {2, 3, "3-node triangles"}},
+      {3, {2, 4, "4-node quadrangles"}},     {4, {3, 4, "4-node tetrahedra"}},
+      {5, {3, 8, "8-node hexahedra"}},       {6, {3, 6, "6-node prisms"}},
+      {7, {3, 5, "5-node pyramids"}},        {8, {1, 3, "3-node lines"}},
+      {9, {2, 6, "6-node triangles"}},       {10, {2, 9, "9-node quadrangles"}},
+      {11, {3, 10, "10-node tetrahedra"}},   {12, {3, 27, "27-node hexahedra"}},
+      {13, {3, 18, "18-node prisms"}},       {14, {3, 14, "14-node pyramids"}},
+      {15, {0, 1, "points"}},                {16, {2, 8, "8-node quadrangles"}},
+      {17, {3, 20, "20-node hexahedra"}},    {18, {3, 15, "15-node prisms"}},
+      {19, {3, 13, "13-node pyramids"}},     {20, {2, 9, "9-node triangles"}},
+      {21, {2, 10, "10-node triangles"}},    {22, {2, 12, "12-node triangles"}},
+      {23, {2, 15, "15-node triangles"}},    {24, {2, 15, "15-node triangles"}},
+      {25, {2, 21, "21-node triangles"}},    {26, {1, 4, "4-node lines"}},
+      {27, {1, 5, "5-node lines"}},          {28, {1, 6, "6-node lines"}},
+      {29, {3, 20, "20-node tetrahedra"}},   {30, {3, 35, "35-node tetrahedra"}},
+      {31, {3, 56, "56-node tetrahedra"}},   {36, {2, 16, "16-node quadrangles"}},
+      {37, {2, 25, "25-node quadrangles"}},  {92, {3, 64, "64-node hexahedra"}},
+      {93, {3, 125, "125-node hexahedra"}},
+  };
+  const auto it = types.find(type);
+  if (it == types.end()) return false;
+  t = it->second;
+  return true;
+}
+
+/// Everything parse_gmsh collects before the tags are resolved.
+struct GmshReader {
+  Tokenizer tok;
+  std::string name;
+  HexMesh mesh;
+  std::unordered_map<long long, global_index> node_index;  ///< Gmsh node tag → our vertex
+  std::vector<long long> cell_entity, face_entity;           ///< entity tag of each cell / face
+  std::map<long long, int> surface_physical, volume_physical; ///< entity tag → first physical tag
+  bool have_nodes = false, have_elements = false;
+
+  GmshReader(std::istream& in, const std::string& n) : tok(in, n), name(n) {}
+
+  void mesh_format() {
+    std::string t;
+    if (!tok.next(t)) tok.fail(1, "empty file: expected $MeshFormat (a Gmsh 4.1 ASCII mesh)");
+    if (t != "$MeshFormat")
+      tok.fail(tok.token_line(), "expected $MeshFormat (a Gmsh 4.1 ASCII mesh), found '" + t + "'");
+    const std::string version = tok.expect("the format version");
+    const long version_line = tok.token_line();
+    if (version[0] == '$') tok.fail(version_line, "expected the format version (4.1), found '" + version + "'");
+    const long long file_type = tok.integer("the file type (0 for ASCII)");
+    if (file_type != 0)
+      tok.fail(tok.token_line(), file_type == 1 ? "binary .msh files are not supported; save the mesh as ASCII "
+                                                  "(Gmsh option Mesh.Binary = 0)"
+                                                : "file type " + std::to_string(file_type) +
+                                                      " is not 0 (ASCII)");
+    if (version != "4.1")
+      tok.fail(version_line, "mesh format version " + version + " is not supported; only 4.1 "
+                             "(Gmsh option Mesh.MshFileVersion = 4.1)");
+    tok.integer("the data size");
+    tok.keyword("$EndMeshFormat", "after the format line");
+  }
+
+  void physical_names(long section_line) {
+    const long long n = tok.count("the number of physical names");
+    for (long long i = 0; i < n; ++i) {
+      tok.integer("the dimension of physical name " + std::to_string(i + 1));
+      tok.integer("the tag of physical name " + std::to_string(i + 1));
+      std::string t = tok.expect("a quoted physical name");
+      const long line = tok.token_line();
+      if (t.empty() || t[0] != '"') tok.fail(line, "expected a quoted physical name, found '" + t + "'");
+      while (t.size() < 2 || t.back() != '"') {  // a name with blanks spans several tokens of its line
+        t = tok.expect("the closing quote of a physical name");
+        if (tok.token_line() != line) tok.fail(line, "physical name without its closing quote");
+      }
+    }
+    tok.keyword("$EndPhysicalNames", "after the " + std::to_string(n) + " physical names declared at line " +
+                                         std::to_string(section_line));
+  }
+
+  void entities(long section_line) {
+    long long counts[4];
+    const char* kinds[4] = {"points", "curves", "surfaces", "volumes"};
+    for (int d = 0; d < 4; ++d) counts[d] = tok.count(std::string("the number of ") + kinds[d]);
+    for (int d = 0; d < 4; ++d)
+      for (long long i = 0; i < counts[d]; ++i) {
+        const std::string what = std::string(kinds[d]) + " entity " + std::to_string(i + 1);
+        const long long tag = tok.integer("the tag of " + what);
+        const std::string box = (d == 0 ? "a coordinate of " : "the bounding box of ") + what;
+        for (int c = 0; c < (d == 0 ? 3 : 6); ++c) tok.real(box);
+        const long long n_physical = tok.count("the number of physical tags of " + what);
+        for (long long p = 0; p < n_physical; ++p) {
+          const long long physical = tok.integer("a physical tag of " + what);
+          if (p == 0 && d >= 2) {
+            if (physical < std::numeric_limits<int>::min() || physical > std::numeric_limits<int>::max())
+              tok.fail(tok.token_line(), "physical tag " + std::to_string(physical) + " does not fit an int");
+            (d == 2 ? surface_physical : volume_physical)[tag] = int(physical);
+          }
+        }
+        if (d > 0) {
+          const long long n_bounding = tok.count("the number of bounding entities of " + what);
+          for (long long b = 0; b < n_bounding; ++b) tok.integer("a bounding entity of " + what);
+        }
+      }
+    tok.keyword("$EndEntities", "after the entities declared at line " + std::to_string(section_line));
+  }
+
+  void nodes(long section_line) {
+    if (have_nodes) tok.fail(section_line, "a second $Nodes section");
+    have_nodes = true;
+    const long long n_blocks = tok.count("the number of node blocks");
+    const long long n_nodes = tok.count("the number of nodes");
+    const long header_line = tok.token_line();
+    tok.integer("the smallest node tag");
+    tok.integer("the largest node tag");
+    const std::size_t reserve = std::size_t(std::min<long long>(n_nodes, 1 << 24));
+    node_index.reserve(reserve);
+    mesh.points.reserve(3 * reserve);
+    long long total = 0;
+    std::vector<long long> tags;
+    for (long long b = 0; b < n_blocks; ++b) {
+      const std::string what = "node block " + std::to_string(b + 1) + " of " + std::to_string(n_blocks);
+      const long long dim = tok.integer("the entity dimension of " + what);
+      if (dim < 0 || dim > 3) tok.fail(tok.token_line(), "entity dimension " + std::to_string(dim) + " of " + what +
+                                                         " is not 0, 1, 2 or 3");
+      tok.integer("the entity tag of " + what);
+      const long long parametric = tok.integer("the parametric flag of " + what);
+      if (parametric != 0)
+        tok.fail(tok.token_line(), "parametric node coordinates (" + what + ") are not supported; save the mesh "
+                                   "without them (Gmsh option Mesh.SaveParametric = 0)");
+      const long long n = tok.count("the number of nodes in " + what);
+      tags.clear();
+      for (long long i = 0; i < n; ++i) {
+        const long long tag = tok.integer("a node tag of " + what);
+        if (!node_index.emplace(tag, global_index(node_index.size())).second)
+          tok.fail(tok.token_line(), "node tag " + std::to_string(tag) + " is defined twice");
+        tags.push_back(tag);
+      }
+      for (long long i = 0; i < n; ++i)
+        for (int c = 0; c < 3; ++c) {
+          const double x = tok.real("a coordinate of node " + std::to_string(tags[std::size_t(i)]));
+          if (!std::isfinite(x))
+            tok.fail(tok.token_line(), "coordinate " + std::to_string(c) + " of node " +
+                                           std::to_string(tags[std::size_t(i)]) + " is not finite");
+          mesh.points.push_back(x);
+        }
+      total += n;
+    }
+    tok.keyword("$EndNodes", "after the " + std::to_string(n_blocks) + " node blocks declared at line " +
+                                 std::to_string(section_line));
+    if (total != n_nodes)
+      tok.fail(tok.token_line(), "the header at line " + std::to_string(header_line) + " declares " +
+                                     std::to_string(n_nodes) + " nodes, the blocks hold " + std::to_string(total));
+  }
+
+  global_index vertex(long long tag, long long element) {
+    const auto it = node_index.find(tag);
+    if (it == node_index.end())
+      tok.fail(tok.token_line(), "element " + std::to_string(element) + " uses node tag " + std::to_string(tag) +
+                                     ", which $Nodes does not define");
+    return it->second;
+  }
+
+  void elements(long section_line) {
+    if (have_elements) tok.fail(section_line, "a second $Elements section");
+    if (!have_nodes) tok.fail(section_line, "$Elements before $Nodes");
+    have_elements = true;
+    const long long n_blocks = tok.count("the number of element blocks");
+    const long long n_elements = tok.count("the number of elements");
+    const long header_line = tok.token_line();
+    tok.integer("the smallest element tag");
+    tok.integer("the largest element tag");
+    long long total = 0;
+    for (long long b = 0; b < n_blocks; ++b) {
+      const std::string what = "element block " + std::to_string(b + 1) + " of " + std::to_string(n_blocks);
+      const long long dim = tok.integer("the entity dimension of " + what);
+      if (dim < 0 || dim > 3) tok.fail(tok.token_line(), "entity dimension " + std::to_string(dim) + " of " + what +
+                                                         " is not 0, 1, 2 or 3");
+      const long long entity = tok.integer("the entity tag of " + what);
+      const long long type = tok.integer("the element type of " + what);
+      ElementType info{};
+      if (!gmsh_element_type(type, info)) tok.fail(tok.token_line(), "unknown element type " + std::to_string(type));
+      if (info.dim == 3 && type != 5)
+        tok.fail(tok.token_line(), "element type " + std::to_string(type) + " is not supported; only first-order "
+                                   "hexahedra (type 5), not " + info.name);
+      if (info.dim == 2 && (type == 10 || type == 16 || type == 36 || type == 37))
+        tok.fail(tok.token_line(), "element type " + std::to_string(type) + " is not supported; only first-order "
+                                   "quadrangles (type 3) on boundary surfaces, not " + info.name);
+      if (info.dim != dim)
+        tok.fail(tok.token_line(), "element type " + std::to_string(type) + " (" + info.name + ") has dimension " +
+                                       std::to_string(info.dim) + ", but " + what + " is on an entity of dimension " +
+                                       std::to_string(dim));
+      const long long n = tok.count("the number of elements in " + what);
+      for (long long e = 0; e < n; ++e) {
+        const long long element = tok.integer("an element tag of " + what);
+        const std::string node_what = "a node tag of element " + std::to_string(element);
+        if (type == 5) {
+          global_index v[8];
+          for (int i = 0; i < 8; ++i) v[hex_vtk_order[i]] = vertex(tok.integer(node_what), element);
+          mesh.cells.insert(mesh.cells.end(), v, v + 8);
+          cell_entity.push_back(entity);
+        } else if (type == 3) {
+          for (int i = 0; i < 4; ++i) mesh.boundary_faces.push_back(vertex(tok.integer(node_what), element));
+          face_entity.push_back(entity);
+        } else {
+          for (int i = 0; i < info.nodes; ++i) tok.integer(node_what);
+        }
+      }
+      total += n;
+    }
+    tok.keyword("$EndElements", "after the " + std::to_string(n_blocks) + " element blocks declared at line " +
+                                    std::to_string(section_line));
+    if (total != n_elements)
+      tok.fail(tok.token_line(), "the header at line " + std::to_string(header_line) + " declares " +
+                                     std::to_string(n_elements) + " elements, the blocks hold " +
+                                     std::to_string(total));
+    if (cell_entity.empty()) tok.fail(tok.token_line(), "the mesh has no hexahedra (element type 5)");
+  }
+
+  /// The physical tag of an entity if $Entities gives one, else the entity tag.
+  int tag_of(long long entity, const std::map<long long, int>& physical) const {
+    const auto it = physical.find(entity);
+    if (it != physical.end()) return it->second;
+    if (entity < std::numeric_limits<int>::min() || entity > std::numeric_limits<int>::max())
+      throw InputError(name + ": entity tag " + std::to_string(entity) + " does not fit an int");
+    return int(entity);
+  }
+
+  HexMesh read() {
+    mesh_format();
+    std::string t;
+    while (tok.next(t)) {
+      const long line = tok.token_line();
+      if (t.empty() || t[0] != '$') tok.fail(line, "expected a section ($Name), found '" + t + "'");
+      if (t == "$MeshFormat") tok.fail(line, "a second $MeshFormat section");
+      else if (t == "$PhysicalNames") physical_names(line);
+      else if (t == "$Entities") entities(line);
+      else if (t == "$Nodes") nodes(line);
+      else if (t == "$Elements") elements(line);
+      else if (t.compare(0, 4, "$End") == 0) tok.fail(line, t + " without its section");
+      else tok.skip_to("$End" + t.substr(1), t, line);
+    }
+    if (!have_nodes) tok.fail(tok.lines(), "no $Nodes section");
+    if (!have_elements) tok.fail(tok.lines(), "no $Elements section");
+    mesh.cell_tags.resize(cell_entity.size());
+    for (std::size_t c = 0; c < cell_entity.size(); ++c) mesh.cell_tags[c] = tag_of(cell_entity[c], volume_physical);
+    mesh.boundary_tags.resize(face_entity.size());
+    for (std::size_t f = 0; f < face_entity.size(); ++f)
+      mesh.boundary_tags[f] = tag_of(face_entity[f], surface_physical);
+    try {
+      check_hex_mesh(mesh);
+    } catch (const InputError& e) {
+      throw InputError(name + ": " + e.what());
+    }
+    return std::move(mesh);
+  }
+};
+
+// ---- Jacobians --------------------------------------------------------------------------------
+
+/// det of the Jacobian of the trilinear map of the 8 vertices x[v][d] at reference point xi.
+double trilinear_det(const double (&x)[8][3], const double (&xi)[3]) {
+  double J[3][3] = {};
+  for (int v = 0; v < 8; ++v) {
+    double value[3], slope[3];
+    for (int d = 0; d < 3; ++d) {
+      const bool upper = (v >> d) & 1;
+      value[d] = upper ? xi[d] : 1 - xi[d];
+      slope[d] = upper ? 1 : -1;
+    }
+    const double grad[3] = {slope[0] * value[1] * value[2], value[0] * slope[1] * value[2],
+                            value[0] * value[1] * slope[2]};
+    for (int r = 0; r < 3; ++r)
+      for (int c = 0; c < 3; ++c) J[r][c] += x[v][r] * grad[c];
+  }
+  return J[0][0] * (J[1][1] * J[2][2] - J[1][2] * J[2][1]) - J[0][1] * (J[1][0] * J[2][2] - J[1][2] * J[2][0]) +
+         J[0][2] * (J[1][0] * J[2][1] - J[1][1] * J[2][0]);
+}
+
+std::string describe_cell(const HexMesh& mesh, global_index c) {
+  std::ostringstream os;
+  os.precision(17);
+  os << "cell " << c << " (vertices";
+  for (int v = 0; v < 8; ++v) os << ' ' << mesh.cells[std::size_t(8 * c + v)];
+  os << "; coordinates";
+  for (int v = 0; v < 8; ++v) {
+    const global_index p = mesh.cells[std::size_t(8 * c + v)];
+    if (p < 0 || p >= mesh.n_vertices()) continue;
+    os << " (" << mesh.points[std::size_t(3 * p)] << ", " << mesh.points[std::size_t(3 * p + 1)] << ", "
+       << mesh.points[std::size_t(3 * p + 2)] << ")";
+  }
+  os << ")";
+  return os.str();
+}
+
+}  // namespace
+
+HexMesh brick_hex_mesh(const BrickHexOptions& o) {
+  const char* axis = "xyz";
+  for (int d = 0; d < 3; ++d) {
+    TENSORMG_CHECK(o.cells[d] >= 1, "brick cells must be positive (given " << o.cells[d] << " in " << axis[d] << ")");
+    TENSORMG_CHECK(std::isfinite(o.lower[d]) && std::isfinite(o.upper[d]) && o.lower[d] < o.upper[d],
+                   "brick lower bound " << o.lower[d] << " must be less than its upper bound " << o.upper[d]
+                                        << " in " << axis[d]);
+  }
+  TENSORMG_CHECK(o.perturbation >= 0 && o.perturbation < 1,
+                 "brick perturbation must be in [0, 1) (given " << o.perturbation << ")");
+  const global_index limit = global_index(1) << 62;
+  global_index n_vertices = 1;
+  for (int d = 0; d < 3; ++d) {
+    const bool fits = o.cells[d] < limit && n_vertices <= limit / (o.cells[d] + 1);
+    TENSORMG_CHECK(fits, "brick of " << o.cells[0] << " x " << o.cells[1] << " x " << o.cells[2]
+                                     << " cells has more than 2^62 vertices");
+    n_vertices *= o.cells[d] + 1;
+  }
+  const global_index n[3] = {o.cells[0], o.cells[1], o.cells[2]};
+  const global_index nv[3] = {n[0] + 1, n[1] + 1, n[2] + 1};
+  const auto vertex = [&](global_index i, global_index j, global_index k) { return i + nv[0] * (j + nv[1] * k); };
+
+  HexMesh mesh;
+  double h[3];
+  std::vector<double> coordinate[3];  // the unperturbed vertex planes, ending exactly on the box
+  for (int d = 0; d < 3; ++d) {
+    h[d] = (o.upper[d] - o.lower[d]) / double(n[d]);
+    coordinate[d].resize(std::size_t(nv[d]));
+    for (global_index i = 0; i <= n[d]; ++i)
+      coordinate[d][std::size_t(i)] =
+          i == n[d] ? o.upper[d] : o.lower[d] + (o.upper[d] - o.lower[d]) * double(i) / double(n[d]);
+  }
+  mesh.points.resize(std::size_t(3 * n_vertices));
+  for (global_index k = 0; k <= n[2]; ++k)
+    for (global_index j = 0; j <= n[1]; ++j)
+      for (global_index i = 0; i <= n[0]; ++i) {
+        const global_index v = vertex(i, j, k), ijk[3] = {i, j, k};
+        const bool interior = i > 0 && i < n[0] && j > 0 && j < n[1] && k > 0 && k < n[2];
+        for (int d = 0; d < 3; ++d) {
+          double x = coordinate[d][std::size_t(ijk[d])];
+          if (interior && o.perturbation > 0) x += o.perturbation * h[d] * (hash_unit(o.seed, v, d) - 0.5);
+          mesh.points[std::size_t(3 * v + d)] = x;
+        }
+      }
+
+  mesh.cells.reserve(std::size_t(8 * n[0] * n[1] * n[2]));
+  for (global_index k = 0; k < n[2]; ++k)
+    for (global_index j = 0; j < n[1]; ++j)
+      for (global_index i = 0; i < n[0]; ++i)
+        for (int v = 0; v < 8; ++v) mesh.cells.push_back(vertex(i + (v & 1), j + ((v >> 1) & 1), k + ((v >> 2) & 1)));
+  mesh.cell_tags.assign(std::size_t(n[0] * n[1] * n[2]), 1);
+
+  // Boundary faces: normal direction d, tangential u = d + 1, w = d + 2 (cyclic, so e_u × e_w = e_d). The order
+  // a, a + u, a + u + w, a + w is counter-clockwise seen from +e_d (upper face); the lower face reverses it.
+  for (int d = 0; d < 3; ++d) {
+    const int u = (d + 1) % 3, w = (d + 2) % 3;
+    for (int side = 0; side < 2; ++side) {
+      const int tag = 2 * d + side + 1;
+      for (global_index b = 0; b < n[w]; ++b)
+        for (global_index a = 0; a < n[u]; ++a) {
+          global_index corner[4][3];
+          const global_index du[4] = {0, 1, 1, 0}, dw[4] = {0, 0, 1, 1};
+          for (int q = 0; q < 4; ++q) {
+            const int r = side == 1 ? q : (4 - q) % 4;  // lower face: a, a + w, a + u + w, a + u
+            corner[q][d] = side == 1 ? n[d] : 0;
+            corner[q][u] = a + du[r];
+            corner[q][w] = b + dw[r];
+          }
+          for (int q = 0; q < 4; ++q) mesh.boundary_faces.push_back(vertex(corner[q][0], corner[q][1], corner[q][2]));
+          mesh.boundary_tags.push_back(tag);
+        }
+    }
+  }
+
+  if (o.renumber) {
+    std::mt19937_64 rng(o.seed);
+    const auto old_vertex = random_permutation(rng, n_vertices);  // new vertex i was old_vertex[i]
+    const global_index n_cells = mesh.n_cells();
+    const auto old_cell = random_permutation(rng, n_cells);
+    std::vector<global_index> new_vertex(static_cast<std::size_t>(n_vertices));
+    std::vector<double> points(mesh.points.size());
+    for (global_index i = 0; i < n_vertices; ++i) {
+      const global_index p = old_vertex[std::size_t(i)];
+      new_vertex[std::size_t(p)] = i;
+      for (int d = 0; d < 3; ++d) points[std::size_t(3 * i + d)] = mesh.points[std::size_t(3 * p + d)];
+    }
+    std::vector<global_index> cells(mesh.cells.size());
+    for (global_index c = 0; c < n_cells; ++c) {
+      const global_index old = old_cell[std::size_t(c)];
+      for (int v = 0; v < 8; ++v)
+        cells[std::size_t(8 * c + v)] = new_vertex[std::size_t(mesh.cells[std::size_t(8 * old + v)])];
+    }
+    for (auto& v : mesh.boundary_faces) v = new_vertex[std::size_t(v)];
+    mesh.points = std::move(points);
+    mesh.cells = std::move(cells);  // every cell carries tag 1: the tags need no permutation
+  }
+  check_hex_mesh(mesh);
+  return mesh;
+}
+
+HexMesh parse_gmsh(std::istream& in, const std::string& name) {
+  GmshReader reader(in, name);
+  return reader.read();
+}
+
+HexMesh read_gmsh(const std::string& path) {
+  std::ifstream in(path);
+  TENSORMG_CHECK(in, "cannot open '" << path << "': " << std::strerror(errno));
+  return parse_gmsh(in, path);
+}
+
+std::string gmsh_text(const HexMesh& mesh) {
+  std::ostringstream os;
+  os.imbue(std::locale::classic());
+  os << std::setprecision(17);
+  const global_index nv = mesh.n_vertices(), nc = mesh.n_cells(), nf = mesh.n_boundary_faces();
+
+  // One entity per distinct tag, numbered 1.. in increasing tag order; bounding boxes of their vertices.
+  struct Entity {
+    int tag = 0;
+    double box[6] = {0, 0, 0, 0, 0, 0};
+    bool empty = true;
+  };
+  const auto make_entities = [&](const std::vector<int>& tags, const std::vector<global_index>& conn, int per) {
+    std::map<int, Entity> entities;
+    for (std::size_t e = 0; e < tags.size(); ++e) {
+      Entity& entity = entities[tags[e]];
+      for (int v = 0; v < per; ++v) {
+        const global_index p = conn[e * per + v];
+        for (int d = 0; d < 3; ++d) {
+          const double x = mesh.points[std::size_t(3 * p + d)];
+          if (entity.empty || x < entity.box[d]) entity.box[d] = x;
+          if (entity.empty || x > entity.box[3 + d]) entity.box[3 + d] = x;
+        }
+        entity.empty = false;
+      }
+    }
+    int next = 1;
+    for (auto& [tag, entity] : entities) entity.tag = next++;
+    return entities;
+  };
+  const auto volumes = make_entities(mesh.cell_tags, mesh.cells, 8);
+  const auto surfaces = make_entities(mesh.boundary_tags, mesh.boundary_faces, 4);
+
+  os << "$MeshFormat\n4.1 0 8\n$EndMeshFormat\n";
+  os << "$PhysicalNames\n" << surfaces.size() + volumes.size() << "\n";
+  for (const auto& s : surfaces) os << "2 " << s.first << " \"boundary " << s.first << "\"\n";
+  for (const auto& v : volumes) os << "3 " << v.first << " \"region " << v.first << "\"\n";
+  os << "$EndPhysicalNames\n";
+  os << "$Entities\n0 0 " << surfaces.size() << ' ' << volumes.size() << "\n";
+  const auto entity_line = [&](const std::pair<const int, Entity>& e) {
+    os << e.second.tag;
+    for (double x : e.second.box) os << ' ' << x;
+    os << " 1 " << e.first;
+  };
+  for (const auto& s : surfaces) {
+    entity_line(s);
+    os << " 0\n";
+  }
+  for (const auto& v : volumes) {
+    entity_line(v);
+    os << ' ' << surfaces.size();
+    for (const auto& s : surfaces) os << ' ' << s.second.tag;
+    os << "\n";
+  }
+  os << "$EndEntities\n";
+
+  os << "$Nodes\n" << (nv > 0 ? 1 : 0) << ' ' << nv << ' ' << (nv > 0 ? 1 : 0) << ' ' << nv << "\n";
+  if (nv > 0) {
+    os << "3 " << (volumes.empty() ? 1 : volumes.begin()->second.tag) << " 0 " << nv << "\n";
+    for (global_index v = 0; v < nv; ++v) os << v + 1 << "\n";
+    for (global_index v = 0; v < nv; ++v)
+      os << mesh.points[std::size_t(3 * v)] << ' ' << mesh.points[std::size_t(3 * v + 1)] << ' '
+         << mesh.points[std::size_t(3 * v + 2)] << "\n";
+  }
+  os << "$EndNodes\n";
+
+  // Blocks of consecutive elements with the same tag, so that the order of cells and faces survives.
+  const auto runs = [](const std::vector<int>& tags) {
+    std::vector<std::pair<std::size_t, std::size_t>> r;  // [begin, end)
+    for (std::size_t b = 0; b < tags.size();) {
+      std::size_t e = b + 1;
+      while (e < tags.size() && tags[e] == tags[b]) ++e;
+      r.emplace_back(b, e);
+      b = e;
+    }
+    return r;
+  };
+  const auto cell_runs = runs(mesh.cell_tags), face_runs = runs(mesh.boundary_tags);
+  os << "$Elements\n" << cell_runs.size() + face_runs.size() << ' ' << nc + nf << ' ' << (nc + nf > 0 ? 1 : 0) << ' '
+     << nc + nf << "\n";
+  global_index element = 1;
+  for (const auto& [b, e] : face_runs) {
+    os << "2 " << surfaces.at(mesh.boundary_tags[b]).tag << " 3 " << e - b << "\n";
+    for (std::size_t f = b; f < e; ++f) {
+      os << element++;
+      for (int v = 0; v < 4; ++v) os << ' ' << mesh.boundary_faces[4 * f + v] + 1;
+      os << "\n";
+    }
+  }
+  for (const auto& [b, e] : cell_runs) {
+    os << "3 " << volumes.at(mesh.cell_tags[b]).tag << " 5 " << e - b << "\n";
+    for (std::size_t c = b; c < e; ++c) {
+      os << element++;
+      for (int i = 0; i < 8; ++i) os << ' ' << mesh.cells[8 * c + hex_vtk_order[i]] + 1;
+      os << "\n";
+    }
+  }
+  os << "$EndElements\n";
+  return os.str();
+}
+
+void write_gmsh(const std::string& path, const HexMesh& mesh, bool overwrite) {
+  TENSORMG_CHECK(overwrite || !path_exists(path),
+                 "output file '" << path << "' exists; pass --overwrite to replace it");
+  write_text_file_atomically(path, gmsh_text(mesh));
+}
+
+void check_hex_mesh(const HexMesh& mesh) {
+  TENSORMG_CHECK(mesh.points.size() % 3 == 0,
+                 "hex mesh: " << mesh.points.size() << " point coordinates are not a multiple of 3");
+  TENSORMG_CHECK(mesh.cells.size() % 8 == 0,
+                 "hex mesh: " << mesh.cells.size() << " cell vertex indices are not a multiple of 8");
+  TENSORMG_CHECK(mesh.boundary_faces.size() % 4 == 0,
+                 "hex mesh: " << mesh.boundary_faces.size() << " boundary face vertex indices are not a multiple of 4");
+  TENSORMG_CHECK(mesh.cell_tags.size() == std::size_t(mesh.n_cells()),
+                 "hex mesh: " << mesh.cell_tags.size() << " cell tags for " << mesh.n_cells() << " cells");
+  TENSORMG_CHECK(mesh.boundary_tags.size() == std::size_t(mesh.n_boundary_faces()),
+                 "hex mesh: " << mesh.boundary_tags.size() << " boundary tags for " << mesh.n_boundary_faces()
+                              << " boundary faces");
+  const global_index nv = mesh.n_vertices();
+  for (global_index f = 0; f < mesh.n_boundary_faces(); ++f)
+    for (int v = 0; v < 4; ++v) {
+      const global_index p = mesh.boundary_faces[std::size_t(4 * f + v)];
+      TENSORMG_CHECK(p >= 0 && p < nv, "hex mesh: boundary face " << f << " has vertex index " << p
+                                                                    << " outside [0, " << nv << ")");
+    }
+  const double g0 = 0.5 - 0.5 / std::sqrt(3.0), g1 = 0.5 + 0.5 / std::sqrt(3.0);
+  double points[16][3];
+  for (int q = 0; q < 8; ++q)
+    for (int d = 0; d < 3; ++d) {
+      points[q][d] = ((q >> d) & 1) ? g1 : g0;  // Gauss points
+      points[8 + q][d] = (q >> d) & 1;          // vertices
+    }
+  for (global_index c = 0; c < mesh.n_cells(); ++c) {
+    double x[8][3];
+    for (int v = 0; v < 8; ++v) {
+      const global_index p = mesh.cells[std::size_t(8 * c + v)];
+      TENSORMG_CHECK(p >= 0 && p < nv, "hex mesh: " << describe_cell(mesh, c) << " has vertex index " << p
+                                                   << " outside [0, " << nv << ")");
+      for (int w = 0; w < v; ++w)
+        TENSORMG_CHECK(mesh.cells[std::size_t(8 * c + w)] != p,
+                       "hex mesh: " << describe_cell(mesh, c) << " repeats vertex " << p);
+      for (int d = 0; d < 3; ++d) x[v][d] = mesh.points[std::size_t(3 * p + d)];
+    }
+    for (const auto& xi : points) {
+      const double det = trilinear_det(x, xi);
+      TENSORMG_CHECK(det > 0, "hex mesh: " << describe_cell(mesh, c) << " has Jacobian determinant " << det
+                                           << " <= 0 at reference point (" << xi[0] << ", " << xi[1] << ", " << xi[2]
+                                           << "): inverted or degenerate (vertex order must be lexicographic)");
+    }
+  }
+}
+
+}  // namespace tensormg

@@ -1,0 +1,75 @@
+#pragma once
+/// @file
+/// Matrix-free Q1 operators on unstructured hexahedral meshes (paper 004, eqs. 5–6 and Algorithm 2):
+/// the Laplacian −∇·(κ∇u) with a per-cell coefficient and isotropic linear elasticity
+/// −∇·(λ tr ε(u) I + 2μ ε(u)) with per-cell (λ, μ). One thread per cell: it reads its 8 vertices'
+/// coordinates and values, forms the Jacobian of the trilinear map at each of the 2×2×2 Gauss points
+/// (or reads it, stored, as a variant), applies the quadrature-point operator and adds its 8 (24)
+/// results into the destination, by atomic additions or colour by colour without atomics.
+/// Dirichlet rows are identity (the layout's constrained DoFs), the columns of Dirichlet DoFs zero.
+
+#include <string>
+
+#include "core/distributed_vector.hpp"
+#include "discretization/hex_layout.hpp"
+
+namespace tensormg {
+
+enum class LowOrderProblem { laplace, elasticity };
+/// How the kernel gets J⁻¹ and w det J: computed from the vertex coordinates at every application
+/// (nothing stored: 24 coordinates per cell read) or read from per-quadrature-point arrays
+/// (10 values per point: 80 per cell).
+enum class LowOrderGeometry { on_the_fly, stored };
+/// How cells add into shared vertices: atomic additions, or one launch per colour of cells that
+/// share no vertex, plain additions.
+enum class LowOrderScatter { atomic, coloured };
+
+std::string to_string(LowOrderProblem p);
+std::string to_string(LowOrderGeometry g);
+std::string to_string(LowOrderScatter s);
+LowOrderProblem parse_low_order_problem(const std::string& text);
+LowOrderGeometry parse_low_order_geometry(const std::string& text);
+LowOrderScatter parse_low_order_scatter(const std::string& text);
+
+struct LowOrderOptions {
+  LowOrderProblem problem = LowOrderProblem::laplace;
+  LowOrderGeometry geometry = LowOrderGeometry::on_the_fly;
+  LowOrderScatter scatter = LowOrderScatter::atomic;
+};
+
+/// Floating-point operations of one cell's product (the kernel's count, per variant).
+double low_order_flops_per_cell(LowOrderProblem problem, LowOrderGeometry geometry);
+
+template <class ExecSpace = DefaultExec>
+class LowOrderOperator {
+ public:
+  using vector_type = DistributedVector<double, ExecSpace>;
+  using memory_space = typename ExecSpace::memory_space;
+
+  /// The layout's components must match the problem (1 for Laplace, 3 for elasticity).
+  LowOrderOperator(std::shared_ptr<const HexLayout<ExecSpace>> layout, const LowOrderOptions& options);
+
+  /// dst = A src (Dirichlet rows identity). src's ghosts are updated, dst is compressed.
+  void vmult(vector_type& dst, const vector_type& src) const;
+  /// The diagonal of A (Dirichlet entries 1), for Jacobi: computed by the same quadrature.
+  void compute_diagonal(vector_type& diagonal) const;
+  void initialize_dof_vector(vector_type& v, const std::string& name = "low_order_vector") const {
+    v.reinit(layout_->partitioner(), name);
+  }
+
+  const HexLayout<ExecSpace>& layout() const { return *layout_; }
+  const LowOrderOptions& options() const { return options_; }
+  /// Flops of one vmult on this rank (cells × flops per cell).
+  double flops() const;
+  /// Device bytes the operator holds beyond the layout (the stored geometry).
+  double device_bytes() const { return double(geometry_.span()) * sizeof(double); }
+
+ private:
+  void apply_cells(vector_type& dst, const vector_type& src) const;
+  std::shared_ptr<const HexLayout<ExecSpace>> layout_;
+  LowOrderOptions options_;
+  /// Stored variant: [point * 10 + (J⁻¹ row-major 0..8, w det J 9)][cell], cells contiguous.
+  Kokkos::View<double**, Kokkos::LayoutRight, memory_space> geometry_;
+};
+
+}  // namespace tensormg
