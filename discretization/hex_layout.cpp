@@ -15,6 +15,7 @@ namespace tensormg {
 namespace {
 constexpr EnumName<HexMaterial> material_names[] = {{HexMaterial::uniform, "uniform"},
                                                     {HexMaterial::layered, "layered"}};
+constexpr EnumName<HexOrdering> ordering_names[] = {{HexOrdering::morton, "morton"}, {HexOrdering::mesh, "mesh"}};
 
 /// The six faces of a cell in lexicographic vertex numbering.
 constexpr int cell_faces[6][4] = {{0, 2, 4, 6}, {1, 3, 5, 7}, {0, 1, 4, 5}, {2, 3, 6, 7}, {0, 1, 2, 3}, {4, 5, 6, 7}};
@@ -52,6 +53,8 @@ void bisect(std::vector<global_index>& cells, std::size_t begin, std::size_t end
 
 std::string to_string(HexMaterial m) { return enum_name(material_names, m); }
 HexMaterial parse_hex_material(const std::string& text) { return parse_enum(material_names, text, "material"); }
+std::string to_string(HexOrdering o) { return enum_name(ordering_names, o); }
+HexOrdering parse_hex_ordering(const std::string& text) { return parse_enum(ordering_names, text, "ordering"); }
 
 HexDirichlet parse_hex_dirichlet(const std::string& text) {
   const std::string usage = "Dirichlet set '" + text +
@@ -88,7 +91,7 @@ HexDirichlet parse_hex_dirichlet(const std::string& text) {
 
 template <class ExecSpace>
 HexLayout<ExecSpace>::HexLayout(const HexMesh& mesh, int components, const HexDirichlet& dirichlet,
-                                const HexMaterialOptions& material, MPI_Comm comm)
+                                const HexMaterialOptions& material, MPI_Comm comm, HexOrdering ordering)
     : components_(components) {
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);
@@ -132,20 +135,53 @@ HexLayout<ExecSpace>::HexLayout(const HexMesh& mesh, int components, const HexDi
   for (int r = 0; r < size; ++r) offset[r + 1] = offset[r] + per_rank[r];
   n_global_vertices_ = offset[size];
   first_vertex_ = offset[rank];
+  // Cells in the order each rank works through them: by part, then (morton) along a Z-order curve
+  // of the centroids, 21 bits per direction in the mesh's bounding box, with vertex numbers in the
+  // order of the first cell of their owner that touches them, so that vertices and cells near in
+  // space are near in memory whatever the file's numbering; or (mesh) both as the mesh has them.
+  std::vector<global_index> sequence(n_cells);
+  std::iota(sequence.begin(), sequence.end(), global_index(0));
+  if (ordering == HexOrdering::morton) {
+    double lo[3], hi[3];
+    for (int d = 0; d < 3; ++d) lo[d] = std::numeric_limits<double>::max(), hi[d] = std::numeric_limits<double>::lowest();
+    for (global_index c = 0; c < n_cells; ++c)
+      for (int d = 0; d < 3; ++d) lo[d] = std::min(lo[d], centroid[3 * c + d]), hi[d] = std::max(hi[d], centroid[3 * c + d]);
+    std::vector<std::uint64_t> key(n_cells, 0);
+    for (global_index c = 0; c < n_cells; ++c)
+      for (int d = 0; d < 3; ++d) {
+        const double t = hi[d] > lo[d] ? (centroid[3 * c + d] - lo[d]) / (hi[d] - lo[d]) : 0.0;
+        const std::uint64_t cell = std::min<std::uint64_t>((1u << 21) - 1, std::uint64_t(t * (1u << 21)));
+        for (int b = 0; b < 21; ++b) key[c] |= ((cell >> b) & 1) << (3 * b + d);
+      }
+    std::sort(sequence.begin(), sequence.end(), [&](global_index a, global_index b) {
+      return part[a] != part[b] ? part[a] < part[b] : key[a] != key[b] ? key[a] < key[b] : a < b;
+    });
+  } else {
+    std::stable_sort(sequence.begin(), sequence.end(), [&](global_index a, global_index b) { return part[a] < part[b]; });
+  }
   std::vector<global_index> number(n_vertices, -1);
   {
     std::vector<global_index> next(offset.begin(), offset.end() - 1);
-    for (global_index v = 0; v < n_vertices; ++v)
-      if (owner[v] < size) number[v] = next[owner[v]]++;
+    if (ordering == HexOrdering::morton) {
+      for (const global_index c : sequence)
+        for (int a = 0; a < 8; ++a) {
+          const global_index v = mesh.cells[8 * c + a];
+          if (owner[v] == part[c] && number[v] < 0) number[v] = next[owner[v]]++;
+        }
+    } else {
+      for (global_index v = 0; v < n_vertices; ++v)
+        if (owner[v] < size) number[v] = next[owner[v]]++;
+    }
   }
 
-  // The rank's cells (mesh order) and vertices: owned ones first (global order), then ghosts.
-  for (global_index c = 0; c < n_cells; ++c)
+  // The rank's cells and vertices: owned ones first (global order), then ghosts.
+  for (const global_index c : sequence)
     if (part[c] == rank) mesh_cell_.push_back(c);
   const global_index n_local_cells = global_index(mesh_cell_.size());
   std::vector<global_index> ghosts;
+  mesh_vertex_.resize(per_rank[rank]);
   for (global_index v = 0; v < n_vertices; ++v)
-    if (owner[v] == rank) mesh_vertex_.push_back(v);
+    if (owner[v] == rank) mesh_vertex_[number[v] - first_vertex_] = v;
   for (const global_index c : mesh_cell_)
     for (int v = 0; v < 8; ++v) {
       const global_index mv = mesh.cells[8 * c + v];

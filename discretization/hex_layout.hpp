@@ -7,7 +7,8 @@
 ///
 /// Distribution: every rank holds the whole HexMesh (host) and cuts it the same way, by recursive
 /// coordinate bisection of the cell centroids into as many parts as ranks; a vertex belongs to the
-/// lowest rank among its cells. Global vertex numbers are rank-contiguous (rank r owns
+/// lowest rank among its cells. Cells and vertices are then ordered for locality (HexOrdering).
+/// Global vertex numbers are rank-contiguous (rank r owns
 /// [first_vertex, first_vertex + n_owned_vertices)), so an output file is written in one block per
 /// rank; `mesh_vertex` maps them back to the mesh's own numbering.
 
@@ -57,6 +58,13 @@ struct HexMaterialOptions {
   double poisson_ratio = 0.3;  ///< elasticity: λ = E ν / ((1 + ν)(1 − 2ν)), μ = E / (2 (1 + ν))
 };
 
+/// The order of the rank's cells and vertices in memory: along a Z-order (Morton) curve of the
+/// cell centroids, vertices numbered by the first cell that touches them (the default: neighbours
+/// in space are neighbours in memory, whatever the mesh's numbering), or as the mesh numbers them.
+enum class HexOrdering { morton, mesh };
+std::string to_string(HexOrdering o);
+HexOrdering parse_hex_ordering(const std::string& text);
+
 template <class ExecSpace = DefaultExec>
 class HexLayout {
  public:
@@ -72,7 +80,7 @@ class HexLayout {
   /// InputError for a mesh check_hex_mesh refuses, components other than 1 or 3, fewer cells than
   /// ranks, or local counts that do not fit 32-bit indices.
   HexLayout(const HexMesh& mesh, int components, const HexDirichlet& dirichlet, const HexMaterialOptions& material,
-            MPI_Comm comm);
+            MPI_Comm comm, HexOrdering ordering = HexOrdering::morton);
 
   MPI_Comm comm() const { return partitioner_->comm(); }
   int components() const { return components_; }

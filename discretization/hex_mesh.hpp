@@ -41,7 +41,8 @@ struct BrickHexOptions {
   std::array<double, 3> lower{0, 0, 0}, upper{1, 1, 1};
   /// Interior vertices move by up to perturbation × (cell size) / 2 in each direction (uniform,
   /// from a hash of seed and the vertex's lexicographic index: the same mesh on every rank and
-  /// every run). 0 ≤ perturbation < 1 keeps every cell convex... (checked by check_hex_mesh).
+  /// every run). Below 1/3 every cell keeps det J > 0; larger values may invert cells, which
+  /// check_hex_mesh refuses.
   double perturbation = 0;
   /// Randomly permute cells and vertices (seeded) instead of the lexicographic numbering.
   bool renumber = false;

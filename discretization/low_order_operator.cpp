@@ -16,6 +16,8 @@ constexpr EnumName<LowOrderGeometry> geometry_names[] = {{LowOrderGeometry::on_t
 constexpr EnumName<LowOrderScatter> scatter_names[] = {{LowOrderScatter::atomic, "atomic"},
                                                        {LowOrderScatter::coloured, "coloured"},
                                                        {LowOrderScatter::coloured, "colored"}};
+constexpr EnumName<LowOrderEvaluation> evaluation_names[] = {{LowOrderEvaluation::pointwise, "pointwise"},
+                                                             {LowOrderEvaluation::factorized, "factorized"}};
 
 /// The 2-point Gauss rule on [0, 1]: points 1/2 ∓ 1/(2√3), weights 1/2 (cell weight 1/8).
 constexpr double gauss_low = 0.21132486540518711775, gauss_high = 0.78867513459481288225;
@@ -30,17 +32,8 @@ KOKKOS_FORCEINLINE_FUNCTION double shape_gradient(int v, int q, int d) {
   return value;
 }
 
-/// J⁻¹ (row-major, K[d][i] = ∂ξ_d/∂x_i) and w det J at Gauss point q of the cell with vertices x.
-KOKKOS_FORCEINLINE_FUNCTION void cell_geometry(const double (&x)[8][3], int q, double (&K)[9], double& wdet) {
-  double J[3][3] = {};  // J[i][d] = ∂x_i/∂ξ_d
-TENSORMG_UNROLL_ALL
-  for (int v = 0; v < 8; ++v)
-TENSORMG_UNROLL_ALL
-    for (int d = 0; d < 3; ++d) {
-      const double g = shape_gradient(v, q, d);
-TENSORMG_UNROLL_ALL
-      for (int i = 0; i < 3; ++i) J[i][d] += x[v][i] * g;
-    }
+/// J⁻¹ (row-major, K[d][i] = ∂ξ_d/∂x_i) and w det J from J[i][d] = ∂x_i/∂ξ_d.
+KOKKOS_FORCEINLINE_FUNCTION void invert_jacobian(const double (&J)[3][3], double (&K)[9], double& wdet) {
   const double c00 = J[1][1] * J[2][2] - J[1][2] * J[2][1];
   const double c01 = J[1][2] * J[2][0] - J[1][0] * J[2][2];
   const double c02 = J[1][0] * J[2][1] - J[1][1] * J[2][0];
@@ -59,11 +52,86 @@ TENSORMG_UNROLL_ALL
   wdet = 0.125 * det;
 }
 
+/// J⁻¹ and w det J at Gauss point q of the cell with vertices x, J summed point by point
+/// (paper 004 Algorithm 2: 8 × 9 multiply-adds per point).
+KOKKOS_FORCEINLINE_FUNCTION void cell_geometry(const double (&x)[8][3], int q, double (&K)[9], double& wdet) {
+  double J[3][3] = {};  // J[i][d] = ∂x_i/∂ξ_d
+  TENSORMG_UNROLL_ALL
+  for (int v = 0; v < 8; ++v)
+    TENSORMG_UNROLL_ALL
+    for (int d = 0; d < 3; ++d) {
+      const double g = shape_gradient(v, q, d);
+      TENSORMG_UNROLL_ALL
+      for (int i = 0; i < 3; ++i) J[i][d] += x[v][i] * g;
+    }
+  invert_jacobian(J, K, wdet);
+}
+
+// The factorized evaluation. On a Q1 cell the derivative along ξ_d is the difference of the two
+// vertices of each edge along d, the same at both Gauss points of that direction, interpolated
+// linearly along the other two directions e1 < e2. So ∂u/∂ξ_d takes 4 values at the 8 Gauss
+// points, indexed t = q_e1 + 2 q_e2, and costs 24 flops per direction instead of 8 × 16.
+KOKKOS_FORCEINLINE_FUNCTION constexpr int first_other(int d) { return d == 0 ? 1 : 0; }
+KOKKOS_FORCEINLINE_FUNCTION constexpr int second_other(int d) { return d == 2 ? 1 : 2; }
+/// The index t of Gauss point q among the 4 values of a derivative along d.
+KOKKOS_FORCEINLINE_FUNCTION constexpr int across(int q, int d) {
+  return ((q >> first_other(d)) & 1) | (((q >> second_other(d)) & 1) << 1);
+}
+
+/// g[d][t] = ∂u/∂ξ_d at the Gauss points (4 distinct values per direction) from the vertex values.
+KOKKOS_FORCEINLINE_FUNCTION void gauss_gradients(const double (&u)[8], double (&g)[3][4]) {
+  TENSORMG_UNROLL_ALL
+  for (int d = 0; d < 3; ++d) {
+    const int e1 = first_other(d), e2 = second_other(d);
+    double s[2][2];  // s[q1][b2]: edge differences interpolated along e1
+    TENSORMG_UNROLL_ALL
+    for (int b2 = 0; b2 < 2; ++b2) {
+      const int a0 = b2 << e2, a1 = (1 << e1) | (b2 << e2);
+      const double t0 = u[a0 | (1 << d)] - u[a0], t1 = u[a1 | (1 << d)] - u[a1];
+      s[0][b2] = t0 + gauss_low * (t1 - t0);
+      s[1][b2] = t0 + gauss_high * (t1 - t0);
+    }
+    TENSORMG_UNROLL_ALL
+    for (int q1 = 0; q1 < 2; ++q1) {
+      const double diff = s[q1][1] - s[q1][0];
+      g[d][q1] = s[q1][0] + gauss_low * diff;
+      g[d][q1 + 2] = s[q1][0] + gauss_high * diff;
+    }
+  }
+}
+
+/// The transpose of gauss_gradients: out[a] += Σ_d Σ_t f[d][t] ∂N_a/∂ξ_d (f summed over the two
+/// Gauss points along d).
+KOKKOS_FORCEINLINE_FUNCTION void integrate_gradients(const double (&f)[3][4], double (&out)[8]) {
+  TENSORMG_UNROLL_ALL
+  for (int d = 0; d < 3; ++d) {
+    const int e1 = first_other(d), e2 = second_other(d);
+    double s[2][2];  // s[q1][b2]: f interpolated back to the vertices along e2
+    TENSORMG_UNROLL_ALL
+    for (int q1 = 0; q1 < 2; ++q1) {
+      s[q1][0] = gauss_high * f[d][q1] + gauss_low * f[d][q1 + 2];
+      s[q1][1] = gauss_low * f[d][q1] + gauss_high * f[d][q1 + 2];
+    }
+    TENSORMG_UNROLL_ALL
+    for (int b2 = 0; b2 < 2; ++b2) {
+      const double t0 = gauss_high * s[0][b2] + gauss_low * s[1][b2];
+      const double t1 = gauss_low * s[0][b2] + gauss_high * s[1][b2];
+      const int a0 = b2 << e2, a1 = (1 << e1) | (b2 << e2);
+      out[a0 | (1 << d)] += t0;
+      out[a0] -= t0;
+      out[a1 | (1 << d)] += t1;
+      out[a1] -= t1;
+    }
+  }
+}
+
 /// One cell of paper 004's Algorithm 2. Problem: components 1 (Laplace) or 3 (elasticity). Stored:
-/// J⁻¹ and w det J read from `factors` instead of computed. Coloured: the thread's cell is
-/// order(first + i) and the additions are plain; else cell i with atomic additions. Diagonal:
-/// the operator's diagonal instead of a product (src unused).
-template <class ExecSpace, int components, bool stored, bool coloured, bool diagonal>
+/// J⁻¹ and w det J read from `factors` instead of computed. Factorized: J and ∇_ξ u from edge
+/// differences (gauss_gradients) and the result added back by its transpose, instead of sums over
+/// the 8 vertices at every Gauss point. Coloured: the thread's cell is order(first + i) and the
+/// additions are plain; else cell i with atomic additions. Diagonal: the operator's diagonal
+/// instead of a product (src unused; always point by point).
+template <class ExecSpace, int components, bool stored, bool factorized, bool coloured, bool diagonal>
 struct LowOrderCellKernel {
   using mem = typename ExecSpace::memory_space;
   typename HexLayout<ExecSpace>::cell_view cells;
@@ -75,133 +143,159 @@ struct LowOrderCellKernel {
   Kokkos::View<const double*, mem> src;
   Kokkos::View<double*, mem> dst;
 
+  /// J⁻¹ and w det J at Gauss point q.
+  KOKKOS_FORCEINLINE_FUNCTION void geometry(local_index c, int q, const double (&x)[8][3], const double (&Jg)[3][3][4],
+                                            double (&K)[9], double& wdet) const {
+    if (stored) {
+      TENSORMG_UNROLL_ALL
+      for (int e = 0; e < 9; ++e) K[e] = factors(q * 10 + e, c);
+      wdet = factors(q * 10 + 9, c);
+    } else if (factorized) {
+      double J[3][3];
+      TENSORMG_UNROLL_ALL
+      for (int i = 0; i < 3; ++i)
+        TENSORMG_UNROLL_ALL
+        for (int d = 0; d < 3; ++d) J[i][d] = Jg[i][d][across(q, d)];
+      invert_jacobian(J, K, wdet);
+    } else {
+      cell_geometry(x, q, K, wdet);
+    }
+  }
+
   KOKKOS_INLINE_FUNCTION void operator()(local_index i) const {
     const local_index c = coloured ? order(first + i) : i;
     local_index v[8];
     bool fixed[8];
-    double u[8][components], out[8][components];
+    double u[components][8], out[components][8];
     double x[8][3];
-TENSORMG_UNROLL_ALL
+    TENSORMG_UNROLL_ALL
     for (int a = 0; a < 8; ++a) {
       const local_index id = cells(c, a);
       fixed[a] = id < 0;
       v[a] = fixed[a] ? ~id : id;
-TENSORMG_UNROLL_ALL
+      TENSORMG_UNROLL_ALL
       for (int m = 0; m < components; ++m) {
-        u[a][m] = (diagonal || fixed[a]) ? 0.0 : src(v[a] * components + m);
-        out[a][m] = 0;
+        u[m][a] = (diagonal || fixed[a]) ? 0.0 : src(v[a] * components + m);
+        out[m][a] = 0;
       }
       if (!stored) {
+        TENSORMG_UNROLL_ALL
         for (int d = 0; d < 3; ++d) x[a][d] = points(v[a], d);
+      }
+    }
+    // Factorized: the Jacobian's and the field's ξ-derivatives at all points, 4 values each.
+    double Jg[3][3][4], Ug[components][3][4], F[components][3][4];
+    if (factorized && !diagonal) {
+      if (!stored) {
+        TENSORMG_UNROLL_ALL
+        for (int d = 0; d < 3; ++d) {
+          double coordinate[8];
+          TENSORMG_UNROLL_ALL
+          for (int a = 0; a < 8; ++a) coordinate[a] = x[a][d];
+          gauss_gradients(coordinate, Jg[d]);
+        }
+      }
+      TENSORMG_UNROLL_ALL
+      for (int m = 0; m < components; ++m) {
+        gauss_gradients(u[m], Ug[m]);
+        TENSORMG_UNROLL_ALL
+        for (int d = 0; d < 3; ++d)
+          TENSORMG_UNROLL_ALL
+          for (int t = 0; t < 4; ++t) F[m][d][t] = 0;
       }
     }
     const double kappa = components == 1 ? coefficient(c) : 0.0;
     const double lam = components == 3 ? lambda(c) : 0.0, shear = components == 3 ? mu(c) : 0.0;
-TENSORMG_UNROLL_ALL
+    TENSORMG_UNROLL_ALL
     for (int q = 0; q < 8; ++q) {
       double K[9], wdet;
-      if (stored) {
-TENSORMG_UNROLL_ALL
-        for (int e = 0; e < 9; ++e) K[e] = factors(q * 10 + e, c);
-        wdet = factors(q * 10 + 9, c);
-      } else {
-        cell_geometry(x, q, K, wdet);
+      geometry(c, q, x, Jg, K, wdet);
+      if (diagonal) {
+        // u = e_m φ_a: Laplace κ w det J |∇φ_a|², elasticity w det J (μ |∇φ_a|² + (λ + μ) (∂_m φ_a)²).
+        TENSORMG_UNROLL_ALL
+        for (int a = 0; a < 8; ++a) {
+          double g[3], g2 = 0;
+          TENSORMG_UNROLL_ALL
+          for (int m = 0; m < 3; ++m) {
+            g[m] = 0;
+            TENSORMG_UNROLL_ALL
+            for (int d = 0; d < 3; ++d) g[m] += K[d * 3 + m] * shape_gradient(a, q, d);
+            g2 += g[m] * g[m];
+          }
+          if (components == 1) {
+            out[0][a] += kappa * wdet * g2;
+          } else {
+            TENSORMG_UNROLL_ALL
+            for (int m = 0; m < components; ++m) out[m][a] += wdet * (shear * g2 + (lam + shear) * g[m] * g[m]);
+          }
+        }
+        continue;
       }
+      // H[m][d] = ∂u_m/∂ξ_d at q.
+      double H[components][3];
+      TENSORMG_UNROLL_ALL
+      for (int m = 0; m < components; ++m)
+        TENSORMG_UNROLL_ALL
+        for (int d = 0; d < 3; ++d) {
+          if (factorized) {
+            H[m][d] = Ug[m][d][across(q, d)];
+          } else {
+            H[m][d] = 0;
+            TENSORMG_UNROLL_ALL
+            for (int a = 0; a < 8; ++a) H[m][d] += u[m][a] * shape_gradient(a, q, d);
+          }
+        }
+      // T[m][d]: the flux (Laplace κ w det J ∇u; elasticity w det J σ) times J⁻ᵀ, the ξ-components
+      // that multiply ∂φ_a/∂ξ_d.
+      double T[components][3];
       if (components == 1) {
-        if (diagonal) {
-TENSORMG_UNROLL_ALL
-          for (int a = 0; a < 8; ++a) {
-            double g2 = 0;
-TENSORMG_UNROLL_ALL
-            for (int m = 0; m < 3; ++m) {
-              double g = 0;
-TENSORMG_UNROLL_ALL
-              for (int d = 0; d < 3; ++d) g += K[d * 3 + m] * shape_gradient(a, q, d);
-              g2 += g * g;
-            }
-            out[a][0] += kappa * wdet * g2;
-          }
-          continue;
-        }
-        // ∇_ξ u, then ∇_x u = J⁻ᵀ ∇_ξ u, flux κ w det J ∇_x u, back to ξ: J⁻¹ flux.
-        double gr[3] = {0, 0, 0};
-TENSORMG_UNROLL_ALL
-        for (int a = 0; a < 8; ++a)
-TENSORMG_UNROLL_ALL
-          for (int d = 0; d < 3; ++d) gr[d] += u[a][0] * shape_gradient(a, q, d);
         double flux[3];
-TENSORMG_UNROLL_ALL
-        for (int m = 0; m < 3; ++m) flux[m] = kappa * wdet * (K[m] * gr[0] + K[3 + m] * gr[1] + K[6 + m] * gr[2]);
-        double back[3];
-TENSORMG_UNROLL_ALL
-        for (int d = 0; d < 3; ++d) back[d] = K[d * 3] * flux[0] + K[d * 3 + 1] * flux[1] + K[d * 3 + 2] * flux[2];
-TENSORMG_UNROLL_ALL
-        for (int a = 0; a < 8; ++a)
-TENSORMG_UNROLL_ALL
-          for (int d = 0; d < 3; ++d) out[a][0] += back[d] * shape_gradient(a, q, d);
+        TENSORMG_UNROLL_ALL
+        for (int n = 0; n < 3; ++n) flux[n] = kappa * wdet * (H[0][0] * K[n] + H[0][1] * K[3 + n] + H[0][2] * K[6 + n]);
+        TENSORMG_UNROLL_ALL
+        for (int d = 0; d < 3; ++d) T[0][d] = K[d * 3] * flux[0] + K[d * 3 + 1] * flux[1] + K[d * 3 + 2] * flux[2];
       } else {
-        if (diagonal) {
-          // u = e_m φ_a: a(u, u) = w det J (μ |∇φ_a|² + (λ + μ) (∂_m φ_a)²).
-TENSORMG_UNROLL_ALL
-          for (int a = 0; a < 8; ++a) {
-            double g[3], g2 = 0;
-TENSORMG_UNROLL_ALL
-            for (int m = 0; m < 3; ++m) {
-              g[m] = 0;
-TENSORMG_UNROLL_ALL
-              for (int d = 0; d < 3; ++d) g[m] += K[d * 3 + m] * shape_gradient(a, q, d);
-              g2 += g[m] * g[m];
-            }
-TENSORMG_UNROLL_ALL
-            for (int m = 0; m < 3; ++m) out[a][m] += wdet * (shear * g2 + (lam + shear) * g[m] * g[m]);
-          }
-          continue;
-        }
-        // H[m][d] = ∂u_m/∂ξ_d; ∇u = H J⁻¹; σ = λ tr ε I + 2μ ε (times w det J); T = σ J⁻ᵀ.
-        double H[3][3] = {};
-TENSORMG_UNROLL_ALL
-        for (int a = 0; a < 8; ++a)
-TENSORMG_UNROLL_ALL
-          for (int d = 0; d < 3; ++d) {
-            const double g = shape_gradient(a, q, d);
-TENSORMG_UNROLL_ALL
-            for (int m = 0; m < 3; ++m) H[m][d] += u[a][m] * g;
-          }
-        double G[3][3];
-TENSORMG_UNROLL_ALL
+        double G[3][3];  // ∇u = H J⁻¹
+        TENSORMG_UNROLL_ALL
         for (int m = 0; m < 3; ++m)
-TENSORMG_UNROLL_ALL
+          TENSORMG_UNROLL_ALL
           for (int n = 0; n < 3; ++n) G[m][n] = H[m][0] * K[n] + H[m][1] * K[3 + n] + H[m][2] * K[6 + n];
         const double trace = lam * (G[0][0] + G[1][1] + G[2][2]);
         double S[3][3];
-TENSORMG_UNROLL_ALL
+        TENSORMG_UNROLL_ALL
         for (int m = 0; m < 3; ++m)
-TENSORMG_UNROLL_ALL
+          TENSORMG_UNROLL_ALL
           for (int n = 0; n < 3; ++n) S[m][n] = wdet * (shear * (G[m][n] + G[n][m]) + (m == n ? trace : 0.0));
-        double T[3][3];
-TENSORMG_UNROLL_ALL
+        TENSORMG_UNROLL_ALL
         for (int m = 0; m < 3; ++m)
-TENSORMG_UNROLL_ALL
+          TENSORMG_UNROLL_ALL
           for (int d = 0; d < 3; ++d) T[m][d] = S[m][0] * K[d * 3] + S[m][1] * K[d * 3 + 1] + S[m][2] * K[d * 3 + 2];
-TENSORMG_UNROLL_ALL
-        for (int a = 0; a < 8; ++a)
-TENSORMG_UNROLL_ALL
-          for (int d = 0; d < 3; ++d) {
-            const double g = shape_gradient(a, q, d);
-TENSORMG_UNROLL_ALL
-            for (int m = 0; m < 3; ++m) out[a][m] += T[m][d] * g;
-          }
       }
+      TENSORMG_UNROLL_ALL
+      for (int m = 0; m < components; ++m)
+        TENSORMG_UNROLL_ALL
+        for (int d = 0; d < 3; ++d) {
+          if (factorized) {
+            F[m][d][across(q, d)] += T[m][d];
+          } else {
+            TENSORMG_UNROLL_ALL
+            for (int a = 0; a < 8; ++a) out[m][a] += T[m][d] * shape_gradient(a, q, d);
+          }
+        }
     }
-TENSORMG_UNROLL_ALL
+    if (factorized && !diagonal) {
+      TENSORMG_UNROLL_ALL
+      for (int m = 0; m < components; ++m) integrate_gradients(F[m], out[m]);
+    }
+    TENSORMG_UNROLL_ALL
     for (int a = 0; a < 8; ++a) {
       if (fixed[a]) continue;
-TENSORMG_UNROLL_ALL
+      TENSORMG_UNROLL_ALL
       for (int m = 0; m < components; ++m) {
         if (coloured)
-          dst(v[a] * components + m) += out[a][m];
+          dst(v[a] * components + m) += out[m][a];
         else
-          Kokkos::atomic_add(&dst(v[a] * components + m), out[a][m]);
+          Kokkos::atomic_add(&dst(v[a] * components + m), out[m][a]);
       }
     }
   }
@@ -238,15 +332,27 @@ LowOrderGeometry parse_low_order_geometry(const std::string& text) {
   return parse_enum(geometry_names, text, "geometry");
 }
 LowOrderScatter parse_low_order_scatter(const std::string& text) { return parse_enum(scatter_names, text, "scatter"); }
+std::string to_string(LowOrderEvaluation e) { return enum_name(evaluation_names, e); }
+LowOrderEvaluation parse_low_order_evaluation(const std::string& text) {
+  return parse_enum(evaluation_names, text, "evaluation");
+}
 
-double low_order_flops_per_cell(LowOrderProblem problem, LowOrderGeometry geometry) {
-  // Per Gauss point: J (8 × 9 FMA), adjugate, determinant and scaling (9 × 3 + 5 + 10 + 1),
-  // then the problem's own work; the shape-function gradients are constants.
-  const double jacobian = geometry == LowOrderGeometry::on_the_fly ? 2.0 * 72 + 27 + 5 + 10 + 1 : 0.0;
-  const double work = problem == LowOrderProblem::laplace
-                          ? 2.0 * 24 + 3 * 5 + 3 + 3 * 5 + 2.0 * 24  // ∇_ξ u, J⁻ᵀ, scale, J⁻¹, add back
-                          : 2.0 * 72 + 9 * 5 + 4 + 9 * 4 + 9 * 5 + 2.0 * 72;  // H, H J⁻¹, σ, T, add back
-  return 8 * (jacobian + work);
+double low_order_flops_per_cell(LowOrderProblem problem, LowOrderGeometry geometry, LowOrderEvaluation evaluation) {
+  // Counted as the kernel does them (an FMA is 2 flops); the shape-function gradients are
+  // constants. Inverse: adjugate 9 × 3, determinant 5, reciprocal 1, scaling 9 + 1.
+  const int C = problem == LowOrderProblem::laplace ? 1 : 3;
+  const bool factorized = evaluation == LowOrderEvaluation::factorized;
+  const bool on_the_fly = geometry == LowOrderGeometry::on_the_fly;
+  const double inverse = 27 + 5 + 1 + 10;
+  // Per field: ∇_ξ at the 8 points (factorized: 3 directions × (4 + 10 + 10); else 8 × 3 × 8 FMA)
+  // and its transpose (factorized: 3 × (12 + 12 + 8); else 8 × 3 × 8 FMA).
+  const double gradients = factorized ? 72 : 8 * 48, transpose = factorized ? 96 : 8 * 48;
+  const double jacobian = on_the_fly ? 3 * gradients + 8 * inverse : 0;
+  // Per point: Laplace J⁻ᵀ (15), κ w det (2 + 3), J⁻¹ (15); elasticity H J⁻¹ (45), trace (3),
+  // σ (9 × 4), T (45); factorized points add T into the 4-value arrays.
+  const double point = problem == LowOrderProblem::laplace ? 15 + 5 + 15 : 45 + 3 + 36 + 45;
+  const double accumulate = factorized ? 3 * C : 0;
+  return jacobian + C * (gradients + transpose) + 8 * (point + accumulate);
 }
 
 template <class ExecSpace>
@@ -266,18 +372,18 @@ LowOrderOperator<ExecSpace>::LowOrderOperator(std::shared_ptr<const HexLayout<Ex
 
 template <class ExecSpace>
 double LowOrderOperator<ExecSpace>::flops() const {
-  return layout_->n_cells() * low_order_flops_per_cell(options_.problem, options_.geometry);
+  return layout_->n_cells() * low_order_flops_per_cell(options_.problem, options_.geometry, options_.evaluation);
 }
 
 namespace {
-template <class ExecSpace, int components, bool stored, bool diagonal>
+template <class ExecSpace, int components, bool stored, bool factorized, bool diagonal>
 void run_cells(const HexLayout<ExecSpace>& layout, LowOrderScatter scatter,
                const Kokkos::View<double**, Kokkos::LayoutRight, typename ExecSpace::memory_space>& factors,
                const Kokkos::View<double*, typename ExecSpace::memory_space>& src,
                const Kokkos::View<double*, typename ExecSpace::memory_space>& dst) {
   const char* name = components == 1 ? "tensormg::low_order::laplace" : "tensormg::low_order::elasticity";
   if (scatter == LowOrderScatter::atomic) {
-    LowOrderCellKernel<ExecSpace, components, stored, false, diagonal> k{
+    LowOrderCellKernel<ExecSpace, components, stored, factorized, false, diagonal> k{
         layout.cells(), layout.points(), layout.coefficient(), layout.lame_lambda(), layout.lame_mu(), factors,
         layout.cell_order(), 0, src, dst};
     Kokkos::parallel_for(name, Kokkos::RangePolicy<ExecSpace>(0, layout.n_cells()), k);
@@ -285,11 +391,29 @@ void run_cells(const HexLayout<ExecSpace>& layout, LowOrderScatter scatter,
   }
   const auto& offsets = layout.colour_offsets();
   for (std::size_t colour = 0; colour + 1 < offsets.size(); ++colour) {
-    LowOrderCellKernel<ExecSpace, components, stored, true, diagonal> k{
+    LowOrderCellKernel<ExecSpace, components, stored, factorized, true, diagonal> k{
         layout.cells(), layout.points(), layout.coefficient(), layout.lame_lambda(), layout.lame_mu(), factors,
         layout.cell_order(), offsets[colour], src, dst};
     Kokkos::parallel_for(name, Kokkos::RangePolicy<ExecSpace>(0, offsets[colour + 1] - offsets[colour]), k);
   }
+}
+
+template <class ExecSpace, int components, bool diagonal>
+void dispatch_variant(const HexLayout<ExecSpace>& layout, const LowOrderOptions& o,
+                      const Kokkos::View<double**, Kokkos::LayoutRight, typename ExecSpace::memory_space>& factors,
+                      const Kokkos::View<double*, typename ExecSpace::memory_space>& src,
+                      const Kokkos::View<double*, typename ExecSpace::memory_space>& dst) {
+  const bool stored = o.geometry == LowOrderGeometry::stored;
+  // The diagonal is always formed point by point (set-up work, no factorized variant).
+  const bool factorized = !diagonal && o.evaluation == LowOrderEvaluation::factorized;
+  if (stored && factorized)
+    run_cells<ExecSpace, components, true, true, diagonal>(layout, o.scatter, factors, src, dst);
+  else if (stored)
+    run_cells<ExecSpace, components, true, false, diagonal>(layout, o.scatter, factors, src, dst);
+  else if (factorized)
+    run_cells<ExecSpace, components, false, true, diagonal>(layout, o.scatter, factors, src, dst);
+  else
+    run_cells<ExecSpace, components, false, false, diagonal>(layout, o.scatter, factors, src, dst);
 }
 
 template <class ExecSpace, bool diagonal>
@@ -297,18 +421,10 @@ void dispatch(const HexLayout<ExecSpace>& layout, const LowOrderOptions& o,
               const Kokkos::View<double**, Kokkos::LayoutRight, typename ExecSpace::memory_space>& factors,
               const Kokkos::View<double*, typename ExecSpace::memory_space>& src,
               const Kokkos::View<double*, typename ExecSpace::memory_space>& dst) {
-  const bool stored = o.geometry == LowOrderGeometry::stored;
-  if (o.problem == LowOrderProblem::laplace) {
-    if (stored)
-      run_cells<ExecSpace, 1, true, diagonal>(layout, o.scatter, factors, src, dst);
-    else
-      run_cells<ExecSpace, 1, false, diagonal>(layout, o.scatter, factors, src, dst);
-  } else {
-    if (stored)
-      run_cells<ExecSpace, 3, true, diagonal>(layout, o.scatter, factors, src, dst);
-    else
-      run_cells<ExecSpace, 3, false, diagonal>(layout, o.scatter, factors, src, dst);
-  }
+  if (o.problem == LowOrderProblem::laplace)
+    dispatch_variant<ExecSpace, 1, diagonal>(layout, o, factors, src, dst);
+  else
+    dispatch_variant<ExecSpace, 3, diagonal>(layout, o, factors, src, dst);
 }
 
 /// dst(i) = value(i) for the constrained DoFs i (value = src for identity rows, 1 for the diagonal).
