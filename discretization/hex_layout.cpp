@@ -223,10 +223,13 @@ HexLayout<ExecSpace>::HexLayout(const HexMesh& mesh, int components, const HexDi
         for (global_index a = start[f[0]]; a < start[f[0] + 1] && !shared; ++a) {
           const global_index other = adjacent[a];
           if (other == c) continue;
-          int found = 0;
-          for (int i = 1; i < 4; ++i)
-            for (int v = 0; v < 8; ++v) found += mesh.cells[8 * other + v] == f[i];
-          shared = found == 3;
+          const global_index* w = &mesh.cells[8 * other];
+          const auto holds = [w](global_index vertex) {
+            for (int v = 0; v < 8; ++v)
+              if (w[v] == vertex) return true;
+            return false;
+          };
+          shared = holds(f[3]) && holds(f[1]) && holds(f[2]);  // f[3]: the diagonal, rarely shared
         }
         if (!shared)
           for (int i = 0; i < 4; ++i) dirichlet_vertex_[local_of[f[i]]] = 1;

@@ -1,0 +1,684 @@
+// tensormg-loworder: Q1 Laplace −∇·(κ∇u) = f or linear elasticity on an unstructured hexahedral mesh
+// (paper 004): a perturbed, optionally renumbered brick or a Gmsh file; the matrix-free operator
+// or the assembled matrix; unpreconditioned fused CG or CG with Jacobi; any number of MPI ranks.
+// On the uniform brick a manufactured solution gives L2 and nodal errors. Prints a summary,
+// writes HDF5 + XDMF (points, hexahedra, solution or displacement, material) and a run record.
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "backends/device.hpp"
+#include "core/environment.hpp"
+#include "core/error.hpp"
+#include "core/fused_cg.hpp"
+#include "core/hdf5_file.hpp"
+#include "core/json.hpp"
+#include "core/krylov.hpp"
+#include "core/memory.hpp"
+#include "core/output_file.hpp"
+#include "core/preconditioners.hpp"
+#include "core/provenance.hpp"
+#include "core/timer.hpp"
+#include "discretization/assembled_low_order.hpp"
+#include "discretization/hex_layout.hpp"
+#include "discretization/hex_mesh.hpp"
+#include "discretization/low_order_operator.hpp"
+#include "discretization/low_order_problem.hpp"
+#include "discretization/solution_output.hpp"
+#include "drivers/command_line.hpp"
+#include "multigrid/memory_estimate.hpp"
+
+namespace {
+
+using namespace tensormg;
+using Exec = DefaultExec;
+using Vector = DistributedVector<double, Exec>;
+using Layout = HexLayout<Exec>;
+
+struct Options {
+  std::string problem = "laplace";
+  std::string mesh = "brick";  ///< "brick" or the path of a Gmsh 4.1 file
+  std::vector<int> cells{8};
+  double perturbation = 0.2;
+  bool renumber = false;
+  long long seed = 1;
+  std::string op = "matrix-free";
+  std::string geometry = "on-the-fly";
+  std::string scatter = "atomic";
+  std::string evaluation = "factorized";
+  std::string ordering = "morton";
+  std::string material = "uniform";
+  double contrast = 1e3;
+  int layers = 4;
+  std::string dirichlet = "boundary";
+  std::string preconditioner = "none";
+  double rtol = 1e-8;
+  int max_iterations = 10000;
+  std::string output;
+  bool output_given = false;
+  bool overwrite = false;
+  std::string record;
+  bool record_given = false;
+  bool monitor = false;
+  /// Options that apply to one choice only, and whether each was given (validate()).
+  std::vector<std::pair<bool, std::string>> brick_only_given, matrix_free_only_given;
+  bool contrast_given = false, layers_given = false;
+};
+
+bool is_brick(const Options& o) { return o.mesh == "brick"; }
+int components(const Options& o) { return o.problem == "elasticity" ? 3 : 1; }
+/// The manufactured solution needs the unit cube and one material.
+bool has_manufactured_solution(const Options& o) { return is_brick(o) && o.material == "uniform"; }
+
+LowOrderOptions operator_options(const Options& o) {
+  LowOrderOptions lo;
+  lo.problem = o.problem == "elasticity" ? LowOrderProblem::elasticity : LowOrderProblem::laplace;
+  lo.geometry = o.geometry == "stored" ? LowOrderGeometry::stored : LowOrderGeometry::on_the_fly;
+  lo.scatter = o.scatter == "atomic" ? LowOrderScatter::atomic : LowOrderScatter::coloured;
+  lo.evaluation = o.evaluation == "pointwise" ? LowOrderEvaluation::pointwise : LowOrderEvaluation::factorized;
+  return lo;
+}
+
+HexMaterialOptions material_options(const Options& o) {
+  HexMaterialOptions m;
+  m.kind = o.material == "layered" ? HexMaterial::layered : HexMaterial::uniform;
+  m.contrast = o.contrast;
+  m.layers = o.layers;
+  return m;
+}
+
+/// Checks of the options that need no mesh; throws InputError (made collective by the caller).
+void validate(Options& o, HexDirichlet& dirichlet) {
+  TENSORMG_CHECK(o.problem == "laplace" || o.problem == "elasticity",
+                 "--problem '" << o.problem << "' is not supported; use laplace or elasticity");
+  TENSORMG_CHECK(!o.mesh.empty(), "--mesh needs 'brick' or the name of a Gmsh 4.1 .msh file (it is empty)");
+  TENSORMG_CHECK(o.cells.size() == 1 || o.cells.size() == 3,
+                 "--cells takes 1 or 3 values (given " << o.cells.size() << ")");
+  if (o.cells.size() == 1) o.cells.assign(3, o.cells[0]);
+  for (int n : o.cells) TENSORMG_CHECK(n >= 1, "--cells must be at least 1 in every direction (given " << n << ")");
+  TENSORMG_CHECK(o.perturbation >= 0 && o.perturbation < 1,
+                 "--perturbation must be in [0, 1) (a fraction of the cell size; 1 can fold cells), given "
+                     << o.perturbation);
+  TENSORMG_CHECK(o.seed >= 0, "--seed must be >= 0, given " << o.seed);
+  if (!is_brick(o))
+    for (const auto& [given, name] : o.brick_only_given)
+      TENSORMG_CHECK(!given, name << " applies to --mesh brick only (the mesh is read from '" << o.mesh << "')");
+  TENSORMG_CHECK(o.op == "matrix-free" || o.op == "assembled",
+                 "--operator '" << o.op << "' is not supported; use matrix-free or assembled");
+  TENSORMG_CHECK(o.geometry == "on-the-fly" || o.geometry == "stored",
+                 "--geometry '" << o.geometry << "' is not supported; use on-the-fly or stored");
+  TENSORMG_CHECK(o.scatter == "atomic" || o.scatter == "coloured" || o.scatter == "colored",
+                 "--scatter '" << o.scatter << "' is not supported; use atomic or coloured");
+  TENSORMG_CHECK(o.evaluation == "factorized" || o.evaluation == "pointwise",
+                 "--evaluation '" << o.evaluation << "' is not supported; use factorized or pointwise");
+  TENSORMG_CHECK(o.ordering == "morton" || o.ordering == "mesh",
+                 "--ordering '" << o.ordering << "' is not supported; use morton or mesh");
+  if (o.op == "assembled")
+    for (const auto& [given, name] : o.matrix_free_only_given)
+      TENSORMG_CHECK(!given, name << " applies to --operator matrix-free only");
+  TENSORMG_CHECK(o.material == "uniform" || o.material == "layered",
+                 "--material '" << o.material << "' is not supported; use uniform or layered");
+  TENSORMG_CHECK(o.contrast > 0, "--contrast must be > 0, given " << o.contrast);
+  TENSORMG_CHECK(o.layers >= 1 && o.layers <= 1000000, "--layers must be in 1..1000000, given " << o.layers);
+  TENSORMG_CHECK(o.material == "layered" || (!o.contrast_given && !o.layers_given),
+                 "--contrast and --layers apply to --material layered only");
+  try {
+    dirichlet = parse_hex_dirichlet(o.dirichlet);
+  } catch (const InputError& e) {
+    throw InputError("--dirichlet '" + o.dirichlet + "': " + e.what());
+  }
+  const bool none = !dirichlet.whole_boundary && dirichlet.tags.empty() && dirichlet.planes.empty();
+  TENSORMG_CHECK(!none, "--dirichlet " << o.dirichlet << " leaves the operator singular: " << o.problem
+                                       << " needs Dirichlet vertices (e.g. --dirichlet boundary or z=0)");
+  TENSORMG_CHECK(o.preconditioner == "none" || o.preconditioner == "jacobi",
+                 "--preconditioner '" << o.preconditioner << "' is not supported; use none (fused CG) or jacobi");
+  const double floor = 8 * std::numeric_limits<double>::epsilon();
+  TENSORMG_CHECK(o.rtol > 0 && o.rtol < 1, "--rtol must be in (0, 1), given " << o.rtol);
+  TENSORMG_CHECK(o.rtol >= floor,
+                 "--rtol " << o.rtol << " is below what double precision can reach (" << floor << ")");
+  TENSORMG_CHECK(o.max_iterations >= 0, "--max-iterations must be >= 0, given " << o.max_iterations);
+  TENSORMG_CHECK(!o.output_given || !o.output.empty(), "--output needs a file name (it is empty)");
+  TENSORMG_CHECK(!o.record_given || !o.record.empty(), "--record needs a file name (it is empty)");
+  TENSORMG_CHECK(o.record.empty() || o.record != o.output, "--record and --output name the same file");
+}
+
+/// Collective, before the mesh is built (brick) or right after it is read (file): enough cells
+/// for the ranks, local counts that fit 32-bit indices, and memory for mesh, layout, operator and
+/// vectors. Counts in floating point so that absurd sizes cannot overflow.
+void check_size(const Options& o, double n_cells, double n_vertices, MPI_Comm comm) {
+  int ranks = 1;
+  MPI_Comm_size(comm, &ranks);
+  TENSORMG_CHECK_COLLECTIVE(comm, n_cells >= ranks,
+                            "the mesh has " << n_cells << " cells, fewer than the " << ranks
+                                            << " MPI ranks (each rank needs a cell); use more --cells or fewer ranks");
+  // The largest rank holds about its share of the vertices plus the ghosts of its surface; the
+  // layout numbers its cells' vertex slots (8 per cell) with 32-bit indices as well.
+  const double rank_dofs = components(o) * (n_vertices / ranks * 1.1 + 4 * std::pow(n_vertices / ranks, 2.0 / 3) + 8);
+  const double rank_cells = n_cells / ranks * 1.1;
+  const double limit = double(std::numeric_limits<local_index>::max());
+  TENSORMG_CHECK_COLLECTIVE(comm, rank_dofs < limit && rank_cells * 8 < limit,
+                            "the mesh of " << n_cells << " cells and " << n_vertices << " vertices puts about "
+                                           << rank_dofs << " DoFs and " << rank_cells
+                                           << " cells on one rank, more than one rank can address with 32-bit local "
+                                              "indices ("
+                                           << local_index(limit) << " DoFs, " << local_index(limit / 8)
+                                           << " cells); use fewer --cells or more MPI ranks");
+  const auto e = estimate_hex_memory(global_index(n_cells), global_index(n_vertices), components(o), ranks);
+  // Vectors: b and x, CG's r, p, Ap (Jacobi: z, the diagonal and its inverse as well).
+  const int vectors = 5 + (o.preconditioner == "jacobi" ? 3 : 0);
+  MemoryNeed need;
+  need.device_bytes = e.layout_device_bytes + vectors * e.vector_bytes + small_data_margin_bytes;
+  if (o.op == "assembled") need.device_bytes += e.csr_bytes;
+  if (o.op == "matrix-free" && o.geometry == "stored") need.device_bytes += e.geometry_bytes;
+  // Host: the whole mesh on every rank, the layout's host copies, the matrix assembled on the host,
+  // the right-hand side, the errors and the output staged through host vectors.
+  need.host_bytes = e.mesh_host_bytes + e.layout_device_bytes + 3 * e.vector_bytes;
+  if (o.op == "assembled") need.host_bytes += e.csr_bytes;
+  std::ostringstream what;
+  what << "this solve (" << o.problem << ", " << n_cells << " cells, " << components(o) * n_vertices << " DoFs)";
+  check_memory(need, device_available_bytes(), device_memory_is_host(), comm, what.str(),
+               "use fewer --cells or more MPI ranks");
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0)
+    std::printf("  %-24s %s device, %s host per rank (checked before building)\n", "memory estimate",
+                format_bytes(need.device_bytes).c_str(), format_bytes(need.host_bytes).c_str());
+}
+
+/// The nodal error: max over the vertices and components of |x − u(vertex)|.
+double nodal_max_error(const Layout& layout, const Vector& x, const PointFunction& exact) {
+  Vector difference(layout.partitioner(), "nodal_error");
+  interpolate(layout, exact, difference);
+  difference.axpby(1.0, x, -1.0);  // x − u on the owned entries
+  return difference.linf_norm();
+}
+
+/// An operator whose applications are timed (fenced), for the operator's share of a CG solve.
+template <class Operator>
+struct TimedOperator {
+  const Operator& A;
+  Timer& timer;
+  void vmult(Vector& dst, const Vector& src) const {
+    timer.start();
+    A.vmult(dst, src);
+    timer.stop();
+  }
+};
+
+// ---- output: HDF5 + XDMF of the unstructured mesh ------------------------------------------------
+
+/// Serial HDF5 at any rank count (as discretization/solution_output.cpp): rank 0 creates the
+/// temporary of path and runs `setup` (datasets, the record); then each rank in turn writes its
+/// own rows (`mine`); rank 0 adds the XDMF sidecar and commits both. Collective; any failure is
+/// an InputError on every rank and leaves no file behind.
+void write_in_turns(MPI_Comm comm, const std::string& path, const std::function<void(Hdf5Writer&)>& setup,
+                    const std::function<void(Hdf5Writer&)>& mine, const std::string& xdmf_text) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  std::string error, temporary;
+  OutputTransaction transaction;
+  if (rank == 0) {
+    try {
+      Hdf5Writer file;
+      transaction.add(path, [&](const std::string& t) {
+        const bool created = Hdf5Writer::create_exclusive(t, file);
+        if (created) temporary = t;
+        return created;
+      });
+      setup(file);
+      file.close();
+    } catch (const InputError& e) {
+      error = e.what();
+    }
+  }
+  long long length = static_cast<long long>(temporary.size());
+  MPI_Bcast(&length, 1, MPI_LONG_LONG, 0, comm);
+  temporary.resize(std::size_t(length));
+  MPI_Bcast(temporary.data(), int(length), MPI_CHAR, 0, comm);
+  check_collective(error.empty(), error, comm);
+  for (int r = 0; r < size; ++r) {
+    if (r == rank) {
+      try {
+        Hdf5Writer file;
+        file.open_existing(temporary);
+        mine(file);
+        file.close();
+      } catch (const InputError& e) {
+        error = e.what();
+      }
+    }
+    MPI_Barrier(comm);
+  }
+  check_collective(error.empty(), error, comm);
+  if (rank == 0) {
+    try {
+      transaction.add_text(path + ".xdmf", xdmf_text);
+      transaction.commit();
+    } catch (const InputError& e) {
+      error = e.what();
+    }
+  }
+  check_collective(error.empty(), error, comm);
+}
+
+/// XDMF 3 text for the hexahedra: /mesh/points, /mesh/connectivity (VTK order, 64-bit), the
+/// node field (/solution, or /displacement as a Vector of n × 3) and the cell field /material.
+std::string loworder_xdmf(hsize_t n_points, hsize_t n_cells, int components, const std::string& h5_name) {
+  const std::string file = xml_escaped(h5_name);
+  std::ostringstream x;
+  x << "<?xml version=\"1.0\" ?>\n<Xdmf Version=\"3.0\">\n <Domain>\n  <Grid Name=\"tensormg\" GridType=\"Uniform\">\n"
+    << "   <Topology TopologyType=\"Hexahedron\" NumberOfElements=\"" << n_cells << "\">\n    <DataItem Dimensions=\""
+    << n_cells << " 8\" NumberType=\"Int\" Precision=\"8\" Format=\"HDF\">" << file
+    << ":/mesh/connectivity</DataItem>\n   </Topology>\n"
+    << "   <Geometry GeometryType=\"XYZ\">\n    <DataItem Dimensions=\"" << n_points
+    << " 3\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">" << file
+    << ":/mesh/points</DataItem>\n   </Geometry>\n";
+  if (components == 1)
+    x << "   <Attribute Name=\"solution\" AttributeType=\"Scalar\" Center=\"Node\">\n    <DataItem Dimensions=\""
+      << n_points << "\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">" << file
+      << ":/solution</DataItem>\n   </Attribute>\n";
+  else
+    x << "   <Attribute Name=\"displacement\" AttributeType=\"Vector\" Center=\"Node\">\n    <DataItem Dimensions=\""
+      << n_points << " 3\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">" << file
+      << ":/displacement</DataItem>\n   </Attribute>\n";
+  x << "   <Attribute Name=\"material\" AttributeType=\"Scalar\" Center=\"Cell\">\n    <DataItem Dimensions=\""
+    << n_cells << "\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">" << file
+    << ":/material</DataItem>\n   </Attribute>\n";
+  x << "  </Grid>\n </Domain>\n</Xdmf>\n";
+  return x.str();
+}
+
+/// Writes points (global vertex order: each rank its owned rows), the rank's cells (rows from the
+/// MPI_Exscan of the cell counts) with global vertex numbers in VTK order, the solution and the
+/// per-cell coefficient (κ, or Young's modulus), and the run record.
+void write_output(const std::string& path, const Layout& layout, const Vector& x, const Json& record, bool overwrite) {
+  const MPI_Comm comm = layout.comm();
+  check_output_path(path, overwrite, comm);
+  const int nc = layout.components();
+  const hsize_t n_points = hsize_t(layout.n_global_vertices()), n_cells = hsize_t(layout.n_global_cells());
+  long long my_cells = layout.n_cells(), cell_offset = 0;
+  MPI_Exscan(&my_cells, &cell_offset, 1, MPI_LONG_LONG, MPI_SUM, comm);
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0) cell_offset = 0;  // MPI_Exscan leaves rank 0's result undefined
+
+  // The rank's rows, staged on the host: owned vertices in global order.
+  const std::size_t owned = std::size_t(layout.n_owned_vertices());
+  const auto values = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x.view());
+  const auto& global = layout.global_vertex();
+  const auto& points = layout.host_points();
+  const global_index first = layout.first_vertex();
+  std::vector<double> my_points(owned * 3), my_values(owned * nc);
+  collectively(comm, [&] {
+    for (std::size_t i = 0; i < owned; ++i) {
+      const std::size_t row = std::size_t(global[i] - first);
+      TENSORMG_CHECK(global[i] >= first && row < owned, "internal: owned vertex " << i << " has the global number "
+                                                            << global[i] << ", outside the rank's block");
+      for (int d = 0; d < 3; ++d) my_points[row * 3 + d] = points[i * 3 + d];
+      for (int c = 0; c < nc; ++c) my_values[row * nc + c] = values(i * nc + c);
+    }
+  });
+  const std::size_t cells = std::size_t(layout.n_cells());
+  const auto& host_cells = layout.host_cells();
+  std::vector<std::int64_t> connectivity(cells * 8);
+  for (std::size_t c = 0; c < cells; ++c)
+    for (int i = 0; i < 8; ++i) connectivity[c * 8 + i] = std::int64_t(global[host_cells[c * 8 + hex_vtk_order[i]]]);
+  const std::vector<double> material(layout.host_coefficient().begin(), layout.host_coefficient().begin() + cells);
+
+  const char* field = nc == 1 ? "solution" : "displacement";
+  const auto setup = [&](Hdf5Writer& file) {
+    file.create_double("mesh/points", {n_points, 3});
+    file.create_int64("mesh/connectivity", {n_cells, 8});
+    if (nc == 1) file.create_double(field, {n_points});
+    else file.create_double(field, {n_points, 3});
+    file.create_double("material", {n_cells});
+    file.write("run_record", record.dump(2));
+  };
+  const auto rows = [](hsize_t start, hsize_t count, hsize_t columns) {
+    Hdf5Writer::Hyperslab h;
+    h.start = {start};
+    h.stride = {1};
+    h.count = {1};
+    h.block = {count};
+    if (columns > 0) {
+      h.start.push_back(0);
+      h.stride.push_back(1);
+      h.count.push_back(1);
+      h.block.push_back(columns);
+    }
+    return std::vector<Hdf5Writer::Hyperslab>{h};
+  };
+  const auto mine = [&](Hdf5Writer& file) {
+    if (owned > 0) {
+      file.write_blocks("mesh/points", my_points, rows(hsize_t(first), owned, 3));
+      file.write_blocks(field, my_values, rows(hsize_t(first), owned, nc == 1 ? 0 : 3));
+    }
+    if (cells > 0) {
+      file.write_blocks("mesh/connectivity", connectivity, rows(hsize_t(cell_offset), cells, 8));
+      file.write_blocks("material", material, rows(hsize_t(cell_offset), cells, 0));
+    }
+  };
+  const std::string h5_name = path.substr(path.find_last_of('/') + 1);
+  write_in_turns(comm, path, setup, mine, loworder_xdmf(n_points, n_cells, nc, h5_name));
+}
+
+// ---- the run ----------------------------------------------------------------------------------
+
+Json options_record(const Options& o) {
+  Json j = Json::object();
+  j["problem"] = o.problem;
+  j["mesh"] = o.mesh;
+  if (is_brick(o)) {
+    j["cells"] = o.cells;
+    j["perturbation"] = o.perturbation;
+    j["renumber"] = o.renumber;
+    j["seed"] = o.seed;
+  }
+  j["operator"] = o.op;
+  if (o.op == "matrix-free") {
+    j["geometry"] = o.geometry;
+    j["scatter"] = o.scatter;
+    j["evaluation"] = o.evaluation;
+  }
+  j["ordering"] = o.ordering;
+  j["material"] = o.material;
+  if (o.material == "layered") {
+    j["contrast"] = o.contrast;
+    j["layers"] = o.layers;
+  }
+  j["dirichlet"] = o.dirichlet;
+  j["preconditioner"] = o.preconditioner;
+  j["solver"] = o.preconditioner == "none" ? "fused CG (paper 004 Algorithm 1)" : "CG with Jacobi";
+  j["rtol"] = o.rtol;
+  j["max_iterations"] = o.max_iterations;
+  j["output"] = o.output;
+  j["record"] = o.record;
+  return j;
+}
+
+int run(const Options& o, const HexDirichlet& dirichlet, Environment& env) {
+  const MPI_Comm comm = env.comm();
+  TimerSet timers, phases;
+  std::vector<std::string> phase_order;
+  const auto phase = [&](const std::string& name, auto&& f) {
+    if (std::find(phase_order.begin(), phase_order.end(), name) == phase_order.end()) phase_order.push_back(name);
+    ScopedTimer t(phases[name]);
+    f();
+    Kokkos::fence();
+  };
+  timers["setup"].start();
+  if (env.rank() == 0)
+    std::printf("tensormg-loworder: Q1 %s on %s, %s operator, %s on %s\n", o.problem.c_str(),
+                is_brick(o) ? "a perturbed brick" : o.mesh.c_str(), o.op.c_str(),
+                o.preconditioner == "none" ? "fused CG" : "CG + Jacobi", backend_name().c_str());
+
+  // The mesh: the brick is checked for size before it exists, a file right after it is read.
+  auto mesh = std::make_shared<HexMesh>();
+  if (is_brick(o)) {
+    const double nx = o.cells[0], ny = o.cells[1], nz = o.cells[2];
+    check_size(o, nx * ny * nz, (nx + 1) * (ny + 1) * (nz + 1), comm);
+    phase("mesh", [&] {
+      collectively(comm, [&] {
+        BrickHexOptions bo;
+        bo.cells = {o.cells[0], o.cells[1], o.cells[2]};
+        bo.perturbation = o.perturbation;
+        bo.renumber = o.renumber;
+        bo.seed = std::uint64_t(o.seed);
+        *mesh = brick_hex_mesh(bo);
+      });
+    });
+  } else {
+    phase("mesh", [&] {
+      collectively(comm, [&] {
+        std::ifstream probe(o.mesh);
+        TENSORMG_CHECK(probe.good(), "--mesh '" << o.mesh << "' cannot be read (give brick or a Gmsh 4.1 .msh file)");
+        probe.close();
+        *mesh = read_gmsh(o.mesh);
+      });
+    });
+    check_size(o, double(mesh->n_cells()), double(mesh->n_vertices()), comm);
+  }
+  const global_index mesh_cells = mesh->n_cells(), mesh_vertices = mesh->n_vertices();
+
+  std::shared_ptr<const Layout> layout;
+  phase("layout", [&] {
+    layout = std::make_shared<const Layout>(*mesh, components(o), dirichlet, material_options(o), comm,
+                                            o.ordering == "mesh" ? HexOrdering::mesh : HexOrdering::morton);
+  });
+  mesh.reset();  // the layout holds what the run needs: every rank drops its copy of the whole mesh
+  {
+    const long long mine = layout->constrained_dofs().extent(0);
+    long long total = 0;
+    MPI_Allreduce(&mine, &total, 1, MPI_LONG_LONG, MPI_SUM, comm);
+    TENSORMG_CHECK_COLLECTIVE(comm, total > 0,
+                              "--dirichlet " << o.dirichlet << " selects no vertex of this mesh: " << o.problem
+                                             << " needs Dirichlet vertices (e.g. --dirichlet boundary)");
+  }
+  const LowOrderOptions lo = operator_options(o);
+  std::optional<LowOrderOperator<Exec>> matrix_free;
+  std::optional<AssembledLowOrder<Exec>> assembled;
+  if (o.op == "matrix-free") phase("operator", [&] { matrix_free.emplace(layout, lo); });
+  else phase("matrix (assembly)", [&] { assembled.emplace(layout, lo.problem); });
+
+  // The load: the manufactured one (E = 1, ν of HexMaterialOptions), else f = 1 (Laplace) or
+  // the body force (0, 0, −1) (elasticity).
+  std::optional<LowOrderManufactured> mms;
+  if (has_manufactured_solution(o)) {
+    const double E = 1, nu = HexMaterialOptions{}.poisson_ratio;
+    mms = LowOrderManufactured{lo.problem, E * nu / ((1 + nu) * (1 - 2 * nu)), E / (2 * (1 + nu))};
+  }
+  const PointFunction exact = [&](const double* p, double* u) { mms->solution(p, u); };
+  const PointFunction load = [&](const double* p, double* f) {
+    if (mms) {
+      mms->rhs(p, f);
+    } else if (components(o) == 1) {
+      f[0] = 1;
+    } else {
+      f[0] = f[1] = 0;
+      f[2] = -1;
+    }
+  };
+  Vector b, x;
+  phase("right-hand side", [&] {
+    b.reinit(layout->partitioner(), "rhs");
+    x.reinit(layout->partitioner(), "solution");
+    assemble_load_vector(*layout, load, b);
+  });
+  std::optional<JacobiPreconditioner<Vector>> jacobi;
+  if (o.preconditioner == "jacobi")
+    phase("Jacobi diagonal", [&] {
+      Vector diagonal(layout->partitioner(), "diagonal");
+      // The assembled operator's diagonal is the matrix-free one's (same quadrature); computing it
+      // matrix-free, with the geometry on the fly, stores nothing.
+      if (matrix_free) matrix_free->compute_diagonal(diagonal);
+      else LowOrderOperator<Exec>(layout, LowOrderOptions{lo.problem, LowOrderGeometry::on_the_fly, lo.scatter,
+                                                          lo.evaluation})
+               .compute_diagonal(diagonal);
+      jacobi.emplace(diagonal);
+    });
+  timers["setup"].stop();
+  const auto setup_times = phases.max_over_ranks(comm);
+
+  SolverControl control;
+  control.rtol = o.rtol;
+  control.max_iterations = o.max_iterations;
+  if (o.monitor && env.rank() == 0)
+    control.monitor = [](int it, double r) { std::printf("  iteration %5d  residual %.6e\n", it, r); };
+  Timer& operator_timer = timers["operator in CG"];
+  const auto solve = [&](const auto& A) {
+    const TimedOperator<std::decay_t<decltype(A)>> timed{A, operator_timer};
+    if (jacobi) return solve_cg(timed, x, b, *jacobi, control);
+    return solve_cg_fused(timed, x, b, control);
+  };
+  timers["solve"].start();
+  const SolverResult result = matrix_free ? solve(*matrix_free) : solve(*assembled);
+  timers["solve"].stop();
+  const int applications = operator_timer.count();
+
+  // Errors: L2 by 3×3×3 Gauss points per cell, nodal at the vertices.
+  std::optional<std::pair<double, double>> errors;
+  if (mms) errors = std::make_pair(l2_error(*layout, x, exact), nodal_max_error(*layout, x, exact));
+  const double b_norm = b.l2_norm();
+  const auto times = timers.max_over_ranks(comm);
+  const double dofs = double(layout->n_global_dofs());
+  const double per_iteration = result.iterations > 0 ? times.at("solve") / result.iterations : 0;
+  const double operator_gdofs = applications > 0 ? dofs * applications / times.at("operator in CG") / 1e9 : 0;
+  double nnz = 0;
+  if (assembled) {
+    const double mine = double(assembled->nnz());
+    MPI_Allreduce(&mine, &nnz, 1, MPI_DOUBLE, MPI_SUM, comm);
+  }
+
+  Json record = Json::object();
+  record["kind"] = "tensormg-loworder";
+  record["options"] = options_record(o);
+  Json& res = record["result"];
+  res["dofs"] = layout->n_global_dofs();
+  res["vertices"] = layout->n_global_vertices();
+  res["cells"] = layout->n_global_cells();
+  res["mesh_cells"] = mesh_cells;
+  res["mesh_vertices"] = mesh_vertices;
+  res["ranks"] = env.size();
+  if (assembled) res["nnz"] = nnz;
+  res["iterations"] = result.iterations;
+  res["reason"] = to_string(result.reason);
+  res["converged"] = result.converged();
+  res["initial_residual"] = result.initial_residual;
+  res["final_residual"] = result.final_residual;
+  res["true_residual"] = result.true_residual;
+  const double relative_true = b_norm > 0 ? result.true_residual / b_norm : result.true_residual;
+  res["relative_true_residual"] = relative_true;
+  const bool drifted = result.converged() && relative_true > 10 * o.rtol;
+  res["true_residual_exceeds_tolerance"] = drifted;
+  res["residual_history"] = result.history;
+  res["setup_seconds"] = times.at("setup");
+  Json breakdown = Json::object();
+  for (const auto& name : phase_order) breakdown[name] = setup_times.at(name);
+  res["setup_breakdown_seconds"] = breakdown;
+  res["solve_seconds"] = times.at("solve");
+  res["seconds_per_iteration"] = per_iteration;
+  res["operator_applications"] = applications;
+  res["operator_seconds"] = times.at("operator in CG");
+  res["operator_GDoFps"] = operator_gdofs;
+  res["dof_iterations_per_second"] = per_iteration > 0 ? dofs / per_iteration : 0.0;
+  if (errors) {
+    res["l2_error"] = errors->first;
+    res["nodal_max_error"] = errors->second;
+  }
+  record["provenance"] = provenance_record(env.command_line(), env.size(), device_name());
+
+  if (env.rank() == 0) {
+    std::printf("  %-24s %s\n", "device", device_name().c_str());
+    std::printf("  %-24s %.0f (%lld vertices x %d)\n", "DoFs", dofs,
+                static_cast<long long>(layout->n_global_vertices()), components(o));
+    std::printf("  %-24s %lld\n", "cells", static_cast<long long>(layout->n_global_cells()));
+    std::printf("  %-24s %d\n", "MPI ranks", env.size());
+    std::printf("  %-24s %s%s\n", "operator", o.op.c_str(),
+                o.op == "matrix-free"
+                    ? (", " + o.evaluation + ", geometry " + o.geometry + ", scatter " + o.scatter).c_str()
+                                      : (", " + std::to_string(static_cast<long long>(nnz)) + " nonzeros").c_str());
+    std::printf("  %-24s %s%s\n", "material", o.material.c_str(),
+                o.material == "layered"
+                    ? (" (" + std::to_string(o.layers) + " layers, contrast " + Json(o.contrast).dump(-1) + ")").c_str()
+                    : "");
+    std::printf("  %-24s %d\n", "iterations", result.iterations);
+    std::printf("  %-24s %s\n", "reason", to_string(result.reason).c_str());
+    std::printf("  %-24s %.3e\n", "relative true residual", relative_true);
+    std::printf("  %-24s %.4f s\n", "setup time", times.at("setup"));
+    for (const auto& name : phase_order) std::printf("    %-22s %.4f s\n", name.c_str(), setup_times.at(name));
+    std::printf("  %-24s %.4f s\n", "solve time", times.at("solve"));
+    std::printf("  %-24s %.3e s\n", "time per iteration", per_iteration);
+    std::printf("  %-24s %.4f (DoFs x iterations / solve time)\n", "GDoF/s per iteration",
+                per_iteration > 0 ? dofs / per_iteration / 1e9 : 0.0);
+    std::printf("  %-24s %.4f (%d applications, %.4f s, fenced)\n", "operator GDoF/s", operator_gdofs, applications,
+                times.at("operator in CG"));
+    if (errors) {
+      std::printf("  %-24s %.6e\n", "L2 error", errors->first);
+      std::printf("  %-24s %.6e\n", "nodal max error", errors->second);
+    }
+  }
+  if (!result.converged() || drifted) {
+    if (env.rank() == 0)
+      std::fprintf(stderr, "tensormg-loworder: not converged (%s, relative true residual %.3e); no output written\n",
+                   drifted ? "the true residual exceeds 10x the tolerance" : to_string(result.reason).c_str(),
+                   relative_true);
+    return 3;
+  }
+  if (!o.output.empty()) {
+    write_output(o.output, *layout, x, record, o.overwrite);
+    if (env.rank() == 0) std::printf("  %-24s %s (+ .xdmf)\n", "output", o.output.c_str());
+  }
+  if (!o.record.empty()) {
+    collectively(comm, [&] {
+      if (env.rank() == 0) write_text_file_atomically(o.record, record.dump() + "\n");
+    });
+    if (env.rank() == 0) std::printf("  %-24s %s\n", "record", o.record.c_str());
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return tensormg::run_program(argc, argv, [](tensormg::Environment& env) {
+    Options o;
+    CLI::App app{"tensormg-loworder: Q1 Laplace or linear elasticity on unstructured hexahedra (paper 004), "
+                 "matrix-free or assembled, CG"};
+    app.add_option("--problem", o.problem, "laplace (-div(kappa grad u) = f) or elasticity (isotropic, nu = 0.3)");
+    app.add_option("--mesh", o.mesh, "brick (the unit cube, perturbed) or a Gmsh 4.1 ASCII .msh file of hexahedra");
+    app.add_option("--cells", o.cells, "brick: cells per direction (one value or NX,NY,NZ)")->delimiter(',');
+    app.add_option("--perturbation", o.perturbation,
+                   "brick: interior vertices move by up to this fraction of half a cell, in [0, 1)");
+    app.add_flag("--renumber", o.renumber, "brick: random numbering of cells and vertices");
+    app.add_option("--seed", o.seed, "brick: seed of the perturbation and the renumbering");
+    app.add_option("--operator", o.op, "matrix-free or assembled (KokkosSparse CRS)");
+    app.add_option("--geometry", o.geometry, "matrix-free: on-the-fly (Jacobians from the vertices) or stored");
+    app.add_option("--scatter", o.scatter, "matrix-free: atomic or coloured (one launch per colour, no atomics)");
+    app.add_option("--evaluation", o.evaluation,
+                   "matrix-free: factorized (edge differences, the tensor structure of Q1) or pointwise (sums over "
+                   "the 8 vertices at each Gauss point, paper 004 Algorithm 2)");
+    app.add_option("--ordering", o.ordering,
+                   "memory order of the rank's cells and vertices: morton (Z-order of the centroids) or mesh (the "
+                   "mesh's numbering, e.g. the random one of --renumber)");
+    app.add_option("--material", o.material,
+                   "uniform (coefficient 1, E = 1) or layered (in z, alternating 1 and --contrast)");
+    app.add_option("--contrast", o.contrast, "layered: coefficient (Young's modulus) of every second layer");
+    app.add_option("--layers", o.layers, "layered: number of layers");
+    app.add_option("--dirichlet", o.dirichlet,
+                   "Dirichlet vertices: boundary, or tag:N and x=V / y=V / z=V joined by '+' (e.g. tag:3+z=0)");
+    app.add_option("--preconditioner", o.preconditioner, "none (fused CG, paper 004 Algorithm 1) or jacobi");
+    app.add_option("--rtol", o.rtol, "relative residual tolerance; a true residual above 10x it exits with code 3");
+    app.add_option("--max-iterations", o.max_iterations, "iteration limit");
+    app.add_option("-o,--output", o.output, "HDF5 file for mesh, solution and run record (an .xdmf sidecar is added)");
+    app.add_flag("--overwrite", o.overwrite, "replace existing output files");
+    app.add_option("--record", o.record, "JSON file for the run record (options, result, times; no solution)");
+    app.add_flag("--monitor", o.monitor, "print the residual of every iteration");
+    if (auto code = tensormg::parse_command_line(app, env)) return *code;
+    o.output_given = app.count("--output") > 0;
+    o.record_given = app.count("--record") > 0;
+    o.contrast_given = app.count("--contrast") > 0;
+    o.layers_given = app.count("--layers") > 0;
+    for (const char* name : {"--cells", "--perturbation", "--renumber", "--seed"})
+      o.brick_only_given.push_back({app.count(name) > 0, name});
+    for (const char* name : {"--geometry", "--scatter", "--evaluation"})
+      o.matrix_free_only_given.push_back({app.count(name) > 0, name});
+    tensormg::HexDirichlet dirichlet;
+    tensormg::collectively(env.comm(), [&] { validate(o, dirichlet); });
+    // Before anything is built: the output can be written (the memory is checked in run()).
+    if (!o.output.empty()) tensormg::check_output_path(o.output, o.overwrite, env.comm());
+    if (!o.record.empty()) tensormg::check_output_writable({o.record}, o.overwrite, env.comm());
+    return run(o, dirichlet, env);
+  });
+}
