@@ -17,7 +17,7 @@ import sys
 # Markers by family: matrix-free factorized circles, pointwise triangles, the SpMV squares, the
 # NoOp-SpMV bound none (a black line); colours by variant, line styles by rank count.
 def marker(variant):
-    if variant == "spmv":
+    if variant in ("spmv", "cusparse"):
         return "s"
     if variant == "noop":
         return ""
@@ -32,7 +32,14 @@ def load(paths):
     for path in paths:
         with open(path) as f:
             record = json.load(f)
-        if record.get("kind") != "tensormg-bench-loworder":
+        # perf/cusparse_spmv.py's list: cuSPARSE SpMV of the exported matrices, a variant "cusparse".
+        if isinstance(record, list) and all(isinstance(c, dict) and c.get("variant") == "cusparse" for c in record):
+            for c in record:
+                bytes_per_dof = (c["nnz"] * 12 + (c["rows"] + 1) * 4) / c["dofs"]
+                cases.append({"problem": c["problem"], "dofs": c["dofs"], "cells": "-", "variant": "cusparse",
+                              "seconds": c["seconds"], "GDoFps": c["gdofs"], "bytes_per_dof": bytes_per_dof})
+            continue
+        if not isinstance(record, dict) or record.get("kind") != "tensormg-bench-loworder":
             sys.exit(f"{path}: not a tensormg-bench-loworder record")
         if not record.get("complete", True):
             print(f"{path}: an incomplete record (the run stopped early): its measured cases are used", file=sys.stderr)
@@ -44,8 +51,8 @@ def load(paths):
 
 
 def variant_order(v):
-    """mf variants first (as the benchmark lists them), then spmv, then noop."""
-    return (v == "noop", v == "spmv", v)
+    """mf variants first (as the benchmark lists them), then spmv, cusparse, then noop."""
+    return (v == "noop", v == "cusparse", v == "spmv", v)
 
 
 def table(cases, skipped):
@@ -114,7 +121,8 @@ def plot(cases, device, path, value, ylabel, title, variants_filter=None):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("records", nargs="+", help="tensormg-bench-loworder JSON records")
+    parser.add_argument("records", nargs="+",
+                        help="tensormg-bench-loworder JSON records (and perf/cusparse_spmv.py's lists)")
     parser.add_argument("--out", help="prefix of PREFIX.md, PREFIX-operator.png and PREFIX-cg.png")
     args = parser.parse_args()
     cases, skipped, device, _ = load(args.records)
