@@ -52,9 +52,13 @@ void bisect(std::vector<global_index>& cells, std::size_t begin, std::size_t end
 }  // namespace
 
 std::string to_string(HexMaterial m) { return enum_name(material_names, m); }
-HexMaterial parse_hex_material(const std::string& text) { return parse_enum(material_names, text, "material"); }
+HexMaterial parse_hex_material(const std::string& text, const char* what) {
+  return parse_enum(material_names, text, what);
+}
 std::string to_string(HexOrdering o) { return enum_name(ordering_names, o); }
-HexOrdering parse_hex_ordering(const std::string& text) { return parse_enum(ordering_names, text, "ordering"); }
+HexOrdering parse_hex_ordering(const std::string& text, const char* what) {
+  return parse_enum(ordering_names, text, what);
+}
 
 HexDirichlet parse_hex_dirichlet(const std::string& text) {
   const std::string usage = "Dirichlet set '" + text +

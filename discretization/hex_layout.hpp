@@ -49,7 +49,7 @@ HexDirichlet parse_hex_dirichlet(const std::string& text);
 /// slabs of the mesh's z extent, by cell centroid, alternating coefficient 1 and `contrast`.
 enum class HexMaterial { uniform, layered };
 std::string to_string(HexMaterial m);
-HexMaterial parse_hex_material(const std::string& text);
+HexMaterial parse_hex_material(const std::string& text, const char* what = "material");
 
 struct HexMaterialOptions {
   HexMaterial kind = HexMaterial::uniform;
@@ -63,7 +63,7 @@ struct HexMaterialOptions {
 /// in space are neighbours in memory, whatever the mesh's numbering), or as the mesh numbers them.
 enum class HexOrdering { morton, mesh };
 std::string to_string(HexOrdering o);
-HexOrdering parse_hex_ordering(const std::string& text);
+HexOrdering parse_hex_ordering(const std::string& text, const char* what = "ordering");
 
 template <class ExecSpace = DefaultExec>
 class HexLayout {

@@ -327,14 +327,18 @@ struct LowOrderGeometryKernel {
 std::string to_string(LowOrderProblem p) { return enum_name(problem_names, p); }
 std::string to_string(LowOrderGeometry g) { return enum_name(geometry_names, g); }
 std::string to_string(LowOrderScatter s) { return enum_name(scatter_names, s); }
-LowOrderProblem parse_low_order_problem(const std::string& text) { return parse_enum(problem_names, text, "problem"); }
-LowOrderGeometry parse_low_order_geometry(const std::string& text) {
-  return parse_enum(geometry_names, text, "geometry");
+LowOrderProblem parse_low_order_problem(const std::string& text, const char* what) {
+  return parse_enum(problem_names, text, what);
 }
-LowOrderScatter parse_low_order_scatter(const std::string& text) { return parse_enum(scatter_names, text, "scatter"); }
+LowOrderGeometry parse_low_order_geometry(const std::string& text, const char* what) {
+  return parse_enum(geometry_names, text, what);
+}
+LowOrderScatter parse_low_order_scatter(const std::string& text, const char* what) {
+  return parse_enum(scatter_names, text, what);
+}
 std::string to_string(LowOrderEvaluation e) { return enum_name(evaluation_names, e); }
-LowOrderEvaluation parse_low_order_evaluation(const std::string& text) {
-  return parse_enum(evaluation_names, text, "evaluation");
+LowOrderEvaluation parse_low_order_evaluation(const std::string& text, const char* what) {
+  return parse_enum(evaluation_names, text, what);
 }
 
 double low_order_flops_per_cell(LowOrderProblem problem, LowOrderGeometry geometry, LowOrderEvaluation evaluation) {

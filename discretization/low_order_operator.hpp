@@ -32,10 +32,12 @@ std::string to_string(LowOrderProblem p);
 std::string to_string(LowOrderGeometry g);
 std::string to_string(LowOrderScatter s);
 std::string to_string(LowOrderEvaluation e);
-LowOrderProblem parse_low_order_problem(const std::string& text);
-LowOrderGeometry parse_low_order_geometry(const std::string& text);
-LowOrderScatter parse_low_order_scatter(const std::string& text);
-LowOrderEvaluation parse_low_order_evaluation(const std::string& text);
+/// Parse the names above; an unknown one throws InputError "<what> '<text>' is not supported; use
+/// ..." (what: the option's name in a program, e.g. "--geometry").
+LowOrderProblem parse_low_order_problem(const std::string& text, const char* what = "problem");
+LowOrderGeometry parse_low_order_geometry(const std::string& text, const char* what = "geometry");
+LowOrderScatter parse_low_order_scatter(const std::string& text, const char* what = "scatter");
+LowOrderEvaluation parse_low_order_evaluation(const std::string& text, const char* what = "evaluation");
 
 struct LowOrderOptions {
   LowOrderProblem problem = LowOrderProblem::laplace;

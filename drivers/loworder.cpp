@@ -83,16 +83,16 @@ bool has_manufactured_solution(const Options& o) { return is_brick(o) && o.mater
 
 LowOrderOptions operator_options(const Options& o) {
   LowOrderOptions lo;
-  lo.problem = o.problem == "elasticity" ? LowOrderProblem::elasticity : LowOrderProblem::laplace;
-  lo.geometry = o.geometry == "stored" ? LowOrderGeometry::stored : LowOrderGeometry::on_the_fly;
-  lo.scatter = o.scatter == "atomic" ? LowOrderScatter::atomic : LowOrderScatter::coloured;
-  lo.evaluation = o.evaluation == "pointwise" ? LowOrderEvaluation::pointwise : LowOrderEvaluation::factorized;
+  lo.problem = parse_low_order_problem(o.problem, "--problem");
+  lo.geometry = parse_low_order_geometry(o.geometry, "--geometry");
+  lo.scatter = parse_low_order_scatter(o.scatter, "--scatter");
+  lo.evaluation = parse_low_order_evaluation(o.evaluation, "--evaluation");
   return lo;
 }
 
 HexMaterialOptions material_options(const Options& o) {
   HexMaterialOptions m;
-  m.kind = o.material == "layered" ? HexMaterial::layered : HexMaterial::uniform;
+  m.kind = parse_hex_material(o.material, "--material");
   m.contrast = o.contrast;
   m.layers = o.layers;
   return m;
@@ -100,8 +100,7 @@ HexMaterialOptions material_options(const Options& o) {
 
 /// Checks of the options that need no mesh; throws InputError (made collective by the caller).
 void validate(Options& o, HexDirichlet& dirichlet) {
-  TENSORMG_CHECK(o.problem == "laplace" || o.problem == "elasticity",
-                 "--problem '" << o.problem << "' is not supported; use laplace or elasticity");
+  parse_low_order_problem(o.problem, "--problem");  // the name tables of the library check the names
   TENSORMG_CHECK(!o.mesh.empty(), "--mesh needs 'brick' or the name of a Gmsh 4.1 .msh file (it is empty)");
   TENSORMG_CHECK(o.cells.size() == 1 || o.cells.size() == 3,
                  "--cells takes 1 or 3 values (given " << o.cells.size() << ")");
@@ -116,19 +115,12 @@ void validate(Options& o, HexDirichlet& dirichlet) {
       TENSORMG_CHECK(!given, name << " applies to --mesh brick only (the mesh is read from '" << o.mesh << "')");
   TENSORMG_CHECK(o.op == "matrix-free" || o.op == "assembled",
                  "--operator '" << o.op << "' is not supported; use matrix-free or assembled");
-  TENSORMG_CHECK(o.geometry == "on-the-fly" || o.geometry == "stored",
-                 "--geometry '" << o.geometry << "' is not supported; use on-the-fly or stored");
-  TENSORMG_CHECK(o.scatter == "atomic" || o.scatter == "coloured" || o.scatter == "colored",
-                 "--scatter '" << o.scatter << "' is not supported; use atomic or coloured");
-  TENSORMG_CHECK(o.evaluation == "factorized" || o.evaluation == "pointwise",
-                 "--evaluation '" << o.evaluation << "' is not supported; use factorized or pointwise");
-  TENSORMG_CHECK(o.ordering == "morton" || o.ordering == "mesh",
-                 "--ordering '" << o.ordering << "' is not supported; use morton or mesh");
+  operator_options(o);
+  parse_hex_ordering(o.ordering, "--ordering");
   if (o.op == "assembled")
     for (const auto& [given, name] : o.matrix_free_only_given)
       TENSORMG_CHECK(!given, name << " applies to --operator matrix-free only");
-  TENSORMG_CHECK(o.material == "uniform" || o.material == "layered",
-                 "--material '" << o.material << "' is not supported; use uniform or layered");
+  material_options(o);
   TENSORMG_CHECK(o.contrast > 0, "--contrast must be > 0, given " << o.contrast);
   TENSORMG_CHECK(o.layers >= 1 && o.layers <= 1000000, "--layers must be in 1..1000000, given " << o.layers);
   TENSORMG_CHECK(o.material == "layered" || (!o.contrast_given && !o.layers_given),
@@ -455,7 +447,7 @@ int run(const Options& o, const HexDirichlet& dirichlet, Environment& env) {
   std::shared_ptr<const Layout> layout;
   phase("layout", [&] {
     layout = std::make_shared<const Layout>(*mesh, components(o), dirichlet, material_options(o), comm,
-                                            o.ordering == "mesh" ? HexOrdering::mesh : HexOrdering::morton);
+                                            parse_hex_ordering(o.ordering, "--ordering"));
   });
   mesh.reset();  // the layout holds what the run needs: every rank drops its copy of the whole mesh
   {

@@ -471,39 +471,25 @@ int main(int argc, char** argv) {
       TENSORMG_CHECK(!problems.empty() && !dofs.empty() && !operators.empty() && !geometries.empty() &&
                          !scatters.empty(),
                      "--problems, --dofs, --operators, --geometry and --scatter need at least one value");
-      for (const auto& p : problems) {
-        TENSORMG_CHECK(p == "laplace" || p == "elasticity",
-                       "--problems: '" << p << "' is not supported; use laplace or elasticity");
-        problem_list.push_back(p == "laplace" ? LowOrderProblem::laplace : LowOrderProblem::elasticity);
-      }
+      for (const auto& p : problems) problem_list.push_back(parse_low_order_problem(p, "--problems"));
       bool mf = false;
       for (const auto& o : operators) {
         TENSORMG_CHECK(o == "mf" || o == "spmv" || o == "noop",
-                       "--operators: '" << o << "' is not supported; use mf, spmv or noop");
+                       "--operators '" << o << "' is not supported; use mf, spmv or noop");
         mf = mf || o == "mf";
         sweep.spmv = sweep.spmv || o == "spmv";
         sweep.noop = sweep.noop || o == "noop";
       }
-      for (const auto& g : geometries)
-        TENSORMG_CHECK(g == "on-the-fly" || g == "stored",
-                       "--geometry: '" << g << "' is not supported; use on-the-fly or stored");
-      for (const auto& s : scatters)
-        TENSORMG_CHECK(s == "atomic" || s == "coloured",
-                       "--scatter: '" << s << "' is not supported; use atomic or coloured");
       TENSORMG_CHECK(!evaluations.empty(), "--evaluation needs at least one value");
+      sweep.ordering = parse_hex_ordering(sweep.ordering_name, "--ordering");
+      // Parsed (and checked) through the library's name tables, also when mf is not asked for.
       for (const auto& e : evaluations)
-        TENSORMG_CHECK(e == "factorized" || e == "pointwise",
-                       "--evaluation: '" << e << "' is not supported; use factorized or pointwise");
-      TENSORMG_CHECK(sweep.ordering_name == "morton" || sweep.ordering_name == "mesh",
-                     "--ordering '" << sweep.ordering_name << "' is not supported; use morton or mesh");
-      sweep.ordering = sweep.ordering_name == "mesh" ? HexOrdering::mesh : HexOrdering::morton;
-      if (mf)
-        for (const auto& e : evaluations)
-          for (const auto& g : geometries)
-            for (const auto& s : scatters)
-              sweep.mf.push_back({e == "pointwise" ? LowOrderEvaluation::pointwise : LowOrderEvaluation::factorized,
-                                  g == "stored" ? LowOrderGeometry::stored : LowOrderGeometry::on_the_fly,
-                                  s == "coloured" ? LowOrderScatter::coloured : LowOrderScatter::atomic, e, g, s});
+        for (const auto& g : geometries)
+          for (const auto& s : scatters) {
+            const MfVariant v{parse_low_order_evaluation(e, "--evaluation"), parse_low_order_geometry(g, "--geometry"),
+                              parse_low_order_scatter(s, "--scatter"), e, g, s};
+            if (mf) sweep.mf.push_back(v);
+          }
       for (double n : dofs) perf::check_dofs("--dofs", n);
       TENSORMG_CHECK(sweep.perturbation >= 0 && sweep.perturbation < 1,
                      "--perturbation must be in [0, 1), given " << sweep.perturbation);
