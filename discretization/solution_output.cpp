@@ -15,12 +15,6 @@ void check_output_path(const std::string& path, bool overwrite, MPI_Comm comm) {
   check_output_writable({path, path + ".xdmf"}, overwrite, comm);
 }
 
-namespace {
-/// The output protocol for serial HDF5 at any rank count: rank 0 creates path's temporary and
-/// runs `setup` (datasets, mesh data it owns alone, the record); then each rank in turn opens the
-/// temporary and writes its own blocks (`mine`): no rank holds more than its own part of the
-/// vector. Rank 0 then adds the XDMF text and commits both files. Collective; any failure is an
-/// InputError on every rank, and the transaction leaves nothing behind.
 void write_in_turns(MPI_Comm comm, const std::string& path, const std::function<void(Hdf5Writer&)>& setup,
                     const std::function<void(Hdf5Writer&)>& mine, const std::string& xdmf_text) {
   int rank = 0, size = 1;
@@ -73,6 +67,7 @@ void write_in_turns(MPI_Comm comm, const std::string& path, const std::function<
   check_collective(error.empty(), error, comm);
 }
 
+namespace {
 /// The owned entries (a rank's first n_owned values) on the host, in double.
 template <class Number, class ExecSpace>
 std::vector<double> owned_values(const DistributedVector<Number, ExecSpace>& v) {

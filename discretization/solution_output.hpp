@@ -6,14 +6,24 @@
 /// DG solutions are written as what they are, discontinuous: every value with its node's
 /// coordinates, each cell cut into k^d sub-cells (quadrilaterals or hexahedra) of its own points.
 
+#include <functional>
 #include <string>
 
 #include "core/distributed_vector.hpp"
+#include "core/hdf5_file.hpp"
 #include "core/json.hpp"
 #include "discretization/continuous_dof_layout.hpp"
 #include "discretization/dg_dof_layout.hpp"
 
 namespace tensormg {
+
+/// The output protocol for serial HDF5 at any rank count: rank 0 creates path's temporary and
+/// runs `setup` (datasets, mesh data it owns alone, the record); then each rank in turn opens the
+/// temporary and writes its own blocks (`mine`): no rank holds more than its own part of the
+/// vector. Rank 0 then adds the XDMF text and commits both files. Collective; any failure is an
+/// InputError on every rank, and the transaction leaves nothing behind.
+void write_in_turns(MPI_Comm comm, const std::string& path, const std::function<void(Hdf5Writer&)>& setup,
+                    const std::function<void(Hdf5Writer&)>& mine, const std::string& xdmf_text);
 
 /// Collective: throws a collective InputError when path (or its .xdmf sidecar) exists and
 /// overwrite is false. Call before the run's expensive work so a refusal costs nothing.

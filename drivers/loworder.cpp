@@ -210,61 +210,6 @@ struct TimedOperator {
 
 // ---- output: HDF5 + XDMF of the unstructured mesh ------------------------------------------------
 
-/// Serial HDF5 at any rank count (as discretization/solution_output.cpp): rank 0 creates the
-/// temporary of path and runs `setup` (datasets, the record); then each rank in turn writes its
-/// own rows (`mine`); rank 0 adds the XDMF sidecar and commits both. Collective; any failure is
-/// an InputError on every rank and leaves no file behind.
-void write_in_turns(MPI_Comm comm, const std::string& path, const std::function<void(Hdf5Writer&)>& setup,
-                    const std::function<void(Hdf5Writer&)>& mine, const std::string& xdmf_text) {
-  int rank = 0, size = 1;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &size);
-  std::string error, temporary;
-  OutputTransaction transaction;
-  if (rank == 0) {
-    try {
-      Hdf5Writer file;
-      transaction.add(path, [&](const std::string& t) {
-        const bool created = Hdf5Writer::create_exclusive(t, file);
-        if (created) temporary = t;
-        return created;
-      });
-      setup(file);
-      file.close();
-    } catch (const InputError& e) {
-      error = e.what();
-    }
-  }
-  long long length = static_cast<long long>(temporary.size());
-  MPI_Bcast(&length, 1, MPI_LONG_LONG, 0, comm);
-  temporary.resize(std::size_t(length));
-  MPI_Bcast(temporary.data(), int(length), MPI_CHAR, 0, comm);
-  check_collective(error.empty(), error, comm);
-  for (int r = 0; r < size; ++r) {
-    if (r == rank) {
-      try {
-        Hdf5Writer file;
-        file.open_existing(temporary);
-        mine(file);
-        file.close();
-      } catch (const InputError& e) {
-        error = e.what();
-      }
-    }
-    MPI_Barrier(comm);
-  }
-  check_collective(error.empty(), error, comm);
-  if (rank == 0) {
-    try {
-      transaction.add_text(path + ".xdmf", xdmf_text);
-      transaction.commit();
-    } catch (const InputError& e) {
-      error = e.what();
-    }
-  }
-  check_collective(error.empty(), error, comm);
-}
-
 /// XDMF 3 text for the hexahedra: /mesh/points, /mesh/connectivity (VTK order, 64-bit), the
 /// node field (/solution, or /displacement as a Vector of n × 3) and the cell field /material.
 std::string loworder_xdmf(hsize_t n_points, hsize_t n_cells, int components, const std::string& h5_name) {
