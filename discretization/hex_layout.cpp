@@ -93,9 +93,39 @@ HexDirichlet parse_hex_dirichlet(const std::string& text) {
   return d;
 }
 
+std::vector<double> hex_cell_modulus(const HexMesh& mesh, const HexMaterialOptions& material) {
+  if (!material.cell_modulus.empty()) return material.cell_modulus;
+  const global_index n_cells = mesh.n_cells();
+  std::vector<double> modulus(n_cells, 1.0);
+  if (material.kind != HexMaterial::layered) return modulus;
+  double zlo = std::numeric_limits<double>::max(), zhi = std::numeric_limits<double>::lowest();
+  for (const global_index v : mesh.cells) zlo = std::min(zlo, mesh.points[3 * v + 2]), zhi = std::max(zhi, mesh.points[3 * v + 2]);
+  for (global_index c = 0; c < n_cells; ++c) {
+    double z = 0;
+    for (int v = 0; v < 8; ++v) z += 0.125 * mesh.points[3 * mesh.cells[8 * c + v] + 2];
+    const int layer = std::min(material.layers - 1, int(std::floor((z - zlo) / (zhi - zlo) * material.layers)));
+    modulus[c] = layer % 2 == 0 ? 1.0 : material.contrast;
+  }
+  return modulus;
+}
+
+std::vector<int> hex_partition(const HexMesh& mesh, int parts) {
+  const global_index n_cells = mesh.n_cells();
+  std::vector<double> centroid(3 * std::size_t(n_cells), 0.0);
+  for (global_index c = 0; c < n_cells; ++c)
+    for (int v = 0; v < 8; ++v)
+      for (int d = 0; d < 3; ++d) centroid[3 * c + d] += 0.125 * mesh.points[3 * mesh.cells[8 * c + v] + d];
+  std::vector<int> part(n_cells, 0);
+  std::vector<global_index> order(n_cells);
+  std::iota(order.begin(), order.end(), global_index(0));
+  bisect(order, 0, order.size(), 0, std::max(parts, 1), centroid, part);
+  return part;
+}
+
 template <class ExecSpace>
 HexLayout<ExecSpace>::HexLayout(const HexMesh& mesh, int components, const HexDirichlet& dirichlet,
-                                const HexMaterialOptions& material, MPI_Comm comm, HexOrdering ordering)
+                                const HexMaterialOptions& material, MPI_Comm comm, HexOrdering ordering,
+                                const std::vector<int>& cell_rank)
     : components_(components) {
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);
@@ -106,24 +136,26 @@ HexLayout<ExecSpace>::HexLayout(const HexMesh& mesh, int components, const HexDi
     TENSORMG_CHECK(mesh.n_cells() >= size, "the mesh has " << mesh.n_cells() << " cells, fewer than the " << size
                                                            << " ranks; use at most " << mesh.n_cells() << " ranks");
     TENSORMG_CHECK(material.layers >= 1, "--layers must be at least 1");
+    TENSORMG_CHECK(cell_rank.empty() || global_index(cell_rank.size()) == mesh.n_cells(),
+                   "the cell partition has " << cell_rank.size() << " entries for " << mesh.n_cells() << " cells");
+    for (const int r : cell_rank) TENSORMG_CHECK(r >= 0 && r < size, "the cell partition names rank " << r);
     TENSORMG_CHECK(material.contrast > 0 && std::isfinite(material.contrast), "--contrast must be positive");
+    TENSORMG_CHECK(material.cell_modulus.empty() || global_index(material.cell_modulus.size()) == mesh.n_cells(),
+                   "the per-cell materials have " << material.cell_modulus.size() << " entries for " << mesh.n_cells()
+                                                  << " cells");
+    for (const double e : material.cell_modulus)
+      TENSORMG_CHECK(e > 0 && std::isfinite(e), "a per-cell coefficient is not positive: " << e);
     TENSORMG_CHECK(material.poisson_ratio > -1 && material.poisson_ratio < 0.5,
                    "Poisson's ratio must be in (-1, 0.5), not " << material.poisson_ratio);
   });
   const global_index n_cells = mesh.n_cells(), n_vertices = mesh.n_vertices();
   n_global_cells_ = n_cells;
 
-  // Parts by recursive coordinate bisection of the centroids.
   std::vector<double> centroid(3 * std::size_t(n_cells), 0.0);
   for (global_index c = 0; c < n_cells; ++c)
     for (int v = 0; v < 8; ++v)
       for (int d = 0; d < 3; ++d) centroid[3 * c + d] += 0.125 * mesh.points[3 * mesh.cells[8 * c + v] + d];
-  std::vector<int> part(n_cells, 0);
-  {
-    std::vector<global_index> order(n_cells);
-    std::iota(order.begin(), order.end(), global_index(0));
-    bisect(order, 0, order.size(), 0, size, centroid, part);
-  }
+  const std::vector<int> part = cell_rank.empty() ? hex_partition(mesh, size) : cell_rank;
 
   // A vertex belongs to the lowest part among its cells; vertices of no cell get no number.
   std::vector<int> owner(n_vertices, std::numeric_limits<int>::max());
@@ -269,20 +301,13 @@ HexLayout<ExecSpace>::HexLayout(const HexMesh& mesh, int components, const HexDi
   host_points_.resize(3 * std::size_t(n_local));
   for (global_index i = 0; i < n_local; ++i)
     for (int d = 0; d < 3; ++d) host_points_[3 * i + d] = mesh.points[3 * mesh_vertex_[i] + d];
-  double zlo = std::numeric_limits<double>::max(), zhi = std::numeric_limits<double>::lowest();
-  for (global_index v = 0; v < n_vertices; ++v)
-    if (owner[v] < size) zlo = std::min(zlo, mesh.points[3 * v + 2]), zhi = std::max(zhi, mesh.points[3 * v + 2]);
+  const std::vector<double> modulus = hex_cell_modulus(mesh, material);
   const double nu = material.poisson_ratio;
   host_coefficient_.resize(n_local_cells);
   host_lambda_.resize(n_local_cells);
   host_mu_.resize(n_local_cells);
   for (global_index lc = 0; lc < n_local_cells; ++lc) {
-    double e = 1;
-    if (material.kind == HexMaterial::layered) {
-      const double z = centroid[3 * mesh_cell_[lc] + 2];
-      const int layer = std::min(material.layers - 1, int(std::floor((z - zlo) / (zhi - zlo) * material.layers)));
-      e = layer % 2 == 0 ? 1.0 : material.contrast;
-    }
+    const double e = modulus[mesh_cell_[lc]];
     host_coefficient_[lc] = e;
     host_lambda_[lc] = e * nu / ((1 + nu) * (1 - 2 * nu));
     host_mu_[lc] = e / (2 * (1 + nu));

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "core/distributed_vector.hpp"
 #include "core/partitioner.hpp"
 #include "core/types.hpp"
 #include "discretization/hex_mesh.hpp"
@@ -56,7 +57,15 @@ struct HexMaterialOptions {
   double contrast = 1e3;
   int layers = 4;
   double poisson_ratio = 0.3;  ///< elasticity: λ = E ν / ((1 + ν)(1 − 2ν)), μ = E / (2 (1 + ν))
+  /// Per mesh cell: the coefficient (Young's modulus), overriding `kind` when not empty. The mesh
+  /// hierarchy sets it so that refined cells keep their coarsest ancestor's material (material
+  /// interfaces then follow the faces of every level).
+  std::vector<double> cell_modulus;
 };
+
+/// The coefficient (Young's modulus) of every cell of `mesh`: cell_modulus if given, else by kind
+/// (layered: the layer of the cell centroid's z in the mesh's z extent).
+std::vector<double> hex_cell_modulus(const HexMesh& mesh, const HexMaterialOptions& material);
 
 /// The order of the rank's cells and vertices in memory: along a Z-order (Morton) curve of the
 /// cell centroids, vertices numbered by the first cell that touches them (the default: neighbours
@@ -79,8 +88,10 @@ class HexLayout {
   /// Collective over comm. components: 1 (scalar Q1) or 3 (vector Q1). Throws a collective
   /// InputError for a mesh check_hex_mesh refuses, components other than 1 or 3, fewer cells than
   /// ranks, or local counts that do not fit 32-bit indices.
+  /// cell_rank: the rank of each mesh cell (e.g. inherited from a coarser mesh, so that the
+  /// transfer between levels stays rank-local); empty: hex_partition(mesh, ranks).
   HexLayout(const HexMesh& mesh, int components, const HexDirichlet& dirichlet, const HexMaterialOptions& material,
-            MPI_Comm comm, HexOrdering ordering = HexOrdering::morton);
+            MPI_Comm comm, HexOrdering ordering = HexOrdering::morton, const std::vector<int>& cell_rank = {});
 
   MPI_Comm comm() const { return partitioner_->comm(); }
   int components() const { return components_; }
@@ -138,6 +149,22 @@ class HexLayout {
   std::vector<char> dirichlet_vertex_;
   std::vector<double> host_points_, host_coefficient_, host_lambda_, host_mu_;
 };
+
+/// v(DoF) = f(index) on the owned entries, index = mesh vertex × components + component: the
+/// mesh's numbering, so the values do not depend on the rank count.
+template <class Number, class ExecSpace, class F>
+void fill_by_global_index(const HexLayout<ExecSpace>& layout, DistributedVector<Number, ExecSpace>& v, const F& f) {
+  auto host = Kokkos::create_mirror_view(v.view());
+  const int nc = layout.components();
+  for (local_index i = 0; i < layout.n_owned_vertices(); ++i)
+    for (int c = 0; c < nc; ++c)
+      host(std::size_t(i) * nc + c) = static_cast<Number>(f(layout.mesh_vertex()[i] * nc + c));
+  Kokkos::deep_copy(v.view(), host);
+}
+
+/// The rank of each cell: recursive coordinate bisection of the cell centroids into `parts` parts
+/// of (nearly) equal cell counts; the same on every rank.
+std::vector<int> hex_partition(const HexMesh& mesh, int parts);
 
 /// Host bytes and device bytes a run on `mesh` with `components` will need per rank, estimated
 /// before building anything (layout, operator variant, vectors): used by the programs' memory check.

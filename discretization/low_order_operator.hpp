@@ -66,6 +66,9 @@ class LowOrderOperator {
   void initialize_dof_vector(vector_type& v, const std::string& name = "low_order_vector") const {
     v.reinit(layout_->partitioner(), name);
   }
+  vector_type make_vector(const std::string& name = "low_order_vector") const {
+    return vector_type(layout_->partitioner(), name);
+  }
 
   const HexLayout<ExecSpace>& layout() const { return *layout_; }
   const LowOrderOptions& options() const { return options_; }

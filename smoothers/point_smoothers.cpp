@@ -5,6 +5,7 @@
 
 #include "core/error.hpp"
 #include "core/profiling.hpp"
+#include "discretization/low_order_operator.hpp"
 #include "discretization/node_functions.hpp"
 
 namespace tensormg {
@@ -59,15 +60,15 @@ template <class Number, class ExecSpace, class Operator>
 ChebyshevSmoother<Number, ExecSpace, Operator>::ChebyshevSmoother(std::shared_ptr<const Operator> op,
                                                          PointSmootherOptions options)
     : op_(std::move(op)), options_(options) {
-  collectively(op_->layout().mesh().comm(), [&] {  // the same options on every rank: one message
+  residual_ = op_->make_vector("chebyshev_residual");
+  direction_ = op_->make_vector("chebyshev_direction");
+  collectively(residual_.comm(), [&] {  // the same options on every rank: one message
     TENSORMG_CHECK(options.chebyshev_degree >= 1 && options.chebyshev_degree <= 20,
                    "the Chebyshev degree must be in 1..20, given " << options.chebyshev_degree);
     TENSORMG_CHECK(options.chebyshev_range > 1, "the Chebyshev range must be > 1, given " << options.chebyshev_range);
     TENSORMG_CHECK(options.eigenvalue_iterations >= 1, "the power iteration needs >= 1 step");
   });
   inverse_diagonal_ = inverse_diagonal(*op_);
-  residual_ = op_->make_vector("chebyshev_residual");
-  direction_ = op_->make_vector("chebyshev_direction");
   // Power iteration on D^{-1} A from a fixed pseudo-random start.
   auto v = op_->make_vector("power_iterate");
   fill_by_global_index(op_->layout(), v, [](global_index g) {
@@ -169,5 +170,8 @@ void GaussSeidelSmoother<Number, ExecSpace>::smooth(vector_type& x, const vector
   template class GaussSeidelSmoother<Number, Exec>;
 TENSORMG_FOR_EACH_NUMBER_AND_SPACE(TENSORMG_INSTANTIATE)
 #undef TENSORMG_INSTANTIATE
+// The low-order Q1 operators on unstructured hexahedra (double only).
+template class ChebyshevSmoother<double, DefaultExec, LowOrderOperator<DefaultExec>>;
+template class ChebyshevSmoother<double, SecondaryExec, LowOrderOperator<SecondaryExec>>;
 
 }  // namespace tensormg

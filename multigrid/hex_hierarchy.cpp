@@ -1,0 +1,54 @@
+#include "multigrid/hex_hierarchy.hpp"
+
+#include "core/error.hpp"
+
+namespace tensormg {
+
+template <class ExecSpace>
+HexHierarchy<ExecSpace>::HexHierarchy(const HexMesh& coarse, int refinements, int components,
+                                      const HexDirichlet& dirichlet, const HexMaterialOptions& material, MPI_Comm comm,
+                                      HexOrdering ordering) {
+  int ranks = 1;
+  MPI_Comm_size(comm, &ranks);
+  TENSORMG_CHECK_COLLECTIVE(comm, refinements >= 0 && refinements <= 12,
+                            "the number of refinements must be in 0..12, given " << refinements);
+  TENSORMG_CHECK_COLLECTIVE(comm, coarse.n_cells() >= ranks,
+                            "the coarsest mesh has " << coarse.n_cells() << " cells, fewer than the " << ranks
+                                                     << " ranks (the levels are cut on it); use at most "
+                                                     << coarse.n_cells() << " ranks or a finer coarse mesh");
+  std::vector<int> part = refinements > 0 ? hex_partition(coarse, ranks) : std::vector<int>{};
+  // Materials are decided on the coarsest cells and inherited, like the ranks.
+  HexMaterialOptions level_material = material;
+  if (refinements > 0) {
+    collectively(comm, [&] {
+      TENSORMG_CHECK(material.layers >= 1, "--layers must be at least 1");
+      level_material.cell_modulus = hex_cell_modulus(coarse, material);
+    });
+  }
+  layouts_.push_back(
+      std::make_shared<const layout_type>(coarse, components, dirichlet, level_material, comm, ordering, part));
+  const HexMesh* mesh = &coarse;
+  HexMesh current;
+  for (int l = 1; l <= refinements; ++l) {
+    HexRefinement r;
+    collectively(comm, [&] { r = refine_hex_mesh(*mesh); });
+    std::vector<int> fine_part(std::size_t(r.fine.n_cells()));
+    for (std::size_t f = 0; f < fine_part.size(); ++f) fine_part[f] = part[HexRefinement::parent(global_index(f))];
+    part = std::move(fine_part);
+    std::vector<double> fine_modulus(part.size());
+    for (std::size_t f = 0; f < part.size(); ++f)
+      fine_modulus[f] = level_material.cell_modulus[HexRefinement::parent(global_index(f))];
+    level_material.cell_modulus = std::move(fine_modulus);
+    layouts_.push_back(
+        std::make_shared<const layout_type>(r.fine, components, dirichlet, level_material, comm, ordering, part));
+    current = std::move(r.fine);
+    r.fine = HexMesh{};
+    mesh = &current;
+    refinements_.push_back(std::move(r));
+  }
+}
+
+template class HexHierarchy<DefaultExec>;
+template class HexHierarchy<SecondaryExec>;
+
+}  // namespace tensormg
