@@ -1,6 +1,7 @@
 // tensormg-loworder: Q1 Laplace −∇·(κ∇u) = f or linear elasticity on an unstructured hexahedral mesh
 // (paper 004): a perturbed, optionally renumbered brick or a Gmsh file; the matrix-free operator
-// or the assembled matrix; unpreconditioned fused CG or CG with Jacobi; any number of MPI ranks.
+// or the assembled matrix, optionally refined uniformly; unpreconditioned fused CG, CG with Jacobi
+// or CG with a matrix-free multigrid V-cycle on the refinement levels; any number of MPI ranks.
 // On the uniform brick a manufactured solution gives L2 and nodal errors. Prints a summary,
 // writes HDF5 + XDMF (points, hexahedra, solution or displacement, material) and a run record.
 #include <CLI/CLI.hpp>
@@ -37,6 +38,8 @@
 #include "discretization/low_order_problem.hpp"
 #include "discretization/solution_output.hpp"
 #include "drivers/command_line.hpp"
+#include "multigrid/hex_hierarchy.hpp"
+#include "multigrid/low_order_multigrid.hpp"
 #include "multigrid/memory_estimate.hpp"
 
 namespace {
@@ -62,7 +65,10 @@ struct Options {
   double contrast = 1e3;
   int layers = 4;
   std::string dirichlet = "boundary";
+  int refinements = 0;
   std::string preconditioner = "none";
+  int smoothing_degree = 4;
+  bool smoothing_degree_given = false;
   double rtol = 1e-8;
   int max_iterations = 10000;
   std::string output;
@@ -78,6 +84,7 @@ struct Options {
 
 bool is_brick(const Options& o) { return o.mesh == "brick"; }
 int components(const Options& o) { return o.problem == "elasticity" ? 3 : 1; }
+bool is_multigrid(const Options& o) { return o.preconditioner == "multigrid"; }
 /// The manufactured solution needs the unit cube and one material.
 bool has_manufactured_solution(const Options& o) { return is_brick(o) && o.material == "uniform"; }
 
@@ -133,8 +140,17 @@ void validate(Options& o, HexDirichlet& dirichlet) {
   const bool none = !dirichlet.whole_boundary && dirichlet.tags.empty() && dirichlet.planes.empty();
   TENSORMG_CHECK(!none, "--dirichlet " << o.dirichlet << " leaves the operator singular: " << o.problem
                                        << " needs Dirichlet vertices (e.g. --dirichlet boundary or z=0)");
-  TENSORMG_CHECK(o.preconditioner == "none" || o.preconditioner == "jacobi",
-                 "--preconditioner '" << o.preconditioner << "' is not supported; use none (fused CG) or jacobi");
+  TENSORMG_CHECK(o.preconditioner == "none" || o.preconditioner == "jacobi" || is_multigrid(o),
+                 "--preconditioner '" << o.preconditioner
+                                      << "' is not supported; use none (fused CG), jacobi or multigrid");
+  TENSORMG_CHECK(o.refinements >= 0 && o.refinements <= 12, "--refinements must be in 0..12, given " << o.refinements);
+  TENSORMG_CHECK(!is_multigrid(o) || o.refinements >= 1,
+                 "--preconditioner multigrid needs the levels of --refinements 1 or more (given " << o.refinements
+                                                                                                 << ")");
+  TENSORMG_CHECK(is_multigrid(o) || !o.smoothing_degree_given,
+                 "--smoothing-degree applies to --preconditioner multigrid only");
+  TENSORMG_CHECK(o.smoothing_degree >= 1 && o.smoothing_degree <= 20,
+                 "--smoothing-degree must be in 1..20, given " << o.smoothing_degree);
   const double floor = 8 * std::numeric_limits<double>::epsilon();
   TENSORMG_CHECK(o.rtol > 0 && o.rtol < 1, "--rtol must be in (0, 1), given " << o.rtol);
   TENSORMG_CHECK(o.rtol >= floor,
@@ -146,14 +162,23 @@ void validate(Options& o, HexDirichlet& dirichlet) {
 }
 
 /// Collective, before the mesh is built (brick) or right after it is read (file): enough cells
-/// for the ranks, local counts that fit 32-bit indices, and memory for mesh, layout, operator and
-/// vectors. Counts in floating point so that absurd sizes cannot overflow.
-void check_size(const Options& o, double n_cells, double n_vertices, MPI_Comm comm) {
+/// for the ranks, local counts that fit 32-bit indices, and memory for mesh, hierarchy, operator,
+/// multigrid and vectors. The counts are those of the mesh as given (before --refinements).
+/// Counts in floating point so that absurd sizes cannot overflow.
+void check_size(const Options& o, double n_cells, double n_vertices, double n_boundary_faces, MPI_Comm comm) {
   int ranks = 1;
   MPI_Comm_size(comm, &ranks);
   TENSORMG_CHECK_COLLECTIVE(comm, n_cells >= ranks,
                             "the mesh has " << n_cells << " cells, fewer than the " << ranks
                                             << " MPI ranks (each rank needs a cell); use more --cells or fewer ranks");
+  // Each refinement adds a vertex per edge (about 3 per cell plus the boundary's), face (3 per
+  // cell plus half the boundary faces) and cell.
+  const double coarse_cells = n_cells, coarse_vertices = n_vertices;
+  for (int l = 0; l < o.refinements; ++l) {
+    n_vertices += 7 * n_cells + 1.5 * n_boundary_faces;
+    n_cells *= 8;
+    n_boundary_faces *= 4;
+  }
   // The largest rank holds about its share of the vertices plus the ghosts of its surface; the
   // layout numbers its cells' vertex slots (8 per cell) with 32-bit indices as well.
   const double rank_dofs = components(o) * (n_vertices / ranks * 1.1 + 4 * std::pow(n_vertices / ranks, 2.0 / 3) + 8);
@@ -167,18 +192,35 @@ void check_size(const Options& o, double n_cells, double n_vertices, MPI_Comm co
                                            << local_index(limit) << " DoFs, " << local_index(limit / 8)
                                            << " cells); use fewer --cells or more MPI ranks");
   const auto e = estimate_hex_memory(global_index(n_cells), global_index(n_vertices), components(o), ranks);
-  // Vectors: b and x, CG's r, p, Ap (Jacobi: z, the diagonal and its inverse as well).
-  const int vectors = 5 + (o.preconditioner == "jacobi" ? 3 : 0);
+  // Vectors: b and x, CG's r, p, Ap (Jacobi: z, the diagonal and its inverse as well; multigrid:
+  // z, and on the finest level the cycle's residual and the smoother's inverse diagonal, residual
+  // and direction).
+  const int vectors = 5 + (o.preconditioner == "jacobi" ? 3 : 0) + (is_multigrid(o) ? 5 : 0);
   MemoryNeed need;
   need.device_bytes = e.layout_device_bytes + vectors * e.vector_bytes + small_data_margin_bytes;
+  if (o.refinements > 0) {
+    // The coarser levels: about 1/7 of the finest level's layout, and with multigrid their
+    // operators' vectors (x, b, r, smoother's three); the transfers: about 3.4 entries (index and
+    // weight) per fine vertex, twice (P and its transpose), on every level.
+    const double fine_vertices_per_rank = n_vertices / ranks * 1.1;
+    need.device_bytes += e.layout_device_bytes / 7;
+    if (is_multigrid(o)) need.device_bytes += 6 * e.vector_bytes / 7 + 8.0 / 7 * fine_vertices_per_rank * 2 * (3.4 * 12 + 4);
+  }
   if (o.op == "assembled") need.device_bytes += e.csr_bytes;
   if (o.op == "matrix-free" && o.geometry == "stored") need.device_bytes += e.geometry_bytes;
   // Host: the whole mesh on every rank, the layout's host copies, the matrix assembled on the host,
   // the right-hand side, the errors and the output staged through host vectors.
   need.host_bytes = e.mesh_host_bytes + e.layout_device_bytes + 3 * e.vector_bytes;
+  // Refining: the coarse and the fine mesh at once, the refinement's edge and face table, and the
+  // interpolation stencils of every level (about 3.4 entries of 16 bytes per vertex).
+  if (o.refinements > 0) need.host_bytes += e.mesh_host_bytes / 8 + 8.0 / 7 * n_vertices * (3.4 * 16 + 8) + n_cells / 8 * 6 * 56;
   if (o.op == "assembled") need.host_bytes += e.csr_bytes;
   std::ostringstream what;
-  what << "this solve (" << o.problem << ", " << n_cells << " cells, " << components(o) * n_vertices << " DoFs)";
+  what << "this solve (" << o.problem << ", " << n_cells << " cells, " << components(o) * n_vertices << " DoFs";
+  if (o.refinements > 0)
+    what << " after " << o.refinements << " refinements of " << coarse_cells << " cells and " << coarse_vertices
+         << " vertices";
+  what << ")";
   check_memory(need, device_available_bytes(), device_memory_is_host(), comm, what.str(),
                "use fewer --cells or more MPI ranks");
   int rank = 0;
@@ -313,6 +355,12 @@ void write_output(const std::string& path, const Layout& layout, const Vector& x
 
 // ---- the run ----------------------------------------------------------------------------------
 
+std::string solver_name(const Options& o) {
+  if (o.preconditioner == "none") return "fused CG (paper 004 Algorithm 1)";
+  if (o.preconditioner == "jacobi") return "CG with Jacobi";
+  return "CG with a multigrid V-cycle (Chebyshev-Jacobi degree " + std::to_string(o.smoothing_degree) + ")";
+}
+
 Json options_record(const Options& o) {
   Json j = Json::object();
   j["problem"] = o.problem;
@@ -336,8 +384,10 @@ Json options_record(const Options& o) {
     j["layers"] = o.layers;
   }
   j["dirichlet"] = o.dirichlet;
+  j["refinements"] = o.refinements;
   j["preconditioner"] = o.preconditioner;
-  j["solver"] = o.preconditioner == "none" ? "fused CG (paper 004 Algorithm 1)" : "CG with Jacobi";
+  if (is_multigrid(o)) j["smoothing_degree"] = o.smoothing_degree;
+  j["solver"] = solver_name(o);
   j["rtol"] = o.rtol;
   j["max_iterations"] = o.max_iterations;
   j["output"] = o.output;
@@ -359,13 +409,14 @@ int run(const Options& o, const HexDirichlet& dirichlet, Environment& env) {
   if (env.rank() == 0)
     std::printf("tensormg-loworder: Q1 %s on %s, %s operator, %s on %s\n", o.problem.c_str(),
                 is_brick(o) ? "a perturbed brick" : o.mesh.c_str(), o.op.c_str(),
-                o.preconditioner == "none" ? "fused CG" : "CG + Jacobi", backend_name().c_str());
+                o.preconditioner == "none" ? "fused CG" : o.preconditioner == "jacobi" ? "CG + Jacobi" : "CG + multigrid",
+                backend_name().c_str());
 
   // The mesh: the brick is checked for size before it exists, a file right after it is read.
   auto mesh = std::make_shared<HexMesh>();
   if (is_brick(o)) {
     const double nx = o.cells[0], ny = o.cells[1], nz = o.cells[2];
-    check_size(o, nx * ny * nz, (nx + 1) * (ny + 1) * (nz + 1), comm);
+    check_size(o, nx * ny * nz, (nx + 1) * (ny + 1) * (nz + 1), 2 * (nx * ny + ny * nz + nx * nz), comm);
     phase("mesh", [&] {
       collectively(comm, [&] {
         BrickHexOptions bo;
@@ -385,16 +436,19 @@ int run(const Options& o, const HexDirichlet& dirichlet, Environment& env) {
         *mesh = read_gmsh(o.mesh);
       });
     });
-    check_size(o, double(mesh->n_cells()), double(mesh->n_vertices()), comm);
+    check_size(o, double(mesh->n_cells()), double(mesh->n_vertices()), double(mesh->n_boundary_faces()), comm);
   }
   const global_index mesh_cells = mesh->n_cells(), mesh_vertices = mesh->n_vertices();
 
-  std::shared_ptr<const Layout> layout;
-  phase("layout", [&] {
-    layout = std::make_shared<const Layout>(*mesh, components(o), dirichlet, material_options(o), comm,
-                                            parse_hex_ordering(o.ordering, "--ordering"));
+  // The levels: the mesh as given and its uniform refinements (one level without --refinements).
+  std::shared_ptr<const HexHierarchy<Exec>> hierarchy;
+  phase(o.refinements > 0 ? "refinement and layouts" : "layout", [&] {
+    hierarchy = std::make_shared<const HexHierarchy<Exec>>(*mesh, o.refinements, components(o), dirichlet,
+                                                           material_options(o), comm,
+                                                           parse_hex_ordering(o.ordering, "--ordering"));
   });
-  mesh.reset();  // the layout holds what the run needs: every rank drops its copy of the whole mesh
+  mesh.reset();  // the layouts hold what the run needs: every rank drops its copy of the whole mesh
+  const std::shared_ptr<const Layout> layout = hierarchy->fine_layout();
   {
     const long long mine = layout->constrained_dofs().extent(0);
     long long total = 0;
@@ -404,10 +458,12 @@ int run(const Options& o, const HexDirichlet& dirichlet, Environment& env) {
                                              << " needs Dirichlet vertices (e.g. --dirichlet boundary)");
   }
   const LowOrderOptions lo = operator_options(o);
-  std::optional<LowOrderOperator<Exec>> matrix_free;
+  std::shared_ptr<const LowOrderOperator<Exec>> matrix_free_ptr;
   std::optional<AssembledLowOrder<Exec>> assembled;
-  if (o.op == "matrix-free") phase("operator", [&] { matrix_free.emplace(layout, lo); });
+  if (o.op == "matrix-free")
+    phase("operator", [&] { matrix_free_ptr = std::make_shared<const LowOrderOperator<Exec>>(layout, lo); });
   else phase("matrix (assembly)", [&] { assembled.emplace(layout, lo.problem); });
+  const LowOrderOperator<Exec>* matrix_free = matrix_free_ptr.get();
 
   // The load: the manufactured one (E = 1, ν of HexMaterialOptions), else f = 1 (Laplace) or
   // the body force (0, 0, −1) (elasticity).
@@ -445,6 +501,15 @@ int run(const Options& o, const HexDirichlet& dirichlet, Environment& env) {
                .compute_diagonal(diagonal);
       jacobi.emplace(diagonal);
     });
+  // Multigrid: matrix-free operators on every level (the finest one shared with CG when it is the
+  // matrix-free one), Chebyshev–Jacobi smoothing, Q1 transfer, coarse CG.
+  std::optional<LowOrderMultigrid<Exec>> multigrid;
+  if (is_multigrid(o))
+    phase("multigrid (levels, smoothers, transfers)", [&] {
+      LowOrderMultigridOptions mo;
+      mo.smoother.chebyshev_degree = o.smoothing_degree;
+      multigrid.emplace(hierarchy, lo, matrix_free_ptr, mo);
+    });
   timers["setup"].stop();
   const auto setup_times = phases.max_over_ranks(comm);
 
@@ -457,6 +522,7 @@ int run(const Options& o, const HexDirichlet& dirichlet, Environment& env) {
   const auto solve = [&](const auto& A) {
     const TimedOperator<std::decay_t<decltype(A)>> timed{A, operator_timer};
     if (jacobi) return solve_cg(timed, x, b, *jacobi, control);
+    if (multigrid) return solve_cg(timed, x, b, *multigrid, control);
     return solve_cg_fused(timed, x, b, control);
   };
   timers["solve"].start();
@@ -485,6 +551,14 @@ int run(const Options& o, const HexDirichlet& dirichlet, Environment& env) {
   res["dofs"] = layout->n_global_dofs();
   res["vertices"] = layout->n_global_vertices();
   res["cells"] = layout->n_global_cells();
+  res["levels"] = hierarchy->n_levels();
+  if (multigrid) {
+    res["coarse_dofs"] = hierarchy->layout(0)->n_global_dofs();
+    res["coarse_iterations_max"] = multigrid->max_coarse_iterations();
+    double mine = multigrid->device_bytes(), most = 0;
+    MPI_Allreduce(&mine, &most, 1, MPI_DOUBLE, MPI_MAX, comm);
+    res["multigrid_device_bytes_max_rank"] = most;
+  }
   res["mesh_cells"] = mesh_cells;
   res["mesh_vertices"] = mesh_vertices;
   res["ranks"] = env.size();
@@ -521,6 +595,13 @@ int run(const Options& o, const HexDirichlet& dirichlet, Environment& env) {
     std::printf("  %-24s %.0f (%lld vertices x %d)\n", "DoFs", dofs,
                 static_cast<long long>(layout->n_global_vertices()), components(o));
     std::printf("  %-24s %lld\n", "cells", static_cast<long long>(layout->n_global_cells()));
+    if (o.refinements > 0)
+      std::printf("  %-24s %d (%lld coarsest cells, refined %d times)\n", "levels", hierarchy->n_levels(),
+                  static_cast<long long>(hierarchy->layout(0)->n_global_cells()), o.refinements);
+    if (multigrid)
+      std::printf("  %-24s V-cycle, Chebyshev-Jacobi degree %d, coarse CG (%lld DoFs, at most %d iterations)\n",
+                  "multigrid", o.smoothing_degree, static_cast<long long>(hierarchy->layout(0)->n_global_dofs()),
+                  multigrid->max_coarse_iterations());
     std::printf("  %-24s %d\n", "MPI ranks", env.size());
     std::printf("  %-24s %s%s\n", "operator", o.op.c_str(),
                 o.op == "matrix-free"
@@ -575,7 +656,8 @@ int main(int argc, char** argv) {
                  "matrix-free or assembled, CG"};
     app.add_option("--problem", o.problem, "laplace (-div(kappa grad u) = f) or elasticity (isotropic, nu = 0.3)");
     app.add_option("--mesh", o.mesh, "brick (the unit cube, perturbed) or a Gmsh 4.1 ASCII .msh file of hexahedra");
-    app.add_option("--cells", o.cells, "brick: cells per direction (one value or NX,NY,NZ)")->delimiter(',');
+    app.add_option("--cells", o.cells, "brick: cells per direction before --refinements (one value or NX,NY,NZ)")
+        ->delimiter(',');
     app.add_option("--perturbation", o.perturbation,
                    "brick: interior vertices move by up to this fraction of half a cell, in [0, 1)");
     app.add_flag("--renumber", o.renumber, "brick: random numbering of cells and vertices");
@@ -595,7 +677,14 @@ int main(int argc, char** argv) {
     app.add_option("--layers", o.layers, "layered: number of layers");
     app.add_option("--dirichlet", o.dirichlet,
                    "Dirichlet vertices: boundary, or tag:N and x=V / y=V / z=V joined by '+' (e.g. tag:3+z=0)");
-    app.add_option("--preconditioner", o.preconditioner, "none (fused CG, paper 004 Algorithm 1) or jacobi");
+    app.add_option("--refinements", o.refinements,
+                   "refine the mesh (the brick of --cells, or the file) uniformly this many times: 8^r times the "
+                   "cells; the levels of the multigrid");
+    app.add_option("--preconditioner", o.preconditioner,
+                   "none (fused CG, paper 004 Algorithm 1), jacobi, or multigrid (matrix-free V-cycle on the "
+                   "--refinements levels)");
+    app.add_option("--smoothing-degree", o.smoothing_degree,
+                   "multigrid: operator applications per Chebyshev-Jacobi smoothing step (default 4)");
     app.add_option("--rtol", o.rtol, "relative residual tolerance; a true residual above 10x it exits with code 3");
     app.add_option("--max-iterations", o.max_iterations, "iteration limit");
     app.add_option("-o,--output", o.output, "HDF5 file for mesh, solution and run record (an .xdmf sidecar is added)");
@@ -607,6 +696,7 @@ int main(int argc, char** argv) {
     o.record_given = app.count("--record") > 0;
     o.contrast_given = app.count("--contrast") > 0;
     o.layers_given = app.count("--layers") > 0;
+    o.smoothing_degree_given = app.count("--smoothing-degree") > 0;
     for (const char* name : {"--cells", "--perturbation", "--renumber", "--seed"})
       o.brick_only_given.push_back({app.count(name) > 0, name});
     for (const char* name : {"--geometry", "--scatter", "--evaluation"})

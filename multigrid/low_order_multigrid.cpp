@@ -69,10 +69,7 @@ void LowOrderMultigrid<ExecSpace>::vcycle(int l, vector_type& x, const vector_ty
     });
     return;
   }
-  timed("smoothing", [&] {
-    x.fill(0);
-    level.smoother->smooth(x, b, SweepOrder::forward);
-  });
+  timed("smoothing", [&] { level.smoother->smooth_from_zero(x, b); });
   timed("residual", [&] {
     level.op->vmult(level.r, x);
     level.r.axpby(1.0, b, -1.0);  // r = b − A x

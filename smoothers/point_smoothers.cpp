@@ -91,13 +91,31 @@ ChebyshevSmoother<Number, ExecSpace, Operator>::ChebyshevSmoother(std::shared_pt
 
 template <class Number, class ExecSpace, class Operator>
 void ChebyshevSmoother<Number, ExecSpace, Operator>::smooth(vector_type& x, const vector_type& b, SweepOrder) const {
+  iterate(x, b, false);
+}
+
+template <class Number, class ExecSpace, class Operator>
+void ChebyshevSmoother<Number, ExecSpace, Operator>::smooth_from_zero(vector_type& x, const vector_type& b) const {
+  iterate(x, b, true);
+}
+
+template <class Number, class ExecSpace, class Operator>
+void ChebyshevSmoother<Number, ExecSpace, Operator>::iterate(vector_type& x, const vector_type& b,
+                                                              bool zero_start) const {
   ScopedRegion region("smoother::chebyshev");
   const double upper = 1.1 * lambda_max_, lower = upper / options_.chebyshev_range;
   const double theta = 0.5 * (upper + lower), delta = 0.5 * (upper - lower);
-  preconditioned_residual(*op_, inverse_diagonal_, x, b, residual_);
-  direction_.copy_from(residual_);
-  direction_.scale(Number(1.0 / theta));
-  x.add(Number(1), direction_);
+  if (zero_start) {
+    residual_.pointwise_multiply(b, inverse_diagonal_);  // D^{-1} (b − A 0): no operator application
+    direction_.copy_from(residual_);
+    direction_.scale(Number(1.0 / theta));
+    x.copy_from(direction_);
+  } else {
+    preconditioned_residual(*op_, inverse_diagonal_, x, b, residual_);
+    direction_.copy_from(residual_);
+    direction_.scale(Number(1.0 / theta));
+    x.add(Number(1), direction_);
+  }
   const double sigma = theta / delta;
   double rho_old = 1.0 / sigma;
   for (int i = 1; i < options_.chebyshev_degree; ++i) {

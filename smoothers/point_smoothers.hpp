@@ -38,10 +38,13 @@ class ChebyshevSmoother final : public Smoother<Number, ExecSpace> {
   ChebyshevSmoother(std::shared_ptr<const Operator> op, PointSmootherOptions options = {});
   void smooth(vector_type& x, const vector_type& b, SweepOrder order) const override;
   std::string description() const override;
+  /// The same step from x = 0 (x's input is ignored): saves the first operator application.
+  void smooth_from_zero(vector_type& x, const vector_type& b) const;
   /// The estimate of λ_max(D^{-1} A) before the safety factor.
   double max_eigenvalue_estimate() const { return lambda_max_; }
 
  private:
+  void iterate(vector_type& x, const vector_type& b, bool zero_start) const;
   std::shared_ptr<const Operator> op_;
   PointSmootherOptions options_;
   double lambda_max_ = 0;

@@ -181,6 +181,24 @@ TYPED_TEST(LowOrderMultigridTest, TransferInterpolatesAndRestrictionIsItsTranspo
   }
 }
 
+// The smoother's step from zero (no first operator application) equals the general step from x = 0.
+TYPED_TEST(LowOrderMultigridTest, ChebyshevStepFromZeroEqualsTheGeneralStep) {
+  const HexMesh mesh = coarse_brick(3, 2, 4, 0.25, true);
+  const auto layout = std::make_shared<const HexLayout<TypeParam>>(mesh, 3, HexDirichlet{}, layered(2), MPI_COMM_WORLD);
+  const auto A = std::make_shared<const LowOrderOperator<TypeParam>>(layout, LowOrderOptions{LowOrderProblem::elasticity});
+  const ChebyshevSmoother<double, TypeParam, LowOrderOperator<TypeParam>> s(A, PointSmootherOptions{0, 4, 15, 10});
+  auto b = A->make_vector(), x = A->make_vector(), z = A->make_vector();
+  fill_by_global_index(*layout, b, [](global_index g) { return std::sin(0.37 * double(g)); });
+  z.fill(42);  // ignored
+  s.smooth(x, b, SweepOrder::forward);
+  s.smooth_from_zero(z, b);
+  const auto a = to_host(x), c = to_host(z);
+  double diff = 0, norm = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) diff = std::max(diff, std::abs(a[i] - c[i])), norm = std::max(norm, std::abs(a[i]));
+  EXPECT_GT(global_max(norm), 0.0);
+  EXPECT_LE(global_max(diff), 1e-13 * global_max(norm));
+}
+
 struct MgSolve {
   SolverResult result;
   std::vector<double> solution;  ///< owned entries
