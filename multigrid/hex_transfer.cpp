@@ -86,14 +86,12 @@ HexTransfer<ExecSpace>::HexTransfer(const HexLayout<ExecSpace>& coarse, const He
   restriction_ = to_device<Rows>(r_offsets, r_columns, r_weights, "restriction");
 }
 
-template <class ExecSpace>
-void HexTransfer<ExecSpace>::apply(const Rows& rows, const vector_type& x, vector_type& y, bool add) const {
-  const auto offsets = rows.offsets;
-  const auto columns = rows.columns;
-  const auto weights = rows.weights;
-  const auto xv = x.view();
-  const auto yv = y.view();
-  const int nc = components_;
+namespace {
+/// y(row) (+)= Σ w x(column) for every row and component (a free function: CUDA lambdas may not live
+/// in private members).
+template <class ExecSpace, class IndexView, class WeightView, class VectorView>
+void apply_rows(const IndexView& offsets, const IndexView& columns, const WeightView& weights, int nc,
+                const VectorView& xv, const VectorView& yv, bool add) {
   Kokkos::parallel_for(
       "tensormg::hex_transfer::apply", Kokkos::RangePolicy<ExecSpace>(0, local_index(offsets.extent(0)) - 1),
       KOKKOS_LAMBDA(local_index row) {
@@ -104,6 +102,12 @@ void HexTransfer<ExecSpace>::apply(const Rows& rows, const vector_type& x, vecto
           else yv(row * nc + c) = sum;
         }
       });
+}
+}  // namespace
+
+template <class ExecSpace>
+void HexTransfer<ExecSpace>::apply(const Rows& rows, const vector_type& x, vector_type& y, bool add) const {
+  apply_rows<ExecSpace>(rows.offsets, rows.columns, rows.weights, components_, x.view(), y.view(), add);
 }
 
 template <class ExecSpace>
