@@ -69,6 +69,8 @@ struct Options {
   std::string preconditioner = "none";
   int smoothing_degree = 4;
   bool smoothing_degree_given = false;
+  std::string coarse_solver = "auto";
+  bool coarse_solver_given = false;
   double rtol = 1e-8;
   int max_iterations = 10000;
   std::string output;
@@ -149,6 +151,9 @@ void validate(Options& o, HexDirichlet& dirichlet) {
                                                                                                  << ")");
   TENSORMG_CHECK(is_multigrid(o) || !o.smoothing_degree_given,
                  "--smoothing-degree applies to --preconditioner multigrid only");
+  TENSORMG_CHECK(o.coarse_solver == "auto" || o.coarse_solver == "dense" || o.coarse_solver == "cg",
+                 "--coarse-solver '" << o.coarse_solver << "' is not supported; use auto, dense or cg");
+  TENSORMG_CHECK(is_multigrid(o) || !o.coarse_solver_given, "--coarse-solver applies to --preconditioner multigrid only");
   TENSORMG_CHECK(o.smoothing_degree >= 1 && o.smoothing_degree <= 20,
                  "--smoothing-degree must be in 1..20, given " << o.smoothing_degree);
   const double floor = 8 * std::numeric_limits<double>::epsilon();
@@ -386,7 +391,10 @@ Json options_record(const Options& o) {
   j["dirichlet"] = o.dirichlet;
   j["refinements"] = o.refinements;
   j["preconditioner"] = o.preconditioner;
-  if (is_multigrid(o)) j["smoothing_degree"] = o.smoothing_degree;
+  if (is_multigrid(o)) {
+    j["smoothing_degree"] = o.smoothing_degree;
+    j["coarse_solver"] = o.coarse_solver;
+  }
   j["solver"] = solver_name(o);
   j["rtol"] = o.rtol;
   j["max_iterations"] = o.max_iterations;
@@ -508,6 +516,12 @@ int run(const Options& o, const HexDirichlet& dirichlet, Environment& env) {
     phase("multigrid (levels, smoothers, transfers)", [&] {
       LowOrderMultigridOptions mo;
       mo.smoother.chebyshev_degree = o.smoothing_degree;
+      if (o.coarse_solver == "cg") mo.coarse_dense_max_dofs = 0;
+      const global_index coarse_dofs = hierarchy->layout(0)->n_global_dofs();
+      TENSORMG_CHECK_COLLECTIVE(comm, o.coarse_solver != "dense" || coarse_dofs <= mo.coarse_dense_max_dofs,
+                                "--coarse-solver dense takes coarse levels of at most "
+                                    << mo.coarse_dense_max_dofs << " DoFs; this one has " << coarse_dofs
+                                    << " (use fewer --cells and more --refinements, or --coarse-solver cg)");
       multigrid.emplace(hierarchy, lo, matrix_free_ptr, mo);
     });
   timers["setup"].stop();
@@ -554,6 +568,7 @@ int run(const Options& o, const HexDirichlet& dirichlet, Environment& env) {
   res["levels"] = hierarchy->n_levels();
   if (multigrid) {
     res["coarse_dofs"] = hierarchy->layout(0)->n_global_dofs();
+    res["coarse_solver"] = multigrid->coarse_is_dense() ? "dense inverse" : "CG with Jacobi";
     res["coarse_iterations_max"] = multigrid->max_coarse_iterations();
     double mine = multigrid->device_bytes(), most = 0;
     MPI_Allreduce(&mine, &most, 1, MPI_DOUBLE, MPI_MAX, comm);
@@ -598,7 +613,10 @@ int run(const Options& o, const HexDirichlet& dirichlet, Environment& env) {
     if (o.refinements > 0)
       std::printf("  %-24s %d (%lld coarsest cells, refined %d times)\n", "levels", hierarchy->n_levels(),
                   static_cast<long long>(hierarchy->layout(0)->n_global_cells()), o.refinements);
-    if (multigrid)
+    if (multigrid && multigrid->coarse_is_dense())
+      std::printf("  %-24s V-cycle, Chebyshev-Jacobi degree %d, coarse dense inverse (%lld DoFs)\n", "multigrid",
+                  o.smoothing_degree, static_cast<long long>(hierarchy->layout(0)->n_global_dofs()));
+    else if (multigrid)
       std::printf("  %-24s V-cycle, Chebyshev-Jacobi degree %d, coarse CG (%lld DoFs, at most %d iterations)\n",
                   "multigrid", o.smoothing_degree, static_cast<long long>(hierarchy->layout(0)->n_global_dofs()),
                   multigrid->max_coarse_iterations());
@@ -685,6 +703,9 @@ int main(int argc, char** argv) {
                    "--refinements levels)");
     app.add_option("--smoothing-degree", o.smoothing_degree,
                    "multigrid: operator applications per Chebyshev-Jacobi smoothing step (default 4)");
+    app.add_option("--coarse-solver", o.coarse_solver,
+                   "multigrid: the coarsest level's solver: dense (its inverse, up to 4000 DoFs), cg (CG with Jacobi "
+                   "to 1e-10), or auto (dense when it fits)");
     app.add_option("--rtol", o.rtol, "relative residual tolerance; a true residual above 10x it exits with code 3");
     app.add_option("--max-iterations", o.max_iterations, "iteration limit");
     app.add_option("-o,--output", o.output, "HDF5 file for mesh, solution and run record (an .xdmf sidecar is added)");
@@ -697,6 +718,7 @@ int main(int argc, char** argv) {
     o.contrast_given = app.count("--contrast") > 0;
     o.layers_given = app.count("--layers") > 0;
     o.smoothing_degree_given = app.count("--smoothing-degree") > 0;
+    o.coarse_solver_given = app.count("--coarse-solver") > 0;
     for (const char* name : {"--cells", "--perturbation", "--renumber", "--seed"})
       o.brick_only_given.push_back({app.count(name) > 0, name});
     for (const char* name : {"--geometry", "--scatter", "--evaluation"})

@@ -36,9 +36,13 @@ LowOrderMultigrid<ExecSpace>::LowOrderMultigrid(std::shared_ptr<const HexHierarc
           std::make_unique<HexTransfer<ExecSpace>>(*hierarchy->layout(l - 1), *hierarchy->layout(l), hierarchy->refinement(l));
     }
   }
-  auto diagonal = levels_[0].op->make_vector("mg_coarse_diagonal");
-  levels_[0].op->compute_diagonal(diagonal);
-  coarse_jacobi_ = std::make_unique<JacobiPreconditioner<vector_type>>(diagonal);
+  if (hierarchy->layout(0)->n_global_dofs() <= options.coarse_dense_max_dofs) {
+    coarse_dense_ = std::make_unique<DenseCoarseInverse<operator_type>>(*levels_[0].op, options.coarse_dense_max_dofs);
+  } else {
+    auto diagonal = levels_[0].op->make_vector("mg_coarse_diagonal");
+    levels_[0].op->compute_diagonal(diagonal);
+    coarse_jacobi_ = std::make_unique<JacobiPreconditioner<vector_type>>(diagonal);
+  }
 }
 
 template <class ExecSpace>
@@ -56,6 +60,7 @@ void LowOrderMultigrid<ExecSpace>::vcycle(int l, vector_type& x, const vector_ty
   const Level& level = levels_[l];
   if (l == 0) {
     timed("coarse solve", [&] {
+      if (coarse_dense_) return coarse_dense_->vmult(x, b);
       x.fill(0);
       SolverControl control;
       control.rtol = options_.coarse_rtol;
@@ -98,6 +103,7 @@ double LowOrderMultigrid<ExecSpace>::device_bytes() const {
     if (level.from_coarser) bytes += level.from_coarser->device_bytes();
     if (l < n_levels() - 1) bytes += level.op->device_bytes() + level.op->layout().device_bytes();
   }
+  if (coarse_dense_) bytes += coarse_dense_->device_bytes();
   return bytes;
 }
 

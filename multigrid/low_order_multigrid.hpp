@@ -4,8 +4,8 @@
 /// uniformly refined unstructured hexahedral mesh (paper 004's "ongoing research": a preconditioner
 /// for its CG): on every level the matrix-free LowOrderOperator (re-discretised on that level's
 /// cells and materials), Chebyshev–Jacobi smoothing (smoothers/point_smoothers.hpp), the Q1
-/// interpolation between levels (multigrid/hex_transfer.hpp), and CG with Jacobi to a tight
-/// tolerance on the coarsest level. One V-cycle with one pre- and one post-smoothing step (the
+/// interpolation between levels (multigrid/hex_transfer.hpp), and on the coarsest level its dense
+/// inverse (up to 4000 DoFs) or CG with Jacobi to a tight tolerance. One V-cycle with one pre- and one post-smoothing step (the
 /// same polynomial: the cycle is symmetric) is the preconditioner of CG.
 ///
 /// Dirichlet rows are identity rows on every level; the cycle keeps the correction zero on them.
@@ -18,6 +18,7 @@
 #include "core/preconditioners.hpp"
 #include "core/timer.hpp"
 #include "discretization/low_order_operator.hpp"
+#include "multigrid/dense_coarse_inverse.hpp"
 #include "multigrid/hex_hierarchy.hpp"
 #include "multigrid/hex_transfer.hpp"
 #include "smoothers/point_smoothers.hpp"
@@ -28,6 +29,9 @@ struct LowOrderMultigridOptions {
   /// Chebyshev degree (operator applications per smoothing step), its range and the power
   /// iterations estimating λ_max(D⁻¹A) on each level.
   PointSmootherOptions smoother{0, 4, 15, 20};
+  /// The coarsest level's solver: the dense inverse (multigrid/dense_coarse_inverse.hpp) when the
+  /// level has at most this many DoFs, else CG with Jacobi (0: always CG).
+  global_index coarse_dense_max_dofs = 4000;
   double coarse_rtol = 1e-10;        ///< relative tolerance of the coarse CG
   int coarse_max_iterations = 2000;  ///< the coarse CG stops after this many steps
   bool collect_times = false;        ///< fenced time per component of the cycle (times())
@@ -54,7 +58,9 @@ class LowOrderMultigrid {
   const operator_type& level_operator(int l) const { return *levels_.at(l).op; }
   /// The Chebyshev smoother's λ_max(D⁻¹A) estimate on level l ≥ 1.
   double max_eigenvalue_estimate(int l) const { return levels_.at(l).smoother->max_eigenvalue_estimate(); }
-  /// Coarse CG iterations of the last cycle and the most of any cycle so far.
+  /// True when the coarsest level is solved by its dense inverse (else by CG).
+  bool coarse_is_dense() const { return coarse_dense_ != nullptr; }
+  /// Coarse CG iterations of the last cycle and the most of any cycle so far (0 with the dense inverse).
   int last_coarse_iterations() const { return last_coarse_iterations_; }
   int max_coarse_iterations() const { return max_coarse_iterations_; }
   /// Device bytes of the levels below the finest (operators' stored data, transfers, vectors)
@@ -80,6 +86,7 @@ class LowOrderMultigrid {
   LowOrderMultigridOptions options_;
   std::vector<Level> levels_;
   std::unique_ptr<JacobiPreconditioner<vector_type>> coarse_jacobi_;
+  std::unique_ptr<DenseCoarseInverse<operator_type>> coarse_dense_;
   mutable int last_coarse_iterations_ = 0, max_coarse_iterations_ = 0;
   mutable TimerSet timers_;
 };

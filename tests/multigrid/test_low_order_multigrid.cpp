@@ -199,6 +199,34 @@ TYPED_TEST(LowOrderMultigridTest, ChebyshevStepFromZeroEqualsTheGeneralStep) {
   EXPECT_LE(global_max(diff), 1e-13 * global_max(norm));
 }
 
+// The dense coarse inverse solves A x = b exactly (on any rank count), and refuses a singular operator.
+TYPED_TEST(LowOrderMultigridTest, DenseCoarseInverseSolvesExactly) {
+  const HexMesh mesh = coarse_brick(3, 2, 4, 0.25, true);
+  for (const auto p : both_problems) {
+    const auto layout = std::make_shared<const HexLayout<TypeParam>>(mesh, components_of(p), HexDirichlet{}, layered(2),
+                                                                     MPI_COMM_WORLD);
+    const LowOrderOperator<TypeParam> A(layout, LowOrderOptions{p});
+    const DenseCoarseInverse<LowOrderOperator<TypeParam>> inverse(A, 4000);
+    EXPECT_EQ(inverse.size(), layout->n_global_dofs());
+    auto b = A.make_vector(), x = A.make_vector(), r = A.make_vector();
+    fill_by_global_index(*layout, b, [](global_index g) { return std::cos(0.7 * double(g)); });
+    // Dirichlet rows are identity rows: the right-hand side is zero there for a consistent check.
+    const auto dirichlet = layout->constrained_dofs();
+    const auto bv = b.view();
+    Kokkos::parallel_for(Kokkos::RangePolicy<TypeParam>(0, dirichlet.extent(0)),
+                         KOKKOS_LAMBDA(local_index i) { bv(dirichlet(i)) = 0; });
+    inverse.vmult(x, b);
+    A.vmult(r, x);
+    r.axpby(1.0, b, -1.0);
+    EXPECT_LE(r.l2_norm(), 1e-10 * b.l2_norm()) << to_string(p);
+    EXPECT_THROW(DenseCoarseInverse<LowOrderOperator<TypeParam>>(A, layout->n_global_dofs() - 1), InputError);
+    const auto neumann =
+        std::make_shared<const HexLayout<TypeParam>>(mesh, components_of(p), HexDirichlet::none(), HexMaterialOptions{}, MPI_COMM_WORLD);
+    const LowOrderOperator<TypeParam> singular(neumann, LowOrderOptions{p});
+    EXPECT_THROW(DenseCoarseInverse<LowOrderOperator<TypeParam>>(singular, 4000), InputError) << to_string(p);
+  }
+}
+
 struct MgSolve {
   SolverResult result;
   std::vector<double> solution;  ///< owned entries
@@ -208,7 +236,7 @@ struct MgSolve {
 /// CG with the multigrid (or Jacobi) preconditioner on the coarse brick refined `refinements`
 /// times, layered materials (contrast 1e3 in 4 layers), load 1 (Laplace) or (0, 0, −1).
 template <class ExecSpace>
-MgSolve solve(LowOrderProblem p, int refinements, bool multigrid, MPI_Comm comm) {
+MgSolve solve(LowOrderProblem p, int refinements, bool multigrid, MPI_Comm comm, global_index dense_max = 4000) {
   const int C = components_of(p);
   const HexMesh coarse = coarse_brick(2, 2, 4, 0.25, true);
   const HexDirichlet dirichlet = p == LowOrderProblem::laplace ? HexDirichlet{} : parse_hex_dirichlet("z=0");
@@ -225,7 +253,10 @@ MgSolve solve(LowOrderProblem p, int refinements, bool multigrid, MPI_Comm comm)
   control.max_iterations = 3000;
   MgSolve s;
   if (multigrid) {
-    const LowOrderMultigrid<ExecSpace> mg(h, o, A);
+    LowOrderMultigridOptions mo;
+    mo.coarse_dense_max_dofs = dense_max;
+    const LowOrderMultigrid<ExecSpace> mg(h, o, A, mo);
+    EXPECT_EQ(mg.coarse_is_dense(), h->layout(0)->n_global_dofs() <= dense_max);
     s.result = solve_cg(*A, x, b, mg, control);
   } else {
     auto diagonal = A->make_vector("diagonal");
@@ -255,11 +286,16 @@ TYPED_TEST(LowOrderMultigridTest, PreconditionsCgWithLayeredMaterials) {
       norm = std::max(norm, std::abs(jacobi.solution[i]));
     }
     EXPECT_LE(global_max(diff), 1e-5 * global_max(norm)) << to_string(p);
+    // The coarse CG (to 1e-10) instead of the dense inverse: the same iterations, give or take one.
+    const MgSolve cg_coarse = solve<TypeParam>(p, 3, true, MPI_COMM_WORLD, 0);
+    EXPECT_TRUE(cg_coarse.result.converged());
+    EXPECT_LE(std::abs(cg_coarse.result.iterations - three.result.iterations), 1) << to_string(p);
     int rank = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     if (rank == 0)
-      std::printf("[ info ] %s: MG-CG %d (2 refinements), %d (3); Jacobi-CG %d\n", to_string(p).c_str(),
-                  two.result.iterations, three.result.iterations, jacobi.result.iterations);
+      std::printf("[ info ] %s: MG-CG %d (2 refinements), %d (3), %d (3, coarse CG); Jacobi-CG %d\n",
+                  to_string(p).c_str(), two.result.iterations, three.result.iterations, cg_coarse.result.iterations,
+                  jacobi.result.iterations);
   }
 }
 
