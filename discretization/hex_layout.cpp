@@ -9,6 +9,7 @@
 
 #include "core/enum_names.hpp"
 #include "core/error.hpp"
+#include "discretization/trilinear.hpp"
 
 namespace tensormg {
 
@@ -48,6 +49,44 @@ void bisect(std::vector<global_index>& cells, std::size_t begin, std::size_t end
                    });
   bisect(cells, begin, split, first, left, centroid, part);
   bisect(cells, split, end, first + left, parts - left, centroid, part);
+}
+/// The first cell whose Jacobian determinant is not positive at one of the check points (n_cells:
+/// none), found in parallel on ExecSpace from copies of the mesh's points and connectivity.
+template <class ExecSpace>
+struct FirstInvertedCell {
+  using memory_space = typename ExecSpace::memory_space;
+  Kokkos::View<const double**, Kokkos::LayoutRight, memory_space> points;
+  Kokkos::View<const global_index**, Kokkos::LayoutRight, memory_space> cells;
+  KOKKOS_INLINE_FUNCTION void operator()(global_index c, global_index& first) const {
+    double x[8][3];
+    for (int v = 0; v < 8; ++v)
+      for (int d = 0; d < 3; ++d) x[v][d] = points(cells(c, v), d);
+    for (int q = 0; q < hex_check_points; ++q) {
+      double xi[3];
+      hex_check_point(q, xi);
+      if (!(trilinear_det(x, xi) > 0)) {
+        if (c < first) first = c;
+        return;
+      }
+    }
+  }
+};
+
+/// check_hex_mesh with the determinants checked in parallel on ExecSpace (the same messages).
+template <class ExecSpace>
+void check_hex_mesh_in_parallel(const HexMesh& mesh) {
+  check_hex_mesh_connectivity(mesh);
+  using memory_space = typename ExecSpace::memory_space;
+  const global_index n_cells = mesh.n_cells();
+  using HostPoints = Kokkos::View<const double**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
+  using HostCells = Kokkos::View<const global_index**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
+  FirstInvertedCell<ExecSpace> f;
+  f.points = Kokkos::create_mirror_view_and_copy(memory_space(), HostPoints(mesh.points.data(), mesh.n_vertices(), 3));
+  f.cells = Kokkos::create_mirror_view_and_copy(memory_space(), HostCells(mesh.cells.data(), n_cells, 8));
+  global_index first = n_cells;
+  Kokkos::parallel_reduce("tensormg::hex_layout::check_jacobians", Kokkos::RangePolicy<ExecSpace>(0, n_cells), f,
+                          Kokkos::Min<global_index>(first));
+  if (first < n_cells) check_hex_cell_jacobian(mesh, first);  // throws, naming the cell
 }
 }  // namespace
 
@@ -132,7 +171,7 @@ HexLayout<ExecSpace>::HexLayout(const HexMesh& mesh, int components, const HexDi
   MPI_Comm_size(comm, &size);
   collectively(comm, [&] {
     TENSORMG_CHECK(components == 1 || components == 3, "Q1 layouts have 1 or 3 components per vertex, not " << components);
-    check_hex_mesh(mesh);
+    check_hex_mesh_in_parallel<ExecSpace>(mesh);
     TENSORMG_CHECK(mesh.n_cells() >= size, "the mesh has " << mesh.n_cells() << " cells, fewer than the " << size
                                                            << " ranks; use at most " << mesh.n_cells() << " ranks");
     TENSORMG_CHECK(material.layers >= 1, "--layers must be at least 1");

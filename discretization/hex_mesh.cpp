@@ -19,6 +19,7 @@
 
 #include "core/error.hpp"
 #include "core/output_file.hpp"
+#include "discretization/trilinear.hpp"
 
 namespace tensormg {
 
@@ -423,25 +424,6 @@ struct GmshReader {
 
 // ---- Jacobians --------------------------------------------------------------------------------
 
-/// det of the Jacobian of the trilinear map of the 8 vertices x[v][d] at reference point xi.
-double trilinear_det(const double (&x)[8][3], const double (&xi)[3]) {
-  double J[3][3] = {};
-  for (int v = 0; v < 8; ++v) {
-    double value[3], slope[3];
-    for (int d = 0; d < 3; ++d) {
-      const bool upper = (v >> d) & 1;
-      value[d] = upper ? xi[d] : 1 - xi[d];
-      slope[d] = upper ? 1 : -1;
-    }
-    const double grad[3] = {slope[0] * value[1] * value[2], value[0] * slope[1] * value[2],
-                            value[0] * value[1] * slope[2]};
-    for (int r = 0; r < 3; ++r)
-      for (int c = 0; c < 3; ++c) J[r][c] += x[v][r] * grad[c];
-  }
-  return J[0][0] * (J[1][1] * J[2][2] - J[1][2] * J[2][1]) - J[0][1] * (J[1][0] * J[2][2] - J[1][2] * J[2][0]) +
-         J[0][2] * (J[1][0] * J[2][1] - J[1][1] * J[2][0]);
-}
-
 std::string describe_cell(const HexMesh& mesh, global_index c) {
   std::ostringstream os;
   os.precision(17);
@@ -726,7 +708,7 @@ void write_gmsh(const std::string& path, const HexMesh& mesh, bool overwrite) {
   write_text_file_atomically(path, gmsh_text(mesh));
 }
 
-void check_hex_mesh(const HexMesh& mesh) {
+void check_hex_mesh_connectivity(const HexMesh& mesh) {
   TENSORMG_CHECK(mesh.points.size() % 3 == 0,
                  "hex mesh: " << mesh.points.size() << " point coordinates are not a multiple of 3");
   TENSORMG_CHECK(mesh.cells.size() % 8 == 0,
@@ -745,15 +727,7 @@ void check_hex_mesh(const HexMesh& mesh) {
       TENSORMG_CHECK(p >= 0 && p < nv, "hex mesh: boundary face " << f << " has vertex index " << p
                                                                     << " outside [0, " << nv << ")");
     }
-  const double g0 = 0.5 - 0.5 / std::sqrt(3.0), g1 = 0.5 + 0.5 / std::sqrt(3.0);
-  double points[16][3];
-  for (int q = 0; q < 8; ++q)
-    for (int d = 0; d < 3; ++d) {
-      points[q][d] = ((q >> d) & 1) ? g1 : g0;  // Gauss points
-      points[8 + q][d] = (q >> d) & 1;          // vertices
-    }
-  for (global_index c = 0; c < mesh.n_cells(); ++c) {
-    double x[8][3];
+  for (global_index c = 0; c < mesh.n_cells(); ++c)
     for (int v = 0; v < 8; ++v) {
       const global_index p = mesh.cells[std::size_t(8 * c + v)];
       TENSORMG_CHECK(p >= 0 && p < nv, "hex mesh: " << describe_cell(mesh, c) << " has vertex index " << p
@@ -761,15 +735,26 @@ void check_hex_mesh(const HexMesh& mesh) {
       for (int w = 0; w < v; ++w)
         TENSORMG_CHECK(mesh.cells[std::size_t(8 * c + w)] != p,
                        "hex mesh: " << describe_cell(mesh, c) << " repeats vertex " << p);
-      for (int d = 0; d < 3; ++d) x[v][d] = mesh.points[std::size_t(3 * p + d)];
     }
-    for (const auto& xi : points) {
-      const double det = trilinear_det(x, xi);
-      TENSORMG_CHECK(det > 0, "hex mesh: " << describe_cell(mesh, c) << " has Jacobian determinant " << det
-                                           << " <= 0 at reference point (" << xi[0] << ", " << xi[1] << ", " << xi[2]
-                                           << "): inverted or degenerate (vertex order must be lexicographic)");
-    }
+}
+
+void check_hex_cell_jacobian(const HexMesh& mesh, global_index c) {
+  double x[8][3];
+  for (int v = 0; v < 8; ++v)
+    for (int d = 0; d < 3; ++d) x[v][d] = mesh.points[std::size_t(3 * mesh.cells[std::size_t(8 * c + v)] + d)];
+  for (int q = 0; q < hex_check_points; ++q) {
+    double xi[3];
+    hex_check_point(q, xi);
+    const double det = trilinear_det(x, xi);
+    TENSORMG_CHECK(det > 0, "hex mesh: " << describe_cell(mesh, c) << " has Jacobian determinant " << det
+                                         << " <= 0 at reference point (" << xi[0] << ", " << xi[1] << ", " << xi[2]
+                                         << "): inverted or degenerate (vertex order must be lexicographic)");
   }
+}
+
+void check_hex_mesh(const HexMesh& mesh) {
+  check_hex_mesh_connectivity(mesh);
+  for (global_index c = 0; c < mesh.n_cells(); ++c) check_hex_cell_jacobian(mesh, c);
 }
 
 }  // namespace tensormg

@@ -77,5 +77,10 @@ void write_gmsh(const std::string& path, const HexMesh& mesh, bool overwrite);
 /// determinant of the trilinear map is positive at the 8 Gauss points and the 8 vertices of every
 /// cell. Throws InputError naming the first bad cell (index, vertices and coordinates).
 void check_hex_mesh(const HexMesh& mesh);
+/// The parts of check_hex_mesh: array sizes, vertex indices in range and no repeated vertex in a
+/// cell; and the Jacobian determinant of one cell (HexLayout checks the determinants of all cells
+/// in parallel and calls this for the first bad one, for the message).
+void check_hex_mesh_connectivity(const HexMesh& mesh);
+void check_hex_cell_jacobian(const HexMesh& mesh, global_index cell);
 
 }  // namespace tensormg

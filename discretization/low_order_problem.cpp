@@ -5,6 +5,8 @@
 #include <cmath>
 #include <vector>
 
+#include "discretization/trilinear.hpp"
+
 namespace tensormg {
 
 namespace {
@@ -47,6 +49,40 @@ void gauss_rule(int n, double* x, double* w) {
   }
 }
 
+/// b_a += Σ_q w_q det J(q) N_a(q) f for every non-Dirichlet vertex a of cell c (atomic additions).
+template <class ExecSpace>
+struct ConstantLoad {
+  typename HexLayout<ExecSpace>::cell_view cells;
+  typename HexLayout<ExecSpace>::point_view points;
+  Kokkos::View<double*, typename ExecSpace::memory_space> b;
+  double f[3];
+  int components;
+  KOKKOS_INLINE_FUNCTION void operator()(local_index c) const {
+    double x[8][3];
+    local_index v[8];
+    for (int a = 0; a < 8; ++a) {
+      const local_index id = cells(c, a);
+      v[a] = id;
+      const local_index p = id < 0 ? ~id : id;
+      for (int d = 0; d < 3; ++d) x[a][d] = points(p, d);
+    }
+    double load[8] = {};
+    for (int q = 0; q < 8; ++q) {
+      double xi[3];
+      hex_check_point(q, xi);  // the 2×2×2 Gauss points (weights 1/8)
+      const double w = 0.125 * trilinear_det(x, xi);
+      for (int a = 0; a < 8; ++a) {
+        double n = w;
+        for (int d = 0; d < 3; ++d) n *= ((a >> d) & 1) ? xi[d] : 1 - xi[d];
+        load[a] += n;
+      }
+    }
+    for (int a = 0; a < 8; ++a)
+      if (v[a] >= 0)
+        for (int m = 0; m < components; ++m) Kokkos::atomic_add(&b(v[a] * components + m), load[a] * f[m]);
+  }
+};
+
 template <class ExecSpace>
 void copy_to_device(const std::vector<double>& host, DistributedVector<double, ExecSpace>& v) {
   Kokkos::deep_copy(v.view(), Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(host.data(), host.size()));
@@ -76,6 +112,15 @@ void assemble_load_vector(const HexLayout<ExecSpace>& layout, const PointFunctio
     if (layout.dirichlet_vertex()[v])
       for (int m = 0; m < C; ++m) local[std::size_t(v) * C + m] = 0;
   copy_to_device(local, b);
+  b.compress_add();
+}
+
+template <class ExecSpace>
+void assemble_constant_load(const HexLayout<ExecSpace>& layout, const double (&f)[3],
+                            DistributedVector<double, ExecSpace>& b) {
+  b.fill(0);
+  ConstantLoad<ExecSpace> k{layout.cells(), layout.points(), b.view(), {f[0], f[1], f[2]}, layout.components()};
+  Kokkos::parallel_for("tensormg::low_order::constant_load", Kokkos::RangePolicy<ExecSpace>(0, layout.n_cells()), k);
   b.compress_add();
 }
 
@@ -149,6 +194,7 @@ void LowOrderManufactured::rhs(const double* x, double* f) const {
 
 #define TENSORMG_LOW_ORDER_PROBLEM(E)                                                                            \
   template void assemble_load_vector(const HexLayout<E>&, const PointFunction&, DistributedVector<double, E>&); \
+  template void assemble_constant_load(const HexLayout<E>&, const double(&)[3], DistributedVector<double, E>&); \
   template void interpolate(const HexLayout<E>&, const PointFunction&, DistributedVector<double, E>&);          \
   template double l2_error(const HexLayout<E>&, const DistributedVector<double, E>&, const PointFunction&);
 TENSORMG_LOW_ORDER_PROBLEM(DefaultExec)

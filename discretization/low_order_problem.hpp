@@ -21,6 +21,12 @@ template <class ExecSpace>
 void assemble_load_vector(const HexLayout<ExecSpace>& layout, const PointFunction& f,
                           DistributedVector<double, ExecSpace>& b);
 
+/// The same for a constant f (components values of f used), on the device: no host loop over
+/// the cells (the programs' loads without a manufactured solution).
+template <class ExecSpace>
+void assemble_constant_load(const HexLayout<ExecSpace>& layout, const double (&f)[3],
+                            DistributedVector<double, ExecSpace>& b);
+
 /// u_i = f(x_i) at every local vertex (owned and ghost).
 template <class ExecSpace>
 void interpolate(const HexLayout<ExecSpace>& layout, const PointFunction& f, DistributedVector<double, ExecSpace>& u);

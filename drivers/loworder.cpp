@@ -495,7 +495,13 @@ int run(const Options& o, const HexDirichlet& dirichlet, Environment& env) {
   phase("right-hand side", [&] {
     b.reinit(layout->partitioner(), "rhs");
     x.reinit(layout->partitioner(), "solution");
-    assemble_load_vector(*layout, load, b);
+    if (mms) {
+      assemble_load_vector(*layout, load, b);
+    } else {
+      double constant[3] = {0, 0, 0};
+      load(nullptr, constant);  // f = 1 or (0, 0, −1): constant, assembled on the device
+      assemble_constant_load(*layout, constant, b);
+    }
   });
   std::optional<JacobiPreconditioner<Vector>> jacobi;
   if (o.preconditioner == "jacobi")

@@ -327,6 +327,22 @@ TYPED_TEST(LowOrderTest, ManufacturedSolutionsConvergeAtRateTwo) {
 }
 
 // All ranks against one: the same product in mesh numbering, and the same CG residual history.
+// The device assembly of a constant load equals the host quadrature of the same function.
+TYPED_TEST(LowOrderTest, ConstantLoadOnTheDeviceEqualsTheHostAssembly) {
+  const HexMesh mesh = perturbed_brick(5, 4, 6, 0.3, true);
+  for (const auto p : both_problems) {
+    const auto layout = make_layout<TypeParam>(mesh, p, HexDirichlet{});
+    const int C = components_of(p);
+    const double f[3] = {1.5, -0.25, 2.0};
+    DistributedVector<double, TypeParam> host(layout->partitioner()), device(layout->partitioner());
+    assemble_load_vector(*layout, [&](const double*, double* v) { for (int m = 0; m < C; ++m) v[m] = f[m]; }, host);
+    assemble_constant_load(*layout, f, device);
+    const auto a = to_host(host), b = to_host(device);
+    EXPECT_GT(max_abs(a), 0.0);
+    EXPECT_LE(max_difference(a, b), 1e-14 * max_abs(a)) << to_string(p);
+  }
+}
+
 TYPED_TEST(LowOrderTest, OneRankAndAllRanksAgree) {
   const HexMesh mesh = perturbed_brick(6, 5, 7, 0.3, true);
   for (const auto p : both_problems) {
