@@ -523,6 +523,7 @@ int run(const Options& o, const HexDirichlet& dirichlet, Environment& env) {
       LowOrderMultigridOptions mo;
       mo.smoother.chebyshev_degree = o.smoothing_degree;
       if (o.coarse_solver == "cg") mo.coarse_dense_max_dofs = 0;
+      if (o.coarse_solver == "dense") mo.coarse_dense_max_dofs = 4000;
       const global_index coarse_dofs = hierarchy->layout(0)->n_global_dofs();
       TENSORMG_CHECK_COLLECTIVE(comm, o.coarse_solver != "dense" || coarse_dofs <= mo.coarse_dense_max_dofs,
                                 "--coarse-solver dense takes coarse levels of at most "
@@ -711,7 +712,7 @@ int main(int argc, char** argv) {
                    "multigrid: operator applications per Chebyshev-Jacobi smoothing step (default 4)");
     app.add_option("--coarse-solver", o.coarse_solver,
                    "multigrid: the coarsest level's solver: dense (its inverse, up to 4000 DoFs), cg (CG with Jacobi "
-                   "to 1e-10), or auto (dense when it fits)");
+                   "to 1e-10), or auto (dense up to 4000 DoFs on a GPU, 1000 on the host)");
     app.add_option("--rtol", o.rtol, "relative residual tolerance; a true residual above 10x it exits with code 3");
     app.add_option("--max-iterations", o.max_iterations, "iteration limit");
     app.add_option("-o,--output", o.output, "HDF5 file for mesh, solution and run record (an .xdmf sidecar is added)");

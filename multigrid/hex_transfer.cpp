@@ -42,13 +42,6 @@ HexTransfer<ExecSpace>::HexTransfer(const HexLayout<ExecSpace>& coarse, const He
   const local_index n_fine = fine.n_owned_vertices(), n_coarse = coarse.n_local_vertices();
   std::vector<local_index> p_offsets(n_fine + 1, 0), p_columns;
   std::vector<double> p_weights;
-  std::vector<std::vector<std::pair<local_index, double>>> transposed(n_coarse);
-  // Fine rows in the order of their mesh vertices, so that a coarse row sums in an order that does
-  // not depend on the ranks.
-  std::vector<local_index> by_mesh(n_fine);
-  for (local_index i = 0; i < n_fine; ++i) by_mesh[i] = i;
-  std::sort(by_mesh.begin(), by_mesh.end(),
-            [&](local_index a, local_index b) { return fine.mesh_vertex()[a] < fine.mesh_vertex()[b]; });
   bool missing = false;
   for (local_index i = 0; i < n_fine; ++i) {
     if (!fine.dirichlet_vertex()[i]) {
@@ -70,17 +63,27 @@ HexTransfer<ExecSpace>::HexTransfer(const HexLayout<ExecSpace>& coarse, const He
   TENSORMG_CHECK_COLLECTIVE(fine.comm(), !missing,
                             "internal: a fine vertex interpolates a coarse vertex that is not on its rank (the "
                             "levels must be partitioned by HexHierarchy)");
-  for (const local_index i : by_mesh)
-    for (local_index e = p_offsets[i]; e < p_offsets[i + 1]; ++e)
-      transposed[p_columns[e]].push_back({i, p_weights[e]});
-  std::vector<local_index> r_offsets(n_coarse + 1, 0), r_columns;
-  std::vector<double> r_weights;
-  for (local_index c = 0; c < n_coarse; ++c) {
-    for (const auto& [i, w] : transposed[c]) {
-      r_columns.push_back(i);
-      r_weights.push_back(w);
+  // The transpose by counting: rows of the coarse vertices, entries in the order of the fine rows'
+  // mesh vertices, so that a coarse row sums in an order that does not depend on the ranks.
+  std::vector<local_index> r_offsets(n_coarse + 1, 0);
+  for (const local_index c : p_columns) ++r_offsets[c + 1];
+  for (local_index c = 0; c < n_coarse; ++c) r_offsets[c + 1] += r_offsets[c];
+  std::vector<local_index> r_columns(p_columns.size());
+  std::vector<double> r_weights(p_columns.size());
+  {
+    global_index n_fine_mesh_vertices = 0;
+    for (local_index i = 0; i < n_fine; ++i) n_fine_mesh_vertices = std::max(n_fine_mesh_vertices, fine.mesh_vertex()[i] + 1);
+    std::vector<local_index> row_of(n_fine_mesh_vertices, -1);  // fine mesh vertex → owned row
+    for (local_index i = 0; i < n_fine; ++i) row_of[fine.mesh_vertex()[i]] = i;
+    std::vector<local_index> next(r_offsets.begin(), r_offsets.end() - 1);
+    for (const local_index i : row_of) {
+      if (i < 0) continue;
+      for (local_index e = p_offsets[i]; e < p_offsets[i + 1]; ++e) {
+        const local_index k = next[p_columns[e]]++;
+        r_columns[k] = i;
+        r_weights[k] = p_weights[e];
+      }
     }
-    r_offsets[c + 1] = local_index(r_columns.size());
   }
   prolongation_ = to_device<Rows>(p_offsets, p_columns, p_weights, "prolongation");
   restriction_ = to_device<Rows>(r_offsets, r_columns, r_weights, "restriction");

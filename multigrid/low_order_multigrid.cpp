@@ -36,8 +36,11 @@ LowOrderMultigrid<ExecSpace>::LowOrderMultigrid(std::shared_ptr<const HexHierarc
           std::make_unique<HexTransfer<ExecSpace>>(*hierarchy->layout(l - 1), *hierarchy->layout(l), hierarchy->refinement(l));
     }
   }
-  if (hierarchy->layout(0)->n_global_dofs() <= options.coarse_dense_max_dofs) {
-    coarse_dense_ = std::make_unique<DenseCoarseInverse<operator_type>>(*levels_[0].op, options.coarse_dense_max_dofs);
+  const bool on_host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
+  const global_index dense_max =
+      options.coarse_dense_max_dofs >= 0 ? options.coarse_dense_max_dofs : (on_host ? 1000 : 4000);
+  if (hierarchy->layout(0)->n_global_dofs() <= dense_max) {
+    coarse_dense_ = std::make_unique<DenseCoarseInverse<operator_type>>(*levels_[0].op, dense_max);
   } else {
     auto diagonal = levels_[0].op->make_vector("mg_coarse_diagonal");
     levels_[0].op->compute_diagonal(diagonal);

@@ -5,7 +5,7 @@
 /// for its CG): on every level the matrix-free LowOrderOperator (re-discretised on that level's
 /// cells and materials), Chebyshev–Jacobi smoothing (smoothers/point_smoothers.hpp), the Q1
 /// interpolation between levels (multigrid/hex_transfer.hpp), and on the coarsest level its dense
-/// inverse (up to 4000 DoFs) or CG with Jacobi to a tight tolerance. One V-cycle with one pre- and one post-smoothing step (the
+/// inverse (up to 4000 DoFs on a GPU, 1000 on the host) or CG with Jacobi to a tight tolerance. One V-cycle with one pre- and one post-smoothing step (the
 /// same polynomial: the cycle is symmetric) is the preconditioner of CG.
 ///
 /// Dirichlet rows are identity rows on every level; the cycle keeps the correction zero on them.
@@ -30,8 +30,9 @@ struct LowOrderMultigridOptions {
   /// iterations estimating λ_max(D⁻¹A) on each level.
   PointSmootherOptions smoother{0, 4, 15, 20};
   /// The coarsest level's solver: the dense inverse (multigrid/dense_coarse_inverse.hpp) when the
-  /// level has at most this many DoFs, else CG with Jacobi (0: always CG).
-  global_index coarse_dense_max_dofs = 4000;
+  /// level has at most this many DoFs, else CG with Jacobi (0: always CG; −1: 4000 on a GPU, 1000 on
+  /// the host, where Gauss–Jordan's N³ flops at N = 2744 take 15 s on two cores).
+  global_index coarse_dense_max_dofs = -1;
   double coarse_rtol = 1e-10;        ///< relative tolerance of the coarse CG
   int coarse_max_iterations = 2000;  ///< the coarse CG stops after this many steps
   bool collect_times = false;        ///< fenced time per component of the cycle (times())
