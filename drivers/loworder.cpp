@@ -203,6 +203,9 @@ void check_size(const Options& o, double n_cells, double n_vertices, double n_bo
   const int vectors = 5 + (o.preconditioner == "jacobi" ? 3 : 0) + (is_multigrid(o) ? 5 : 0);
   MemoryNeed need;
   need.device_bytes = e.layout_device_bytes + vectors * e.vector_bytes + small_data_margin_bytes;
+  // The layout checks the Jacobians of the whole (finest) mesh on the device: a temporary copy of
+  // its points and connectivity.
+  need.device_bytes += n_vertices * 3 * sizeof(double) + n_cells * 8 * sizeof(global_index);
   if (o.refinements > 0) {
     // The coarser levels: about 1/7 of the finest level's layout, and with multigrid their
     // operators' vectors (x, b, r, smoother's three); the transfers: about 3.4 entries (index and

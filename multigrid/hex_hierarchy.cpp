@@ -16,6 +16,8 @@ HexHierarchy<ExecSpace>::HexHierarchy(const HexMesh& coarse, int refinements, in
                             "the coarsest mesh has " << coarse.n_cells() << " cells, fewer than the " << ranks
                                                      << " ranks (the levels are cut on it); use at most "
                                                      << coarse.n_cells() << " ranks or a finer coarse mesh");
+  // Indices first: the partition and the materials below read the points through the cells.
+  collectively(comm, [&] { check_hex_mesh_connectivity(coarse); });
   std::vector<int> part = refinements > 0 ? hex_partition(coarse, ranks) : std::vector<int>{};
   // Materials are decided on the coarsest cells and inherited, like the ranks.
   HexMaterialOptions level_material = material;

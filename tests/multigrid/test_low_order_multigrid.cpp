@@ -274,30 +274,33 @@ MgSolve solve(LowOrderProblem p, int refinements, bool multigrid, MPI_Comm comm,
 }
 
 // The V-cycle preconditions CG for both problems with a 1e3 contrast: few iterations, at most two
-// more after one more refinement (mesh independence), far fewer than Jacobi, and the same solution.
+// more after one more refinement (mesh independence), far fewer than Jacobi on the same mesh and the
+// same solution; the coarse CG instead of the dense inverse changes the iterations by one at most.
+// (Jacobi and the coarse CG are compared on two refinements: on three, Jacobi's 1300 elasticity
+// iterations took 4 minutes under the sanitizers.)
 TYPED_TEST(LowOrderMultigridTest, PreconditionsCgWithLayeredMaterials) {
   for (const auto p : both_problems) {
     const MgSolve two = solve<TypeParam>(p, 2, true, MPI_COMM_WORLD);
     const MgSolve three = solve<TypeParam>(p, 3, true, MPI_COMM_WORLD);
-    const MgSolve jacobi = solve<TypeParam>(p, 3, false, MPI_COMM_WORLD);
-    ASSERT_TRUE(two.result.converged() && three.result.converged() && jacobi.result.converged()) << to_string(p);
+    const MgSolve jacobi = solve<TypeParam>(p, 2, false, MPI_COMM_WORLD);
+    const MgSolve cg_coarse = solve<TypeParam>(p, 2, true, MPI_COMM_WORLD, 0);
+    ASSERT_TRUE(two.result.converged() && three.result.converged() && jacobi.result.converged() &&
+                cg_coarse.result.converged())
+        << to_string(p);
     EXPECT_LE(three.result.iterations, p == LowOrderProblem::laplace ? 10 : 20) << to_string(p);
     EXPECT_LE(three.result.iterations, two.result.iterations + 2) << to_string(p);
-    EXPECT_LE(5 * three.result.iterations, jacobi.result.iterations) << to_string(p);
+    EXPECT_LE(5 * two.result.iterations, jacobi.result.iterations) << to_string(p);
+    EXPECT_LE(std::abs(cg_coarse.result.iterations - two.result.iterations), 1) << to_string(p);
     double diff = 0, norm = 0;
-    for (std::size_t i = 0; i < three.solution.size(); ++i) {
-      diff = std::max(diff, std::abs(three.solution[i] - jacobi.solution[i]));
+    for (std::size_t i = 0; i < two.solution.size(); ++i) {
+      diff = std::max(diff, std::abs(two.solution[i] - jacobi.solution[i]));
       norm = std::max(norm, std::abs(jacobi.solution[i]));
     }
     EXPECT_LE(global_max(diff), 1e-5 * global_max(norm)) << to_string(p);
-    // The coarse CG (to 1e-10) instead of the dense inverse: the same iterations, give or take one.
-    const MgSolve cg_coarse = solve<TypeParam>(p, 3, true, MPI_COMM_WORLD, 0);
-    EXPECT_TRUE(cg_coarse.result.converged());
-    EXPECT_LE(std::abs(cg_coarse.result.iterations - three.result.iterations), 1) << to_string(p);
     int rank = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     if (rank == 0)
-      std::printf("[ info ] %s: MG-CG %d (2 refinements), %d (3), %d (3, coarse CG); Jacobi-CG %d\n",
+      std::printf("[ info ] %s: MG-CG %d (2 refinements), %d (3), %d (2, coarse CG); Jacobi-CG %d (2)\n",
                   to_string(p).c_str(), two.result.iterations, three.result.iterations, cg_coarse.result.iterations,
                   jacobi.result.iterations);
   }
