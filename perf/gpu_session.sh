@@ -27,7 +27,9 @@
 #   overlap                                         --halo-overlap on / off at 2 and 4 ranks (FMG Q1,
 #                                                   Q3, Q7, DG Q3): the A/B behind the auto rule
 #   scaling                                         perf/scaling_study.py ($SCALING_RANKS, $WEAK_DOFS,
-#                                                   $STRONG_DOFS, $SCALING_DEGREES)
+#                                                   $STRONG_DOFS, $SCALING_DEGREES, $SCALING_REPEAT)
+#   multi-gpu                                       one GPU per rank: topology, tests at 2, 4 (8) ranks,
+#                                                   weak and strong scaling over 1, 2, 4(, 8) GPUs
 #   ncu-operator ncu-vmult ncu-smoother             Nsight Compute profiles
 # Each part's time cap is $PART_TIMEOUT seconds (default 300).
 set -uo pipefail
@@ -122,12 +124,42 @@ for part in "${parts[@]}"; do
       ;;
     scaling)
       # perf/scaling_study.py: weak (DoFs per GPU) and strong series over $SCALING_RANKS ranks, one
-      # GPU per rank on a multi-GPU machine (on one GPU the ranks share it).
+      # GPU per rank on a multi-GPU machine (on one GPU the ranks share it); solve time the median of
+      # $SCALING_REPEAT solves per run.
       timeout "$cap" python3 perf/scaling_study.py --program "$build/drivers/tensormg-poisson" \
         --launcher "mpiexec -n {ranks} --oversubscribe" --ranks "${SCALING_RANKS:-1,2,4}" --degrees "${SCALING_DEGREES:-1,3,7}" \
         --solvers fmg,gmres --dim 3 --weak-dofs "${WEAK_DOFS:-2e8}" --strong-dofs "${STRONG_DOFS:-5e8}" --out "$out/scaling" \
-        > "$out/scaling.log" 2>&1
+        --repeat "${SCALING_REPEAT:-3}" --run-timeout "${SCALING_RUN_TIMEOUT:-120}" > "$out/scaling.log" 2>&1
       echo "scaling exit $?"; tail -40 "$out/scaling.log"
+      ;;
+    multi-gpu)
+      # One GPU per rank on a machine of several GPUs (issue 14): how the GPUs are linked, the
+      # multi-rank tests at 2 and 4 (8) ranks, the one-rank FMG reference, then the weak series (solve
+      # times and, from a second run with --mg-times, the V-cycle's components) and the strong series
+      # (solve times) as two studies, each under its own cap ($WEAK_CAP, $STRONG_CAP seconds).
+      gpus=$(nvidia-smi -L | grep -c '^GPU')
+      { nvidia-smi -L; nvidia-smi topo -m; mpiexec --version | head -1; } > "$out/topology.txt" 2>&1
+      echo "GPUs: $gpus"; head -"$gpus" "$out/topology.txt"
+      for np in 2 4 8; do
+        [ "$np" -le "$gpus" ] || continue
+        timeout "${TEST_CAP:-50}" mpiexec -n $np "$build/tests/test_multigrid_ranks" --gtest_filter='*/Cuda.*' \
+          > "$out/test_multigrid_ranks-gpus-np$np.txt" 2>&1
+        echo "test_multigrid_ranks np$np (one GPU per rank) exit $? | $(grep -m1 -E 'PASSED|FAILED' "$out/test_multigrid_ranks-gpus-np$np.txt")"
+      done
+      timeout 60 "$build/drivers/tensormg-poisson" --dim 3 -k 7 -r 6 --solver fmg --problem one --rtol 1e-9 --repeat 3 \
+        --record "$out/one-rank-fmg-k7r6.json" --overwrite > "$out/one-rank-fmg-k7r6.txt" 2>&1
+      echo "one rank FMG Q7 90.5M exit $? | $(grep -E '^  solve time' "$out/one-rank-fmg-k7r6.txt")"
+      ranks="1"; for np in 2 4 8; do [ "$np" -le "$gpus" ] && ranks="$ranks,$np"; done
+      timeout "${WEAK_CAP:-250}" python3 perf/scaling_study.py --program "$build/drivers/tensormg-poisson" \
+        --launcher "mpiexec -n {ranks}" --ranks "$ranks" --degrees "${SCALING_DEGREES:-1,3,7}" --solvers fmg,gmres \
+        --dim 3 --weak-dofs "${WEAK_DOFS:-2e8}" --strong-dofs 0 --repeat "${SCALING_REPEAT:-3}" --times both --extra "--restart 10" \
+        --run-timeout "${SCALING_RUN_TIMEOUT:-90}" --title ", one GPU per rank" --out "$out/weak" > "$out/weak.log" 2>&1
+      echo "weak scaling exit $?"; tail -30 "$out/weak.log"
+      timeout "${STRONG_CAP:-170}" python3 perf/scaling_study.py --program "$build/drivers/tensormg-poisson" \
+        --launcher "mpiexec -n {ranks}" --ranks "$ranks" --degrees "${SCALING_DEGREES:-1,3,7}" --solvers fmg,gmres \
+        --dim 3 --weak-dofs 0 --strong-dofs "${STRONG_DOFS:-5e8}" --repeat "${SCALING_REPEAT:-3}" --times untimed --extra "--restart 10" \
+        --run-timeout "${SCALING_RUN_TIMEOUT:-90}" --title ", one GPU per rank" --out "$out/strong" > "$out/strong.log" 2>&1
+      echo "strong scaling exit $?"; tail -30 "$out/strong.log"
       ;;
     ceilings)
       timeout "$cap" "$build/perf/tensormg-ceilings" --output "$out/ceilings.json" --overwrite > "$out/ceilings.log" 2>&1

@@ -5,15 +5,19 @@ with --record and --mg-times, and writes
   scaling.md    a table per series (time, iterations, V-cycle components, parallel efficiency),
   scaling.png   time and efficiency against ranks (when matplotlib is there; the JSON is the data).
 
-Weak series: DoFs per rank held near --weak-dofs (the brick grows with the rank count: coarse cells
+Weak series: DoFs per rank held at or just above --weak-dofs (the brick grows with the rank count: coarse cells
 are the rank count factored over the directions, times a multiplier, and the brick's extent is that
 factorisation, so the cells stay cubic and the iteration counts comparable). Strong series: one mesh of
-about --strong-dofs on every rank count. Efficiency: weak t_1 / t_p, strong t_1 / (p t_p), of the
-solve time (setup reported beside it).
+about --strong-dofs on every rank count. Efficiency: weak t_b / t_p, strong p_b t_b / (p t_p), of the
+solve time (setup reported beside it), b the smallest rank count whose run succeeded (a strong
+series too large for one GPU starts at two). --repeat N times N solves per run (the program's
+median); --run-timeout ends a run that hangs. scaling.json and scaling.md are rewritten after every
+series, so a study cut short keeps what it measured.
 
 usage: scaling_study.py --program build/drivers/tensormg-poisson --launcher "mpiexec -n {ranks}"
          --ranks 1,2,4 --degrees 1,3,7 --solvers fmg,gmres --weak-dofs 2e8 --strong-dofs 5e8
          --dim 3 --out DIR [--precision double] [--extra "--smoother-kernel fused"] [--times both]
+         [--repeat 3] [--run-timeout 120]
 """
 import argparse
 import json
@@ -48,15 +52,18 @@ def dofs_of(dim, k, cells, r):
     return n
 
 
-def choose_mesh(dim, k, base_cells, target):
-    """(cells, refinements) with cells = m * base_cells closest to target DoFs (log scale)."""
+def choose_mesh(dim, k, base_cells, target, at_least=False):
+    """(cells, refinements) with cells = m * base_cells closest to target DoFs (log scale); with
+    at_least, the closest of those with at least target DoFs (the weak series' DoFs per rank)."""
     best = None
-    for m in (1, 2, 3, 5):
+    for m in range(1, 9):
         for r in range(1, 14):
             cells = [m * c for c in base_cells]
             if min(cells) * (1 << r) < 2:
                 continue
             d = dofs_of(dim, k, cells, r)
+            if at_least and d < target:
+                continue
             score = abs(math.log(d / target))
             if best is None or score < best[0]:
                 best = (score, cells, r)
@@ -95,26 +102,33 @@ def run_once(args, ranks, dim, k, cells, r, solver, tag, upper, timed):
                                                               "--record", record, "--overwrite"]
     if timed:
         cmd.append("--mg-times")
+    if args.repeat > 1 and not timed:  # the components come from one solve
+        cmd += ["--repeat", str(args.repeat)]
     cmd += SOLVER_ARGS[solver] + shlex.split(args.extra)
     print("+", " ".join(cmd), flush=True)
-    p = subprocess.run(cmd, capture_output=True, text=True)
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=args.run_timeout or None)
+    except subprocess.TimeoutExpired as e:
+        print(f"timed out after {args.run_timeout} s", file=sys.stderr)
+        return {"command": cmd, "ranks": ranks, "exit_code": "timeout", "error": f"no result within {args.run_timeout} s"}
     if p.returncode != 0:
         print(p.stdout[-3000:], p.stderr[-3000:], file=sys.stderr)
-        return {"command": cmd, "exit_code": p.returncode, "error": (p.stderr or p.stdout)[-2000:]}
+        return {"command": cmd, "ranks": ranks, "exit_code": p.returncode, "error": (p.stderr or p.stdout)[-2000:]}
     with open(record) as f:
         rec = json.load(f)
     res = rec["result"]
     return {"command": cmd, "exit_code": 0, "ranks": ranks, "dim": dim, "k": k, "cells": cells, "refinements": r,
             "solver": solver, "dofs": res["dofs"], "iterations": res["iterations"],
             "setup_seconds": res["setup_seconds"], "solve_seconds": res["solve_seconds"],
+            "solve_seconds_each": res.get("solve_seconds_each", [res["solve_seconds"]]),
+            "iterations_each": res.get("iterations_each", [res["iterations"]]),
             "l2_error": res.get("l2_error"), "components": res.get("multigrid", {}).get("times", {}),
             "device": rec.get("provenance", {}).get("device")}
 
 
 def table(series):
     comps = sorted({c for e in series["runs"] if e.get("exit_code") == 0 for c in e["components"]})
-    head = ("| ranks | DoFs | iterations | setup s | solve s | efficiency | solve s with --mg-times | "
-            + " | ".join(comps) + " |")
+    head = "| ranks | DoFs | iterations | setup s | solve s | efficiency | solve s with --mg-times |" + "".join(f" {c} |" for c in comps)
     lines = [head, "|" + "---|" * (7 + len(comps))]
     for e in series["runs"]:
         if e.get("exit_code") != 0:
@@ -167,6 +181,17 @@ def plot(study, out, title, ranks):
     print("wrote", os.path.join(out, "scaling.png"))
 
 
+def write_study(study, out):
+    """scaling.json and scaling.md as they stand (atomically: a reader never sees half a file)."""
+    for name, text in (("scaling.json", json.dumps(study, indent=1)),
+                       ("scaling.md", "".join(f"\n### {s['kind']} scaling, Q{s['k']}, {s['solver']}\n\n{table(s)}\n"
+                                              for s in study["series"]))):
+        tmp = os.path.join(out, f".{name}.tmp")
+        with open(tmp, "w") as f:
+            f.write(text)
+        os.replace(tmp, os.path.join(out, name))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--program", required=True)
@@ -182,6 +207,8 @@ def main():
     ap.add_argument("--extra", default="", help="more tensormg-poisson arguments")
     ap.add_argument("--times", choices=["both", "untimed", "timed"], default="both",
                     help="both: solve time from a run without --mg-times, components from a second run with it")
+    ap.add_argument("--repeat", type=int, default=1, help="solves per run; the program reports their median")
+    ap.add_argument("--run-timeout", type=float, default=0, help="seconds after which a run counts as failed (0: none)")
     ap.add_argument("--out", required=True)
     ap.add_argument("--title", default="", help="appended to the plot titles (e.g. ', 4 ranks on one GPU')")
     ap.add_argument("--replot", metavar="JSON", help="only draw scaling.png (into --out) from a scaling.json")
@@ -205,6 +232,8 @@ def main():
             ap.error(f"solver '{s}' is not one of {', '.join(SOLVER_ARGS)}")
     if ranks[0] != 1:
         ap.error("--ranks must start at 1 (the efficiencies are relative to one rank)")
+    if not 1 <= args.repeat <= 100:
+        ap.error("--repeat must be in 1..100")
     os.makedirs(os.path.join(args.out, "records"), exist_ok=True)
     study = {"kind": "tensormg-scaling", "arguments": vars(args), "series": []}
     for kind, target in (("weak", args.weak_dofs), ("strong", args.strong_dofs)):
@@ -221,20 +250,19 @@ def main():
                 for p in ranks:
                     if kind == "weak":
                         base = factor(p, args.dim)
-                        cells, r = choose_mesh(args.dim, k, base, target * p)
+                        cells, r = choose_mesh(args.dim, k, base, target * p, at_least=True)
                         upper = base
                     e = run(args, p, args.dim, k, cells, r, solver, f"{kind}-k{k}-{solver}-np{p}", upper)
                     series["runs"].append(e)
-                t1 = series["runs"][0].get("solve_seconds")
+                ref = next((e for e in series["runs"] if e.get("exit_code") == 0), None)
                 for e in series["runs"]:
-                    if e.get("exit_code") == 0 and t1:
-                        e["efficiency"] = t1 / e["solve_seconds"] if kind == "weak" else t1 / (e["ranks"] * e["solve_seconds"])
+                    if e.get("exit_code") == 0 and ref:
+                        e["efficiency"] = (ref["solve_seconds"] / e["solve_seconds"] if kind == "weak" else
+                                           ref["ranks"] * ref["solve_seconds"] / (e["ranks"] * e["solve_seconds"]))
+                        e["efficiency_base_ranks"] = ref["ranks"]
                 study["series"].append(series)
-    with open(os.path.join(args.out, "scaling.json"), "w") as f:
-        json.dump(study, f, indent=1)
-    with open(os.path.join(args.out, "scaling.md"), "w") as f:
-        for s in study["series"]:
-            f.write(f"\n### {s['kind']} scaling, Q{s['k']}, {s['solver']}\n\n{table(s)}\n")
+                write_study(study, args.out)
+    write_study(study, args.out)
     print(open(os.path.join(args.out, "scaling.md")).read())
     plot(study, args.out, args.title, ranks)
     return 1 if any(e.get("exit_code") for s in study["series"] for e in s["runs"]) else 0
