@@ -12,6 +12,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstddef>
+#include <memory>
 
 /// `#pragma unroll(n)` for the device compilers (nvcc, hipcc), which honour it; host compilers do
 /// not know the pragma, and their own unrolling is left alone.
@@ -41,14 +42,34 @@ constexpr TuningTarget tuning_target() {
   return runs_on_host<ExecSpace>() ? TuningTarget::host : TuningTarget::device;
 }
 
+/// Device memory that another process of the node can write into (HaloExchange's peer transport:
+/// a sender copies its packed values straight into the receiver's buffer, over NVLink or PCIe,
+/// instead of staging them through the host and MPI). None here; the CUDA backend names CUDA IPC
+/// (backends/cuda_mma/device_traits_cuda.hpp).
+struct NoPeerMemory {
+  static constexpr bool available = false;
+  /// An exportable description of a buffer, sent to the peer as bytes.
+  struct Handle {
+    unsigned char bytes[64] = {};
+  };
+  /// Whether a process on `device` can write into memory of a process on `peer_device`.
+  static bool reachable(int /*device*/, int /*peer_device*/) { return false; }
+  /// A buffer of `bytes` on this process's device that peers can open (empty: none).
+  static std::shared_ptr<void> allocate(std::size_t /*bytes*/) { return {}; }
+  static bool export_handle(void* /*base*/, Handle& /*out*/) { return false; }
+  /// The peer's buffer mapped into this process (empty when it cannot be opened).
+  static std::shared_ptr<void> open(const Handle& /*handle*/) { return {}; }
+};
+
 /// Staging of halo exchanges through pageable host memory, copies on the default instance (what
-/// core uses; HaloExchange's Staging parameter).
+/// core uses; HaloExchange's Staging parameter), no peer memory.
 template <class ExecSpace>
 struct HostStaging {
   using staging_space = Kokkos::HostSpace;
   struct side_instance {
     ExecSpace get() const { return ExecSpace(); }
   };
+  using peer_memory = NoPeerMemory;
 };
 
 template <class ExecSpace, class Enable = void>

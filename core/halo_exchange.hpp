@@ -13,11 +13,13 @@
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
+#include <cstring>
 #include <memory>
 #include <type_traits>
 #include <vector>
 
 #include "core/device_traits.hpp"
+#include "core/enum_names.hpp"
 #include "core/error.hpp"
 #include "core/profiling.hpp"
 #include "core/types.hpp"
@@ -33,6 +35,20 @@ MPI_Datatype mpi_type() {
   else return MPI_INT;
 }
 }  // namespace detail
+
+/// How a forward exchange moves values between two ranks whose devices can reach each other's
+/// memory (Staging::peer_memory: CUDA IPC on one node; GPUs over NVLink, or one GPU shared):
+/// `automatic` copies the packed values straight into the receiver's device buffer and sends MPI
+/// only a zero-byte signal; `staged` always goes device → host → MPI → host → device. Other pairs
+/// (other nodes, host backends, MPI that takes device memory) use MPI as they would anyway.
+enum class HaloTransport { automatic, staged };
+inline constexpr EnumName<HaloTransport> halo_transport_names[] = {{HaloTransport::automatic, "auto"},
+                                                                  {HaloTransport::staged, "staged"}};
+inline std::string to_string(HaloTransport t) { return enum_name(halo_transport_names, t); }
+/// Throws InputError for other names than auto and staged.
+inline HaloTransport parse_halo_transport(const std::string& text) {
+  return parse_enum(halo_transport_names, text, "halo transport");
+}
 
 /// True when buffers in ExecSpace's memory go to MPI directly.
 template <class ExecSpace>
@@ -61,13 +77,19 @@ class HaloExchange {
   };
 
   HaloExchange() = default;
-  /// Neighbours with empty lists are dropped. Not collective (the pattern must match on both sides).
-  HaloExchange(MPI_Comm comm, const std::vector<Lists>& lists, int tag = 23) : comm_(comm), tag_(tag) {
+  /// Neighbours with empty lists are dropped. Not collective, but both sides of every pair must
+  /// build their patterns with the same tag and transport at the same point (with peer memory, the
+  /// constructor trades buffer handles with each neighbour). tag < 4096: tag + 4096 and tag + 8192
+  /// carry the peer transport's signals.
+  HaloExchange(MPI_Comm comm, const std::vector<Lists>& lists, int tag = 23,
+               HaloTransport transport = HaloTransport::automatic)
+      : comm_(comm), tag_(tag) {
+    TENSORMG_ASSERT(tag >= 0 && tag < signal_tag_step, "halo exchange tags are below 4096");
     std::vector<local_index> send, recv;
     for (const auto& l : lists) {
       if (l.send.empty() && l.recv.empty()) continue;
       Neighbor nb{l.rank, local_index(send.size()), local_index(l.send.size()), local_index(recv.size()),
-                  local_index(l.recv.size())};
+                  local_index(l.recv.size()), false, false, {}, 0};
       send.insert(send.end(), l.send.begin(), l.send.end());
       recv.insert(recv.end(), l.recv.begin(), l.recv.end());
       neighbors_.push_back(nb);
@@ -82,11 +104,18 @@ class HaloExchange {
       if constexpr (!mpi_takes_memory_of<ExecSpace>())
         host_buffers_[i] = Kokkos::View<double*, typename Staging::staging_space>("tensormg::halo::staging", widest);
     }
-    if constexpr (!mpi_takes_memory_of<ExecSpace>())
+    if constexpr (!mpi_takes_memory_of<ExecSpace>()) {
       if (!neighbors_.empty()) side_ = std::make_shared<typename Staging::side_instance>();
+      if constexpr (Staging::peer_memory::available)
+        if (transport == HaloTransport::automatic && !neighbors_.empty()) connect_peers(widest);
+    }
   }
 
   int n_neighbors() const { return static_cast<int>(neighbors_.size()); }
+  /// Neighbours this rank's forward exchanges write into directly (peer memory), and neighbours
+  /// that write into this rank's buffer so.
+  int n_peer_sends() const { return count_if_neighbor([](const Neighbor& nb) { return nb.send_peer; }); }
+  int n_peer_recvs() const { return count_if_neighbor([](const Neighbor& nb) { return nb.recv_peer; }); }
   /// Entries sent in one forward exchange.
   local_index n_send() const { return local_index(send_indices_.extent(0)); }
   local_index n_recv() const { return local_index(recv_indices_.extent(0)); }
@@ -131,17 +160,26 @@ class HaloExchange {
         "tensormg::halo::pack", Kokkos::RangePolicy<ExecSpace>(0, n_out),
         KOKKOS_LAMBDA(local_index i) { out_buf(i) = data(out_idx(i)); });
     ExecSpace().fence();  // the packed values (and the work before them) are complete
+    pending_.reserve(4 * neighbors_.size());
+    if (forward && has_peers_) copy_to_peers<Number>(out_buf);
     Number* in_ptr = buffer<Number>(1, 0).data();
     if constexpr (!mpi_takes_memory_of<ExecSpace>()) {
-      Kokkos::View<Number*, typename Staging::staging_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>> out_host(
-          reinterpret_cast<Number*>(host_buffers_[0].data()), n_out);
-      Kokkos::deep_copy(side_->get(), out_host, out_buf);
+      using HostView = Kokkos::View<Number*, typename Staging::staging_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+      const HostView out_host(reinterpret_cast<Number*>(host_buffers_[0].data()), n_out);
+      if (forward && has_peers_) {  // only the values that go through MPI
+        for (const auto& nb : neighbors_)
+          if (!nb.send_peer && nb.send_count > 0) {
+            const auto range = std::make_pair(std::size_t(nb.send_offset), std::size_t(nb.send_offset + nb.send_count));
+            Kokkos::deep_copy(side_->get(), Kokkos::subview(out_host, range), Kokkos::subview(out_buf, range));
+          }
+      } else {
+        Kokkos::deep_copy(side_->get(), out_host, out_buf);
+      }
       in_ptr = reinterpret_cast<Number*>(host_buffers_[1].data());
     }
-    pending_.reserve(2 * neighbors_.size());
     for (const auto& nb : neighbors_) {
       const local_index off = forward ? nb.recv_offset : nb.send_offset, cnt = forward ? nb.recv_count : nb.send_count;
-      if (cnt == 0) continue;
+      if (cnt == 0 || (forward && nb.recv_peer)) continue;
       pending_.emplace_back();
       MPI_Irecv(in_ptr + off, cnt, detail::mpi_type<Number>(), nb.rank, tag_, comm_, &pending_.back());
     }
@@ -166,7 +204,15 @@ class HaloExchange {
       pending_.clear();
       Kokkos::View<Number*, typename Staging::staging_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>> in_host(
           reinterpret_cast<Number*>(host_buffers_[1].data()), n_in);
-      Kokkos::deep_copy(side_->get(), in_buf, in_host);
+      if (forward && has_peers_) {  // the peers' values are in the device buffer already
+        for (const auto& nb : neighbors_)
+          if (!nb.recv_peer && nb.recv_count > 0) {
+            const auto range = std::make_pair(std::size_t(nb.recv_offset), std::size_t(nb.recv_offset + nb.recv_count));
+            Kokkos::deep_copy(side_->get(), Kokkos::subview(in_buf, range), Kokkos::subview(in_host, range));
+          }
+      } else {
+        Kokkos::deep_copy(side_->get(), in_buf, in_host);
+      }
       side_->get().fence();
     } else {
       MPI_Waitall(static_cast<int>(pending_.size()), pending_.data(), MPI_STATUSES_IGNORE);
@@ -189,11 +235,104 @@ class HaloExchange {
   }
 
  private:
+  /// The peer half of post() (forward): this rank's buffer is free again (the unpack of the last
+  /// exchange ran before post()'s fence), so say so to the peers that write into it; wait until
+  /// the peers this rank writes into say the same; copy the packed values into their buffers;
+  /// once the copies are complete, signal them (complete() waits for those signals).
+  template <class Number>
+  void copy_to_peers(const Kokkos::View<Number*, MemorySpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>& out_buf) const {
+    std::vector<MPI_Request> free_signals;
+    for (const auto& nb : neighbors_) {
+      if (nb.recv_peer && nb.recv_count > 0) {
+        free_signals.emplace_back();
+        MPI_Isend(nullptr, 0, MPI_BYTE, nb.rank, tag_ + signal_tag_step, comm_, &free_signals.back());
+      }
+      if (nb.send_peer && nb.send_count > 0) {
+        free_signals.emplace_back();
+        MPI_Irecv(nullptr, 0, MPI_BYTE, nb.rank, tag_ + signal_tag_step, comm_, &free_signals.back());
+      }
+    }
+    MPI_Waitall(static_cast<int>(free_signals.size()), free_signals.data(), MPI_STATUSES_IGNORE);
+    using DeviceView = Kokkos::View<Number*, MemorySpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+    for (const auto& nb : neighbors_)
+      if (nb.send_peer && nb.send_count > 0) {
+        const DeviceView remote(static_cast<Number*>(nb.remote.get()) + nb.remote_offset, nb.send_count);
+        const auto range = std::make_pair(std::size_t(nb.send_offset), std::size_t(nb.send_offset + nb.send_count));
+        Kokkos::deep_copy(ExecSpace(), remote, Kokkos::subview(out_buf, range));
+      }
+    ExecSpace().fence();  // the values are in the peers' buffers
+    for (const auto& nb : neighbors_) {
+      if (nb.send_peer && nb.send_count > 0) {
+        pending_.emplace_back();
+        MPI_Isend(nullptr, 0, MPI_BYTE, nb.rank, tag_ + 2 * signal_tag_step, comm_, &pending_.back());
+      }
+      if (nb.recv_peer && nb.recv_count > 0) {
+        pending_.emplace_back();
+        MPI_Irecv(nullptr, 0, MPI_BYTE, nb.rank, tag_ + 2 * signal_tag_step, comm_, &pending_.back());
+      }
+    }
+  }
+
+  /// Trades with every neighbour: host name, device, and this rank's incoming buffer (allocated as
+  /// peer memory, its handle and where the neighbour's values go in it); then opens the buffers of
+  /// the neighbours this rank can reach and tells each whether it will write into its buffer.
+  void connect_peers(std::size_t widest) {
+    using Peer = typename Staging::peer_memory;
+    struct Offer {
+      char host[MPI_MAX_PROCESSOR_NAME + 1];
+      int device;
+      int exported;
+      local_index recv_offset;
+      typename Peer::Handle handle;
+    };
+    Offer mine;
+    std::memset(&mine, 0, sizeof(mine));
+    int length = 0;
+    MPI_Get_processor_name(mine.host, &length);
+    mine.device = DeviceTraits<ExecSpace>::device_id();
+    peer_buffer_ = Peer::allocate(widest * sizeof(double));
+    mine.exported = peer_buffer_ && Peer::export_handle(peer_buffer_.get(), mine.handle);
+    if (mine.exported) device_buffers_[1] = Kokkos::View<double*, MemorySpace>(static_cast<double*>(peer_buffer_.get()), widest);
+    else peer_buffer_.reset();
+    const std::size_t n = neighbors_.size();
+    std::vector<Offer> out(n, mine), in(n);
+    std::vector<MPI_Request> requests(2 * n);
+    for (std::size_t i = 0; i < n; ++i) {
+      out[i].recv_offset = neighbors_[i].recv_offset;
+      MPI_Irecv(&in[i], sizeof(Offer), MPI_BYTE, neighbors_[i].rank, tag_, comm_, &requests[2 * i]);
+      MPI_Isend(&out[i], sizeof(Offer), MPI_BYTE, neighbors_[i].rank, tag_, comm_, &requests[2 * i + 1]);
+    }
+    MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
+    std::vector<int> writes(n, 0), written(n, 0);
+    for (std::size_t i = 0; i < n; ++i) {
+      Neighbor& nb = neighbors_[i];
+      if (nb.send_count == 0 || !in[i].exported || std::strncmp(in[i].host, mine.host, MPI_MAX_PROCESSOR_NAME) != 0 ||
+          !Peer::reachable(mine.device, in[i].device))
+        continue;
+      nb.remote = Peer::open(in[i].handle);
+      nb.send_peer = bool(nb.remote);
+      nb.remote_offset = in[i].recv_offset;
+      writes[i] = nb.send_peer ? 1 : 0;
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      MPI_Irecv(&written[i], 1, MPI_INT, neighbors_[i].rank, tag_, comm_, &requests[2 * i]);
+      MPI_Isend(&writes[i], 1, MPI_INT, neighbors_[i].rank, tag_, comm_, &requests[2 * i + 1]);
+    }
+    MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
+    for (std::size_t i = 0; i < n; ++i) neighbors_[i].recv_peer = written[i] != 0;
+    has_peers_ = std::any_of(neighbors_.begin(), neighbors_.end(), [](const Neighbor& nb) { return nb.send_peer || nb.recv_peer; });
+  }
+
+  template <class Predicate>
+  int count_if_neighbor(Predicate p) const {
+    return static_cast<int>(std::count_if(neighbors_.begin(), neighbors_.end(), p));
+  }
+
   template <class Number>
   void post_sends(Number* out_ptr, bool forward) const {
     for (const auto& nb : neighbors_) {
       const local_index off = forward ? nb.send_offset : nb.recv_offset, cnt = forward ? nb.send_count : nb.recv_count;
-      if (cnt == 0) continue;
+      if (cnt == 0 || (forward && nb.send_peer)) continue;
       pending_.emplace_back();
       MPI_Isend(out_ptr + off, cnt, detail::mpi_type<Number>(), nb.rank, tag_, comm_, &pending_.back());
     }
@@ -210,9 +349,15 @@ class HaloExchange {
     int rank;
     local_index send_offset, send_count;
     local_index recv_offset, recv_count;
+    bool send_peer, recv_peer;     ///< forward values go to / come from its device buffer directly
+    std::shared_ptr<void> remote;  ///< its incoming buffer, opened here (send_peer)
+    local_index remote_offset;     ///< where this rank's values go in it
   };
+  static constexpr int signal_tag_step = 4096;
   MPI_Comm comm_ = MPI_COMM_NULL;
   int tag_ = 23;
+  bool has_peers_ = false;
+  std::shared_ptr<void> peer_buffer_;  ///< the incoming buffer as peer memory (device_buffers_[1] views it)
   std::vector<Neighbor> neighbors_;
   Kokkos::View<local_index*, MemorySpace> send_indices_, recv_indices_;
   // [0]: outgoing, [1]: incoming; sized for double, viewed as any Number up to that width.

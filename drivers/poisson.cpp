@@ -59,6 +59,7 @@ struct Options {
   /// dg: how the patch's local problem is inverted (continuous: --local-solver says it).
   std::string patch_inversion = "auto";
   std::string halo_overlap = "auto";
+  std::string halo_transport = "auto";
   bool patch_inversion_given = false;
   /// dg: line or block contractions (tensor cores) in the patch kernels (DgPatchContraction).
   std::string contraction = "auto";
@@ -168,6 +169,7 @@ void validate(Options& o) {
   (void)parse_smoothing_order(o.smoothing_order);
   (void)parse_patch_kernel(o.smoother_kernel);
   (void)parse_halo_overlap(o.halo_overlap);
+  (void)parse_halo_transport(o.halo_transport);
   // DG default, measured (perf/README.md, DG multigrid, H100): at k <= 2 the full solver's FMG
   // needs 1 cycle where Dirichlet needs 9 (Q2 56.6M: 0.31 s against 0.74 s); from k = 3 on the
   // cheaper Dirichlet step wins or ties. Under CG the V-cycle must be symmetric, which the
@@ -252,6 +254,7 @@ Json options_record(const Options& o) {
   j["smoothing_order"] = o.smoothing_order;
   j["smoother_kernel"] = o.smoother_kernel;
   j["halo_overlap"] = o.halo_overlap;
+  j["halo_transport"] = o.halo_transport;
   j["local_solver"] = o.local_solver;
   if (o.discretization == "dg") j["patch_inversion"] = o.patch_inversion;
   if (o.discretization == "dg") j["dg_evaluation"] = o.dg_evaluation;
@@ -329,6 +332,7 @@ int run(const Options& o, Environment& env) {
     mo.patch.patches_per_team = o.patches_per_team;
     mo.patch.threads_per_patch = o.threads_per_patch;
     mo.patch.overlap = mo.dg_patch.overlap = parse_halo_overlap(o.halo_overlap);
+    mo.patch.transport = mo.dg_patch.transport = parse_halo_transport(o.halo_transport);
     mo.point.chebyshev_degree = o.chebyshev_degree;
     mo.collect_times = o.mg_times;
     std::shared_ptr<const LevelHierarchy<Exec, Disc>> hierarchy;
@@ -617,6 +621,11 @@ int main(int argc, char** argv) {
                    "several ranks: on smooths each colour's patches next to the rank boundary first and exchanges "
                    "their values while the other patches are smoothed; off exchanges after all patches; auto "
                    "(default): on for a GPU shared by at most 2 ranks at degree >= 2, where it measured faster");
+    app.add_option("--halo-transport", o.halo_transport,
+                   "several ranks: how the vertex-patch smoothers' halo refreshes travel between ranks whose GPUs "
+                   "can reach each other's memory (one node: NVLink/PCIe peers or one shared GPU): auto (default) "
+                   "copies device to device (CUDA IPC) and signals through MPI, staged goes through host memory "
+                   "and MPI; the same values either way");
     app.add_option("--thread-structure", o.thread_structure, "vertex-patch threads: per-dof or per-column");
     app.add_option("--patches-per-team", o.patches_per_team, "vertex patches per Kokkos team (0: automatic)");
     app.add_option("--threads-per-patch", o.threads_per_patch,

@@ -29,7 +29,8 @@
 #   scaling                                         perf/scaling_study.py ($SCALING_RANKS, $WEAK_DOFS,
 #                                                   $STRONG_DOFS, $SCALING_DEGREES, $SCALING_REPEAT)
 #   multi-gpu                                       one GPU per rank: topology, tests at 2, 4 (8) ranks,
-#                                                   weak and strong scaling over 1, 2, 4(, 8) GPUs
+#                                                   weak and strong scaling over 1, 2, 4(, 8) GPUs,
+#                                                   --halo-transport auto against staged
 #   ncu-operator ncu-vmult ncu-smoother             Nsight Compute profiles
 # Each part's time cap is $PART_TIMEOUT seconds (default 300).
 set -uo pipefail
@@ -133,33 +134,58 @@ for part in "${parts[@]}"; do
       echo "scaling exit $?"; tail -40 "$out/scaling.log"
       ;;
     multi-gpu)
-      # One GPU per rank on a machine of several GPUs (issue 14): how the GPUs are linked, the
-      # multi-rank tests at 2 and 4 (8) ranks, the one-rank FMG reference, then the weak series (solve
-      # times and, from a second run with --mg-times, the V-cycle's components) and the strong series
-      # (solve times) as two studies, each under its own cap ($WEAK_CAP, $STRONG_CAP seconds).
+      # One GPU per rank on a machine of several GPUs (issue 14): how the GPUs are linked; the
+      # multi-rank tests at 2 and 4 (8) ranks, at 2 ranks sharing GPU 0, and compute-sanitizer
+      # memcheck of the device-to-device halo refresh; the one-rank FMG reference; the weak series
+      # (solve times and, from a second run with --mg-times, the V-cycle's components) and the
+      # strong series (solve times) as two studies, each under its own cap ($WEAK_CAP, $STRONG_CAP
+      # seconds); then --halo-transport auto against staged on the most ranks (FMG, weak sizes).
       gpus=$(nvidia-smi -L | grep -c '^GPU')
       { nvidia-smi -L; nvidia-smi topo -m; mpiexec --version | head -1; } > "$out/topology.txt" 2>&1
       echo "GPUs: $gpus"; head -"$gpus" "$out/topology.txt"
+      t="$build/tests/test_multigrid_ranks"
       for np in 2 4 8; do
         [ "$np" -le "$gpus" ] || continue
-        timeout "${TEST_CAP:-50}" mpiexec -n $np "$build/tests/test_multigrid_ranks" --gtest_filter='*/Cuda.*' \
-          > "$out/test_multigrid_ranks-gpus-np$np.txt" 2>&1
+        timeout "${TEST_CAP:-50}" mpiexec -n $np "$t" --gtest_filter='*/Cuda.*:HaloTransport.*' > "$out/test_multigrid_ranks-gpus-np$np.txt" 2>&1
         echo "test_multigrid_ranks np$np (one GPU per rank) exit $? | $(grep -m1 -E 'PASSED|FAILED' "$out/test_multigrid_ranks-gpus-np$np.txt")"
       done
+      CUDA_VISIBLE_DEVICES=0 timeout "${TEST_CAP:-50}" mpiexec -n 2 "$t" --gtest_filter='*/Cuda.*' > "$out/test_multigrid_ranks-shared-np2.txt" 2>&1
+      echo "test_multigrid_ranks np2 (one GPU shared) exit $? | $(grep -m1 -E 'PASSED|FAILED' "$out/test_multigrid_ranks-shared-np2.txt")"
+      timeout 90 mpiexec -n 2 compute-sanitizer --tool memcheck --error-exitcode 9 "$t" \
+        --gtest_filter='*/Cuda.PeerTransport*:*/Cuda.SmoothingStep*' > "$out/sanitizer-peer-np2-memcheck.log" 2>&1
+      echo "compute-sanitizer memcheck peer transport np2: exit $? | $(grep -c 'ERROR SUMMARY: 0 errors' "$out/sanitizer-peer-np2-memcheck.log") ranks clean"
+      if ! grep -q PASSED "$out/test_multigrid_ranks-gpus-np2.txt"; then
+        echo "the two-rank tests did not pass: no scaling runs"; continue
+      fi
       timeout 60 "$build/drivers/tensormg-poisson" --dim 3 -k 7 -r 6 --solver fmg --problem one --rtol 1e-9 --repeat 3 \
         --record "$out/one-rank-fmg-k7r6.json" --overwrite > "$out/one-rank-fmg-k7r6.txt" 2>&1
       echo "one rank FMG Q7 90.5M exit $? | $(grep -E '^  solve time' "$out/one-rank-fmg-k7r6.txt")"
-      ranks="1"; for np in 2 4 8; do [ "$np" -le "$gpus" ] && ranks="$ranks,$np"; done
+      ranks="1"; most=1; for np in 2 4 8; do [ "$np" -le "$gpus" ] && ranks="$ranks,$np" && most=$np; done
       timeout "${WEAK_CAP:-250}" python3 perf/scaling_study.py --program "$build/drivers/tensormg-poisson" \
         --launcher "mpiexec -n {ranks}" --ranks "$ranks" --degrees "${SCALING_DEGREES:-1,3,7}" --solvers fmg,gmres \
-        --dim 3 --weak-dofs "${WEAK_DOFS:-2e8}" --strong-dofs 0 --repeat "${SCALING_REPEAT:-3}" --times both --extra "--restart 10" \
-        --run-timeout "${SCALING_RUN_TIMEOUT:-90}" --title ", one GPU per rank" --out "$out/weak" > "$out/weak.log" 2>&1
+        --dim 3 --weak-dofs "${WEAK_DOFS:-2e8}" --strong-dofs 0 --repeat "${SCALING_REPEAT:-3}" --times both \
+        --extra "--restart 10 ${SCALING_EXTRA:-}" --run-timeout "${SCALING_RUN_TIMEOUT:-90}" --title ", one GPU per rank" \
+        --out "$out/weak" > "$out/weak.log" 2>&1
       echo "weak scaling exit $?"; tail -30 "$out/weak.log"
       timeout "${STRONG_CAP:-170}" python3 perf/scaling_study.py --program "$build/drivers/tensormg-poisson" \
         --launcher "mpiexec -n {ranks}" --ranks "$ranks" --degrees "${SCALING_DEGREES:-1,3,7}" --solvers fmg,gmres \
-        --dim 3 --weak-dofs 0 --strong-dofs "${STRONG_DOFS:-5e8}" --repeat "${SCALING_REPEAT:-3}" --times untimed --extra "--restart 10" \
-        --run-timeout "${SCALING_RUN_TIMEOUT:-90}" --title ", one GPU per rank" --out "$out/strong" > "$out/strong.log" 2>&1
+        --dim 3 --weak-dofs 0 --strong-dofs "${STRONG_DOFS:-5e8}" --repeat "${SCALING_REPEAT:-3}" --times untimed \
+        --extra "--restart 10 ${SCALING_EXTRA:-}" --run-timeout "${SCALING_RUN_TIMEOUT:-90}" --title ", one GPU per rank" \
+        --out "$out/strong" > "$out/strong.log" 2>&1
       echo "strong scaling exit $?"; tail -30 "$out/strong.log"
+      # The weak series' meshes at the most ranks (scaling_study.py's choice for 2e8 DoFs per rank).
+      case "$most" in 2) q3="--cells 14,7,7 -r 5"; q7="--cells 6,3,3 -r 5"; g="2,1,1" ;;
+                      4) q3="--cells 14,14,7 -r 5"; q7="--cells 6,6,3 -r 5"; g="2,2,1" ;;
+                      *) q3=""; q7="" ;; esac
+      for spec in "-k 3 $q3" "-k 7 $q7"; do
+        [ -n "$q3" ] || break
+        for tr in auto staged; do
+          name="transport-$(echo "$spec" | tr -d ' -,')-np$most-$tr"
+          timeout 60 mpiexec -n $most "$build/drivers/tensormg-poisson" --dim 3 $spec --upper $g --solver fmg --problem one \
+            --rtol 1e-9 --repeat 3 --halo-transport $tr --record "$out/$name.json" --overwrite > "$out/$name.txt" 2>&1
+          echo "$name exit $? | $(grep -E '^  solve time' "$out/$name.txt")"
+        done
+      done
       ;;
     ceilings)
       timeout "$cap" "$build/perf/tensormg-ceilings" --output "$out/ceilings.json" --overwrite > "$out/ceilings.log" 2>&1

@@ -168,10 +168,14 @@ def plot(study, out, title, ranks):
     if s:
         ok = [e for e in s["runs"] if e.get("exit_code") == 0]
         comps = sorted({c for e in ok for c in e["components"] if not c.startswith("smoothing: ")})
+        halo = "smoothing: halo exchange"
+        if any(halo in e["components"] for e in ok):  # smoothing drawn as its work and its exchange
+            comps.insert(comps.index("smoothing") + 1 if "smoothing" in comps else len(comps), halo)
         bottom = [0.0] * len(ok)
         for c in comps:
-            v = [e["components"].get(c, 0) for e in ok]
-            ax[2].bar([str(e["ranks"]) for e in ok], v, bottom=bottom, label=c)
+            v = [e["components"].get(c, 0) - (e["components"].get(halo, 0) if c == "smoothing" else 0) for e in ok]
+            ax[2].bar([str(e["ranks"]) for e in ok], v, bottom=bottom, label="smoothing (patches)" if c == "smoothing" and halo in comps else c,
+                      hatch="//" if c == halo else None)
             bottom = [a + b for a, b in zip(bottom, v)]
         ax[2].set(xlabel="ranks", ylabel="seconds (finest level)", title=f"components, {s['kind']} Q{s['k']} {s['solver']}")
         ax[2].legend(fontsize=7)

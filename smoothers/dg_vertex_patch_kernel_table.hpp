@@ -9,6 +9,7 @@
 
 #include <string>
 
+#include "core/halo_exchange.hpp"
 #include "core/kernel_table.hpp"
 #include "discretization/dg_dof_layout.hpp"
 #include "smoothers/patch_window.hpp"
@@ -83,6 +84,8 @@ struct DgPatchKernelOptions {
   /// Several ranks: overlap each colour's halo exchange with its interior patches
   /// (VertexPatchOptions::overlap).
   HaloOverlap overlap = HaloOverlap::automatic;
+  /// Several ranks: device-to-device or host-staged halo refreshes (VertexPatchOptions::transport).
+  HaloTransport transport = HaloTransport::automatic;
   /// Line or block contractions (tensor cores), DgPatchContraction.
   DgPatchContraction contraction = DgPatchContraction::automatic;
 };

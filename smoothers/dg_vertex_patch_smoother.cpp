@@ -152,7 +152,7 @@ DgVertexPatchSmoother<Number, ExecSpace>::DgVertexPatchSmoother(
     if (empty)
       for (int d = 0; d < dim; ++d) owned.hi[d] = owned.lo[d], box.hi[d] = box.lo[d];
   };
-  halo_ = HaloBox<ExecSpace>(mesh.comm(), dim, layout.box().cell_dofs, ranges, 31);
+  halo_ = HaloBox<ExecSpace>(mesh.comm(), dim, layout.box().cell_dofs, ranges, 31, kernel_.transport);
   CellBox& hb = halo_box_;
   hb = layout.box();
   hb.n_owned_cells = 1;

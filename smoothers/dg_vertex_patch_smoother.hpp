@@ -48,6 +48,8 @@ class DgVertexPatchSmoother final : public Smoother<Number, ExecSpace> {
   const DgPatchKernelOptions& kernel_options() const { return kernel_; }
   /// Whether this rank overlaps the halo exchange with interior patches (its box has some).
   bool overlaps_exchange() const { return split_.overlap; }
+  /// Neighbours whose halo boxes this rank's refreshes write into device to device (HaloTransport).
+  int halo_peer_sends() const { return distributed_ ? halo_.n_peer_sends() : 0; }
 
  private:
   using view_type = Kokkos::View<Number*, typename ExecSpace::memory_space>;

@@ -111,7 +111,9 @@ class HaloBox {
  public:
   HaloBox() = default;
   /// Collective in effect (every rank builds the same pattern from `ranges`, no messages).
-  HaloBox(MPI_Comm comm, int dim, int per_point, const RankRanges& ranges, int tag) : dim_(dim), per_point_(per_point) {
+  HaloBox(MPI_Comm comm, int dim, int per_point, const RankRanges& ranges, int tag,
+          HaloTransport transport = HaloTransport::automatic)
+      : dim_(dim), per_point_(per_point) {
     int ranks = 1, me = 0;
     MPI_Comm_size(comm, &ranks);
     MPI_Comm_rank(comm, &me);
@@ -136,7 +138,7 @@ class HaloBox {
       }
       lists.push_back(std::move(l));
     }
-    halo_ = Exchange(comm, lists, tag);
+    halo_ = Exchange(comm, lists, tag, transport);
   }
 
   /// Global grid coordinates of the box's first point and its extent (0 without cells).
@@ -146,6 +148,10 @@ class HaloBox {
   local_index size() const { return extent_[0] * extent_[1] * extent_[2] * per_point_; }
   /// Values received per refresh.
   local_index n_recv() const { return halo_.n_recv(); }
+  /// Neighbours whose boxes a refresh writes into directly, and that write into this one
+  /// (HaloTransport; none on the host backends).
+  int n_peer_sends() const { return halo_.n_peer_sends(); }
+  int n_peer_recvs() const { return halo_.n_peer_recvs(); }
 
   /// The layout vector's owned values into the box (the halo points keep what they hold).
   template <class Number>

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/distributed_vector.hpp"
+#include "core/halo_exchange.hpp"
 #include "smoothers/patch_window.hpp"
 
 namespace tensormg {
@@ -75,6 +76,9 @@ struct VertexPatchOptions {
   /// (smoothers/patch_window.hpp); off: all patches, then the exchange. The same result;
   /// automatic: overlaps_halo_exchange's rule.
   HaloOverlap overlap = HaloOverlap::automatic;
+  /// Several ranks: how the halo refreshes reach ranks whose devices can reach each other's
+  /// memory (core/halo_exchange.hpp): automatic copies device to device, staged through the host.
+  HaloTransport transport = HaloTransport::automatic;
 };
 
 struct PointSmootherOptions {

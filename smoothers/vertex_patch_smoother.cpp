@@ -136,7 +136,7 @@ void VertexPatchSmoother<Number, ExecSpace>::build_halo_box() {
     if (empty)
       for (int d = 0; d < dim; ++d) owned.hi[d] = owned.lo[d], box.hi[d] = box.lo[d];
   };
-  halo_ = HaloBox<ExecSpace>(mesh.comm(), dim, 1, ranges, 29);
+  halo_ = HaloBox<ExecSpace>(mesh.comm(), dim, 1, ranges, 29, options_.transport);
   NodeBox& hb = halo_box_;
   hb.dim = dim;
   hb.degree = k;

@@ -51,6 +51,8 @@ class VertexPatchSmoother final : public Smoother<Number, ExecSpace> {
   local_index halo_entries() const { return distributed_ ? halo_.n_recv() : 0; }
   /// Whether this rank overlaps the halo exchange with interior patches (its box has some).
   bool overlaps_exchange() const { return split_.overlap; }
+  /// Neighbours whose halo boxes this rank's refreshes write into device to device (HaloTransport).
+  int halo_peer_sends() const { return distributed_ ? halo_.n_peer_sends() : 0; }
   /// Floating-point operations of one smoothing step (all colors) by the sum-factorization count
   /// of the fused kernel (2 flops per multiply-add).
   double flops_per_step() const;
