@@ -178,7 +178,7 @@ def plot(study, out, title, ranks):
                       hatch="//" if c == halo else None)
             bottom = [a + b for a, b in zip(bottom, v)]
         ax[2].set(xlabel="ranks", ylabel="seconds (finest level)", title=f"components, {s['kind']} Q{s['k']} {s['solver']}")
-        ax[2].legend(fontsize=7)
+        ax[2].legend(fontsize=7, loc="upper left")
     ax[0].legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(os.path.join(out, "scaling.png"), dpi=120)
