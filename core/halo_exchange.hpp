@@ -166,15 +166,8 @@ class HaloExchange {
     if constexpr (!mpi_takes_memory_of<ExecSpace>()) {
       using HostView = Kokkos::View<Number*, typename Staging::staging_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
       const HostView out_host(reinterpret_cast<Number*>(host_buffers_[0].data()), n_out);
-      if (forward && has_peers_) {  // only the values that go through MPI
-        for (const auto& nb : neighbors_)
-          if (!nb.send_peer && nb.send_count > 0) {
-            const auto range = std::make_pair(std::size_t(nb.send_offset), std::size_t(nb.send_offset + nb.send_count));
-            Kokkos::deep_copy(side_->get(), Kokkos::subview(out_host, range), Kokkos::subview(out_buf, range));
-          }
-      } else {
-        Kokkos::deep_copy(side_->get(), out_host, out_buf);
-      }
+      if (forward && has_peers_) copy_staged_segments(out_host, out_buf, true);  // only what goes through MPI
+      else Kokkos::deep_copy(side_->get(), out_host, out_buf);
       in_ptr = reinterpret_cast<Number*>(host_buffers_[1].data());
     }
     for (const auto& nb : neighbors_) {
@@ -204,15 +197,8 @@ class HaloExchange {
       pending_.clear();
       Kokkos::View<Number*, typename Staging::staging_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>> in_host(
           reinterpret_cast<Number*>(host_buffers_[1].data()), n_in);
-      if (forward && has_peers_) {  // the peers' values are in the device buffer already
-        for (const auto& nb : neighbors_)
-          if (!nb.recv_peer && nb.recv_count > 0) {
-            const auto range = std::make_pair(std::size_t(nb.recv_offset), std::size_t(nb.recv_offset + nb.recv_count));
-            Kokkos::deep_copy(side_->get(), Kokkos::subview(in_buf, range), Kokkos::subview(in_host, range));
-          }
-      } else {
-        Kokkos::deep_copy(side_->get(), in_buf, in_host);
-      }
+      if (forward && has_peers_) copy_staged_segments(in_buf, in_host, false);  // the peers' are there already
+      else Kokkos::deep_copy(side_->get(), in_buf, in_host);
       side_->get().fence();
     } else {
       MPI_Waitall(static_cast<int>(pending_.size()), pending_.data(), MPI_STATUSES_IGNORE);
@@ -270,6 +256,18 @@ class HaloExchange {
         pending_.emplace_back();
         MPI_Irecv(nullptr, 0, MPI_BYTE, nb.rank, tag_ + 2 * signal_tag_step, comm_, &pending_.back());
       }
+    }
+  }
+
+  /// On the side instance, the forward exchange's segments of the neighbours it reaches through
+  /// MPI: the outgoing ones (send offsets) or the incoming ones (receive offsets).
+  template <class Dst, class Src>
+  void copy_staged_segments(const Dst& dst, const Src& src, bool outgoing) const {
+    for (const auto& nb : neighbors_) {
+      const local_index off = outgoing ? nb.send_offset : nb.recv_offset, cnt = outgoing ? nb.send_count : nb.recv_count;
+      if (cnt == 0 || (outgoing ? nb.send_peer : nb.recv_peer)) continue;
+      const auto range = std::make_pair(std::size_t(off), std::size_t(off + cnt));
+      Kokkos::deep_copy(side_->get(), Kokkos::subview(dst, range), Kokkos::subview(src, range));
     }
   }
 

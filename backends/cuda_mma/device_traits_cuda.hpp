@@ -8,6 +8,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstddef>
+#include <cstring>
 #include <memory>
 #include <stdexcept>
 
@@ -133,6 +134,47 @@ struct DeviceTraits<Kokkos::Cuda> {
       }
       std::shared_ptr<CUstream_st> stream_;  // destroyed after space_ (declared before it)
       Kokkos::Cuda space_;
+    };
+    /// CUDA IPC: a receive buffer of cudaMalloc'd memory whose handle the senders of the node
+    /// open, so that they copy into it over NVLink / PCIe peer access (or, for ranks sharing one
+    /// GPU, within its memory) instead of through the host (core/halo_exchange.hpp).
+    struct peer_memory {
+      static constexpr bool available = true;
+      using Handle = NoPeerMemory::Handle;
+      static_assert(sizeof(cudaIpcMemHandle_t) <= sizeof(Handle::bytes), "the IPC handle must fit");
+      static bool reachable(int device, int peer_device) {
+        if (device < 0 || peer_device < 0) return false;
+        if (device == peer_device) return true;
+        int can = 0;
+        return cudaDeviceCanAccessPeer(&can, device, peer_device) == cudaSuccess && can != 0;
+      }
+      static std::shared_ptr<void> allocate(std::size_t bytes) {
+        void* p = nullptr;
+        if (cudaMalloc(&p, bytes > 0 ? bytes : 1) != cudaSuccess) {
+          (void)cudaGetLastError();
+          return {};
+        }
+        return std::shared_ptr<void>(p, [](void* q) { (void)cudaFree(q); });
+      }
+      static bool export_handle(void* base, Handle& out) {
+        cudaIpcMemHandle_t h;
+        if (cudaIpcGetMemHandle(&h, base) != cudaSuccess) {
+          (void)cudaGetLastError();
+          return false;
+        }
+        std::memcpy(out.bytes, &h, sizeof(h));
+        return true;
+      }
+      static std::shared_ptr<void> open(const Handle& handle) {
+        cudaIpcMemHandle_t h;
+        std::memcpy(&h, handle.bytes, sizeof(h));
+        void* p = nullptr;
+        if (cudaIpcOpenMemHandle(&p, h, cudaIpcMemLazyEnablePeerAccess) != cudaSuccess) {
+          (void)cudaGetLastError();
+          return {};
+        }
+        return std::shared_ptr<void>(p, [](void* q) { (void)cudaIpcCloseMemHandle(q); });
+      }
     };
   };
 };
