@@ -24,6 +24,8 @@ endif()
 set(_tensormg_sanitize_flags -fsanitize=address,undefined -fno-sanitize-recover=undefined
                              -fno-omit-frame-pointer)
 add_compile_options(${_tensormg_sanitize_flags})
+# Read by the tests (tests/test_utils.hpp: testing::sanitized) to run their heaviest sweeps smaller.
+add_compile_definitions(TENSORMG_SANITIZED)
 add_link_options(-fsanitize=address,undefined)
 # A consumer of the installed package links the sanitizer runtimes too.
 function(_tensormg_sanitize_export)
@@ -33,7 +35,10 @@ function(_tensormg_sanitize_export)
 endfunction()
 cmake_language(DEFER CALL _tensormg_sanitize_export)
 
+# OMP_NUM_THREADS=1: ctest -j2 runs two programs at once on CI's two cores, and two OpenMP threads
+# each oversubscribed them (the sanitizers find no races; the README job runs two threads).
 set(TENSORMG_SANITIZER_ENV
+  "OMP_NUM_THREADS=1"
   "ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0:halt_on_error=1:abort_on_error=0:detect_stack_use_after_return=1:strict_init_order=1:check_initialization_order=1:print_summary=1"
   "LSAN_OPTIONS=suppressions=${CMAKE_CURRENT_LIST_DIR}/lsan.supp:print_suppressions=0"
   "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:print_summary=1")

@@ -19,6 +19,15 @@ using local_index = std::int32_t;
 using DefaultExec = Kokkos::DefaultExecutionSpace;
 /// The host execution space used for set-up and host references.
 using HostExec = Kokkos::DefaultHostExecutionSpace;
+#if defined(TENSORMG_ONE_SPACE)
+/// A host build configured with TENSORMG_SECOND_SPACE=OFF (CMakeLists.txt): every template is
+/// instantiated and tested for DefaultExec only, and there is no SecondaryExec (the sanitizer
+/// build of CI, where the Serial twins of the OpenMP kernels doubled the compile time).
+static_assert(std::is_same_v<DefaultExec, HostExec>, "TENSORMG_ONE_SPACE is for host-only builds");
+#define TENSORMG_FOR_EACH_NUMBER_AND_SPACE(M) M(double, ::tensormg::DefaultExec) M(float, ::tensormg::DefaultExec)
+/// Its argument (an explicit instantiation for SecondaryExec) where the build has a second space.
+#define TENSORMG_IF_SECOND_SPACE(...)
+#else
 /// The second execution space every kernel is instantiated for and tested on: Serial when the
 /// host default equals the device default (OpenMP builds), else the host default (Serial or
 /// OpenMP next to Cuda).
@@ -36,6 +45,9 @@ static_assert(!std::is_same_v<DefaultExec, SecondaryExec>,
 #define TENSORMG_FOR_EACH_NUMBER_AND_SPACE(M)                                            \
   M(double, ::tensormg::DefaultExec) M(float, ::tensormg::DefaultExec)                   \
   M(double, ::tensormg::SecondaryExec) M(float, ::tensormg::SecondaryExec)
+/// Its argument (an explicit instantiation for SecondaryExec) where the build has a second space.
+#define TENSORMG_IF_SECOND_SPACE(...) __VA_ARGS__
+#endif
 
 /// Memory space of an execution space.
 template <class ExecSpace>

@@ -133,6 +133,6 @@ std::vector<double> AssembledBakeOff<ExecSpace>::apply_elements(const std::vecto
 }
 
 template class AssembledBakeOff<DefaultExec>;
-template class AssembledBakeOff<SecondaryExec>;
+TENSORMG_IF_SECOND_SPACE(template class AssembledBakeOff<SecondaryExec>;)
 
 }  // namespace tensormg

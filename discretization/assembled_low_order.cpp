@@ -266,6 +266,6 @@ double AssembledLowOrder<ExecSpace>::matrix_bytes() const {
 }
 
 template class AssembledLowOrder<DefaultExec>;
-template class AssembledLowOrder<SecondaryExec>;
+TENSORMG_IF_SECOND_SPACE(template class AssembledLowOrder<SecondaryExec>;)
 
 }  // namespace tensormg

@@ -128,6 +128,6 @@ global_index ContinuousDofLayout<ExecSpace>::global_index_of(local_index ix, loc
 }
 
 template class ContinuousDofLayout<DefaultExec>;
-template class ContinuousDofLayout<SecondaryExec>;
+TENSORMG_IF_SECOND_SPACE(template class ContinuousDofLayout<SecondaryExec>;)
 
 }  // namespace tensormg

@@ -258,7 +258,7 @@ Kokkos::View<double*, typename ExecSpace::memory_space> DeformedGeometry<ExecSpa
   template GeometricFactors<double, Exec> DeformedGeometry<Exec>::factors<double>(BakeOffQuadrature, bool) const; \
   template GeometricFactors<float, Exec> DeformedGeometry<Exec>::factors<float>(BakeOffQuadrature, bool) const;
 TENSORMG_INSTANTIATE(DefaultExec)
-TENSORMG_INSTANTIATE(SecondaryExec)
+TENSORMG_IF_SECOND_SPACE(TENSORMG_INSTANTIATE(SecondaryExec))
 #undef TENSORMG_INSTANTIATE
 
 }  // namespace tensormg

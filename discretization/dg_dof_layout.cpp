@@ -120,6 +120,6 @@ global_index DgDofLayout<ExecSpace>::global_index_of(local_index cx, local_index
 }
 
 template class DgDofLayout<DefaultExec>;
-template class DgDofLayout<SecondaryExec>;
+TENSORMG_IF_SECOND_SPACE(template class DgDofLayout<SecondaryExec>;)
 
 }  // namespace tensormg

@@ -153,6 +153,7 @@ double LaplaceOperator<Number, ExecSpace>::flops_per_vmult() const {
 TENSORMG_FOR_EACH_NUMBER_AND_SPACE(TENSORMG_INSTANTIATE)
 #undef TENSORMG_INSTANTIATE
 template Kokkos::View<local_index*, DefaultExec::memory_space> owned_boundary_nodes<DefaultExec>(const NodeBox&);
-template Kokkos::View<local_index*, SecondaryExec::memory_space> owned_boundary_nodes<SecondaryExec>(const NodeBox&);
+TENSORMG_IF_SECOND_SPACE(template Kokkos::View<local_index*, SecondaryExec::memory_space>
+                             owned_boundary_nodes<SecondaryExec>(const NodeBox&);)
 
 }  // namespace tensormg

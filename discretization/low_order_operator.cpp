@@ -464,6 +464,6 @@ void LowOrderOperator<ExecSpace>::compute_diagonal(vector_type& diagonal) const 
 }
 
 template class LowOrderOperator<DefaultExec>;
-template class LowOrderOperator<SecondaryExec>;
+TENSORMG_IF_SECOND_SPACE(template class LowOrderOperator<SecondaryExec>;)
 
 }  // namespace tensormg

@@ -198,6 +198,6 @@ void LowOrderManufactured::rhs(const double* x, double* f) const {
   template void interpolate(const HexLayout<E>&, const PointFunction&, DistributedVector<double, E>&);          \
   template double l2_error(const HexLayout<E>&, const DistributedVector<double, E>&, const PointFunction&);
 TENSORMG_LOW_ORDER_PROBLEM(DefaultExec)
-TENSORMG_LOW_ORDER_PROBLEM(SecondaryExec)
+TENSORMG_IF_SECOND_SPACE(TENSORMG_LOW_ORDER_PROBLEM(SecondaryExec))
 
 }  // namespace tensormg

@@ -134,6 +134,6 @@ void DenseCoarseInverse<Operator>::vmult(vector_type& x, const vector_type& b) c
 }
 
 template class DenseCoarseInverse<LowOrderOperator<DefaultExec>>;
-template class DenseCoarseInverse<LowOrderOperator<SecondaryExec>>;
+TENSORMG_IF_SECOND_SPACE(template class DenseCoarseInverse<LowOrderOperator<SecondaryExec>>;)
 
 }  // namespace tensormg

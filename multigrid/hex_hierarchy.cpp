@@ -51,6 +51,6 @@ HexHierarchy<ExecSpace>::HexHierarchy(const HexMesh& coarse, int refinements, in
 }
 
 template class HexHierarchy<DefaultExec>;
-template class HexHierarchy<SecondaryExec>;
+TENSORMG_IF_SECOND_SPACE(template class HexHierarchy<SecondaryExec>;)
 
 }  // namespace tensormg

@@ -136,6 +136,6 @@ double HexTransfer<ExecSpace>::device_bytes() const {
 }
 
 template class HexTransfer<DefaultExec>;
-template class HexTransfer<SecondaryExec>;
+TENSORMG_IF_SECOND_SPACE(template class HexTransfer<SecondaryExec>;)
 
 }  // namespace tensormg

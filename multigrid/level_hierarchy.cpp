@@ -77,8 +77,8 @@ LevelHierarchy<ExecSpace, Disc>::LevelHierarchy(const BrickDescription& fine, in
 }
 
 template class LevelHierarchy<DefaultExec, ContinuousQk>;
-template class LevelHierarchy<SecondaryExec, ContinuousQk>;
+TENSORMG_IF_SECOND_SPACE(template class LevelHierarchy<SecondaryExec, ContinuousQk>;)
 template class LevelHierarchy<DefaultExec, DgSipg>;
-template class LevelHierarchy<SecondaryExec, DgSipg>;
+TENSORMG_IF_SECOND_SPACE(template class LevelHierarchy<SecondaryExec, DgSipg>;)
 
 }  // namespace tensormg

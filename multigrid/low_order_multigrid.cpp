@@ -111,6 +111,6 @@ double LowOrderMultigrid<ExecSpace>::device_bytes() const {
 }
 
 template class LowOrderMultigrid<DefaultExec>;
-template class LowOrderMultigrid<SecondaryExec>;
+TENSORMG_IF_SECOND_SPACE(template class LowOrderMultigrid<SecondaryExec>;)
 
 }  // namespace tensormg

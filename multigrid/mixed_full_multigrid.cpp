@@ -49,8 +49,8 @@ SolverResult MixedFullMultigrid<ExecSpace, Disc>::solve(const operator_type& A,
 }
 
 template class MixedFullMultigrid<DefaultExec, ContinuousQk>;
-template class MixedFullMultigrid<SecondaryExec, ContinuousQk>;
+TENSORMG_IF_SECOND_SPACE(template class MixedFullMultigrid<SecondaryExec, ContinuousQk>;)
 template class MixedFullMultigrid<DefaultExec, DgSipg>;
-template class MixedFullMultigrid<SecondaryExec, DgSipg>;
+TENSORMG_IF_SECOND_SPACE(template class MixedFullMultigrid<SecondaryExec, DgSipg>;)
 
 }  // namespace tensormg

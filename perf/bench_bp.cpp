@@ -236,10 +236,12 @@ int main(int argc, char** argv) {
     app.add_option("--ceilings", ceilings_path, "tensormg-ceilings record for % of ceiling");
     app.add_option("-o,--output", output, "JSON results file");
     app.add_flag("--overwrite", overwrite, "replace an existing results file");
+    perf::add_warmup_option(app);
     if (auto code = parse_command_line(app, env)) return *code;
     perf::Ceilings ceil;
     DeformationOptions deformation;
     collectively(env.comm(), [&] {
+      perf::check_warmup_option();
       TENSORMG_CHECK(!problems.empty() && !degrees.empty() && !dofs.empty() && !precisions.empty() && !gathers.empty() &&
                          !cells_per_team.empty(),
                      "--problems, --degrees, --dofs, --precisions, --gather and --cells-per-team need at least one value");

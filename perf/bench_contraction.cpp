@@ -270,11 +270,13 @@ int main(int argc, char** argv) {
     app.add_option("--ceilings", ceilings_path, "tensormg-ceilings record for % of ceiling");
     app.add_option("-o,--output", output, "JSON results file");
     app.add_flag("--overwrite", overwrite, "replace an existing results file");
+    perf::add_warmup_option(app);
     if (auto code = parse_command_line(app, env)) return *code;
     perf::Ceilings ceil;
     std::vector<Contraction> cs;
     std::vector<Layout> ls;
     collectively(env.comm(), [&] {
+      perf::check_warmup_option();
       TENSORMG_CHECK(!dofs.empty() && !contractions.empty() && !layouts.empty() && !precisions.empty(),
                      "--dofs, --precisions, --contractions and --layouts need at least one value");
       for (double n : dofs) perf::check_dofs("--dofs", n);

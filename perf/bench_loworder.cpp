@@ -466,10 +466,12 @@ int main(int argc, char** argv) {
     app.add_option("--export-csr", sweep.export_csr,
                    "folder to write each assembled matrix to (<problem>-<DoFs>.{row_map,entries,values,json}; "
                    "one rank) for perf/cusparse_spmv.py");
+    perf::add_warmup_option(app);
     if (auto code = parse_command_line(app, env)) return *code;
     perf::Ceilings ceil;
     std::vector<LowOrderProblem> problem_list;
     collectively(env.comm(), [&] {
+      perf::check_warmup_option();
       TENSORMG_CHECK(!problems.empty() && !dofs.empty() && !operators.empty() && !geometries.empty() &&
                          !scatters.empty(),
                      "--problems, --dofs, --operators, --geometry and --scatter need at least one value");

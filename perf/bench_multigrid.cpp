@@ -557,10 +557,12 @@ int main(int argc, char** argv) {
     app.add_option("--ceilings", s.ceilings, "tensormg-ceilings record for % of ceiling");
     app.add_option("-o,--output", output, "JSON results file");
     app.add_flag("--overwrite", overwrite, "replace an existing results file");
+    perf::add_warmup_option(app);
     if (auto code = parse_command_line(app, env)) return *code;
     // Every rank parsed the same arguments: each refusal is one collective message, exit code 2.
     perf::Ceilings ceil;
     collectively(env.comm(), [&] {
+      perf::check_warmup_option();
       validate(s, env.size());
       ceil = perf::load_ceilings(s.ceilings);
     });

@@ -244,10 +244,12 @@ int main(int argc, char** argv) {
     app.add_option("--ceilings", ceilings_path, "tensormg-ceilings record for % of ceiling");
     app.add_option("-o,--output", output, "JSON results file");
     app.add_flag("--overwrite", overwrite, "replace an existing results file");
+    perf::add_warmup_option(app);
     if (auto code = parse_command_line(app, env)) return *code;
     // Every rank parsed the same arguments: each refusal is one collective message, exit code 2.
     Ceilings ceil;
     collectively(env.comm(), [&] {
+      perf::check_warmup_option();
       TENSORMG_CHECK(!dims.empty() && !degrees.empty() && !dofs.empty() && !precisions.empty() && !scatters.empty() &&
                          !cells_per_team.empty(),
                      "--dims, --degrees, --dofs, --precisions, --scatter and --cells-per-team need at least one value");

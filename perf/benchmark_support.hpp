@@ -2,6 +2,7 @@
 // Shared helpers of the perf/ programs: collective fenced median timing, the ceilings record, and
 // the checks of benchmark sizes that run before any case is built.
 
+#include <CLI/CLI.hpp>
 #include <Kokkos_Core.hpp>
 #include <mpi.h>
 
@@ -59,6 +60,24 @@ inline Ceilings load_ceilings(const std::string& path) {
   return c;
 }
 
+/// The warm-up of median_seconds in this process: 0.3 s unless the program's --warmup says
+/// otherwise (the ctest smoke runs pass 0: one untimed call, then the repeats).
+inline double& default_warmup_seconds() {
+  static double seconds = 0.3;
+  return seconds;
+}
+
+/// --warmup SECONDS of every perf program that times with median_seconds; check_warmup_option()
+/// after parsing, inside collectively().
+inline void add_warmup_option(CLI::App& app) {
+  app.add_option("--warmup", default_warmup_seconds(),
+                 "seconds each timing runs untimed before its repeats (0..60; 0: one call)");
+}
+inline void check_warmup_option() {
+  const double s = default_warmup_seconds();
+  TENSORMG_CHECK(s >= 0 && s <= 60, "--warmup must be in 0..60 seconds, given " << s);
+}
+
 /// Collective over comm. Runs f for at least `warmup_seconds` (and at least once) to warm up, then
 /// `repeats` times with a fence after each, and returns the median wall time in seconds (METHOD.md:
 /// warm up, repeat, take the median). The timed warm-up matters on GPUs: after seconds of host-only
@@ -71,7 +90,7 @@ inline Ceilings load_ceilings(const std::string& path) {
 /// agree after each warm-up call (on until every rank has warmed up for warmup_seconds), start each
 /// timed call together, and a call's time is the slowest rank's.
 template <class F>
-double median_seconds(MPI_Comm comm, int repeats, F&& f, double warmup_seconds = 0.3) {
+double median_seconds(MPI_Comm comm, int repeats, F&& f, double warmup_seconds = default_warmup_seconds()) {
   using clock = std::chrono::steady_clock;
   const auto since = [](clock::time_point t0) { return std::chrono::duration<double>(clock::now() - t0).count(); };
   const auto w0 = clock::now();

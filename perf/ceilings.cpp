@@ -131,8 +131,10 @@ int main(int argc, char** argv) {
     app.add_option("--copy-mib", copy_mib, "size of each array of the copy test in MiB, 1..65536");
     app.add_option("--repeats", repeats, "timed repetitions (the median is reported), 1..1000");
     app.add_flag("--overwrite", overwrite, "replace an existing output file");
+    perf::add_warmup_option(app);
     if (auto code = parse_command_line(app, env)) return *code;
     collectively(env.comm(), [&] {
+      perf::check_warmup_option();
       // Ranges are checked here, not with CLI::Range: a CLI11 validator changes the option's type
       // name, and parse_command_line then leaves out its decimal / finite-number check ("0x3", "nan").
       TENSORMG_CHECK(copy_mib >= 1 && copy_mib <= 65536, "--copy-mib must be in 1..65536, given " << copy_mib);

@@ -190,6 +190,6 @@ TENSORMG_FOR_EACH_NUMBER_AND_SPACE(TENSORMG_INSTANTIATE)
 #undef TENSORMG_INSTANTIATE
 // The low-order Q1 operators on unstructured hexahedra (double only).
 template class ChebyshevSmoother<double, DefaultExec, LowOrderOperator<DefaultExec>>;
-template class ChebyshevSmoother<double, SecondaryExec, LowOrderOperator<SecondaryExec>>;
+TENSORMG_IF_SECOND_SPACE(template class ChebyshevSmoother<double, SecondaryExec, LowOrderOperator<SecondaryExec>>;)
 
 }  // namespace tensormg

@@ -1,5 +1,6 @@
 #pragma once
-// The execution spaces every typed test body runs on: DefaultExec and SecondaryExec (core/types.hpp).
+// The execution spaces every typed test body runs on: DefaultExec and SecondaryExec (core/types.hpp),
+// DefaultExec alone in a build with TENSORMG_SECOND_SPACE=OFF.
 #include <gtest/gtest.h>
 
 #include <Kokkos_Core.hpp>
@@ -11,12 +12,11 @@
 
 namespace tensormg::testing {
 
-using SecondSpace = tensormg::SecondaryExec;
-
-using ExecSpaces =
-    std::conditional_t<std::is_same_v<Kokkos::DefaultExecutionSpace, SecondSpace>,
-                       ::testing::Types<Kokkos::DefaultExecutionSpace>,
-                       ::testing::Types<Kokkos::DefaultExecutionSpace, SecondSpace>>;
+#if defined(TENSORMG_ONE_SPACE)
+using ExecSpaces = ::testing::Types<Kokkos::DefaultExecutionSpace>;
+#else
+using ExecSpaces = ::testing::Types<Kokkos::DefaultExecutionSpace, tensormg::SecondaryExec>;
+#endif
 
 /// Names typed tests "<Suite>/<ExecSpace>.<Test>" so ctest can select one backend with
 /// --gtest_filter=*/<ExecSpace>.*

@@ -8,6 +8,15 @@
 
 namespace tensormg::testing {
 
+/// True in a TENSORMG_SANITIZE build (cmake/TensormgSanitize.cmake): the heaviest sweeps then test
+/// fewer degrees and variants of the same code (every kernel family still runs under the
+/// sanitizers); the README job runs them whole.
+#if defined(TENSORMG_SANITIZED)
+inline constexpr bool sanitized = true;
+#else
+inline constexpr bool sanitized = false;
+#endif
+
 inline std::shared_ptr<const CartesianMesh> make_mesh(int dim, std::array<int, 3> cells, int refinements,
                                                       std::array<double, 3> upper = {1, 1, 1},
                                                       std::array<int, 3> rank_grid = {0, 0, 0}) {
