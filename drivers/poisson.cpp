@@ -53,6 +53,7 @@ struct Options {
   std::string smoother = "vertex-patch";
   std::string smoothing_order = "auto";
   std::string smoother_kernel = "auto";
+  std::string patch_residual = "auto";
   /// cg: fast-diagonalization or inverse; dg: full, dirichlet or clamped (paper 002 §3.1); the
   /// default of each when not given (validate()).
   std::string local_solver = "fast-diagonalization";
@@ -193,6 +194,9 @@ void validate(Options& o) {
     (void)parse_local_solver(o.local_solver);
   }
   (void)parse_thread_structure(o.thread_structure);
+  TENSORMG_CHECK(parse_patch_residual(o.patch_residual) != PatchResidual::boundary ||
+                     parse_patch_kernel(o.smoother_kernel) != PatchKernel::global,
+                 "--patch-residual boundary needs the patch-local residual: --smoother-kernel fused, separate or auto");
   TENSORMG_CHECK(o.cells_per_team >= 0 && o.cells_per_team <= 256, "--cells-per-team must be in 0..256 (0: automatic)");
   TENSORMG_CHECK(o.patches_per_team >= 0 && o.patches_per_team <= 64, "--patches-per-team must be in 0..64 (0: automatic)");
   TENSORMG_CHECK(o.threads_per_patch >= 0 && o.threads_per_patch <= 1024,
@@ -253,6 +257,7 @@ Json options_record(const Options& o) {
   j["smoother"] = o.smoother;
   j["smoothing_order"] = o.smoothing_order;
   j["smoother_kernel"] = o.smoother_kernel;
+  j["patch_residual"] = o.patch_residual;
   j["halo_overlap"] = o.halo_overlap;
   j["halo_transport"] = o.halo_transport;
   j["local_solver"] = o.local_solver;
@@ -329,6 +334,7 @@ int run(const Options& o, Environment& env) {
       mo.dg_patch.contraction = parse_dg_patch_contraction(o.contraction);
     }
     mo.patch.structure = parse_thread_structure(o.thread_structure);
+    mo.patch.residual = parse_patch_residual(o.patch_residual);
     mo.patch.patches_per_team = o.patches_per_team;
     mo.patch.threads_per_patch = o.threads_per_patch;
     mo.patch.overlap = mo.dg_patch.overlap = parse_halo_overlap(o.halo_overlap);
@@ -602,6 +608,11 @@ int main(int argc, char** argv) {
                    "colour order of the V-cycle's smoothing steps: auto (symmetric under CG/GMRES, forward in fmg and "
                    "vcycle), symmetric or forward (same order in both steps: fewer cycles, not symmetric)");
     app.add_option("--smoother-kernel", o.smoother_kernel, "vertex-patch kernel: auto (measured default per dim, k), global, separate or fused");
+    app.add_option("--patch-residual", o.patch_residual,
+                   "vertex-patch local residual: auto (the tuning table's choice per dim, k), full (x read on the whole "
+                   "patch closure, the solve's result added) or boundary (paper 000 §4.1.3: x read on the closure's "
+                   "boundary layer only, the solve's result stored; the same result up to rounding; fused or separate "
+                   "kernel)");
     app.add_option("--local-solver", o.local_solver,
                    "vertex-patch local solver: cg: fast-diagonalization (default) or inverse; dg: full (default at k <= 2 "
                    "and under --solver cg), dirichlet (default otherwise) or clamped (k >= 3) (paper 002 §3.1)");
@@ -656,7 +667,7 @@ int main(int argc, char** argv) {
     o.patch_inversion_given = app.count("--patch-inversion") > 0;
     o.dg_evaluation_given = app.count("--dg-evaluation") > 0;
     o.contraction_given = app.count("--contraction") > 0;
-    for (const char* name : {"--smoother-kernel", "--thread-structure", "--patches-per-team",
+    for (const char* name : {"--smoother-kernel", "--patch-residual", "--thread-structure", "--patches-per-team",
                              "--threads-per-patch", "--scatter"})
       o.cg_only_given.push_back({app.count(name) > 0, name});
     o.rtol_given = app.count("--rtol") > 0;

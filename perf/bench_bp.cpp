@@ -14,6 +14,7 @@
 #include "backends/device.hpp"
 #include "core/environment.hpp"
 #include "core/error.hpp"
+#include "core/fused_cg.hpp"
 #include "core/json.hpp"
 #include "core/krylov.hpp"
 #include "core/memory.hpp"
@@ -94,7 +95,7 @@ std::string team_shape_refusal(const Case& c, MPI_Comm comm) {
 
 template <class Number>
 Json run_case(const Case& c, const DeformationOptions& deformation, MPI_Comm comm, int repeats, int cg_iterations,
-              const perf::Ceilings& ceil, std::string& line) {
+              bool fused_cg, const perf::Ceilings& ceil, std::string& line) {
   BrickDescription brick;
   brick.dim = 3;
   const int cells = cells_for(c.degree, c.target_dofs);
@@ -185,9 +186,12 @@ Json run_case(const Case& c, const DeformationOptions& deformation, MPI_Comm com
     SolverResult result;
     cg_seconds = perf::median_seconds(comm, std::min(repeats, 3), [&] {
       y.fill(Number(0));
-      result = solve_cg(op, y, b, IdentityPreconditioner{}, control);
+      // Fused: one pass x += αp, r −= αAp with ‖r‖², one p = r + βp (paper 004 Algorithm 1);
+      // textbook: solve_cg with the identity preconditioner (z = r copied, separate updates).
+      result = fused_cg ? solve_cg_fused(op, y, b, control) : solve_cg(op, y, b, IdentityPreconditioner{}, control);
     });
     Json g = Json::object();
+    g["variant"] = fused_cg ? "fused" : "textbook";
     g["iterations"] = result.iterations;
     g["seconds"] = cg_seconds;
     g["GDoFps_per_iteration"] = dofs * result.iterations / cg_seconds / 1e9;
@@ -217,6 +221,7 @@ int main(int argc, char** argv) {
     std::string deformation_name = "sine", ceilings_path, output;
     double amplitude = 0.05;
     int repeats = 10, cg_iterations = 20;
+    std::string cg_variant = "fused";
     bool overwrite = false;
     app.add_option("--problems", problems, "bp1.0 (mass, CEED BP1), bp3.5 (collocated stiffness + mass, BP5), bp3.0 "
                                            "(stiffness + mass with k + 2 Gauss points, BP3)")->delimiter(',');
@@ -232,6 +237,9 @@ int main(int argc, char** argv) {
     app.add_option("--deformation", deformation_name, "none, sine (smooth map) or random (perturbed vertices)");
     app.add_option("--amplitude", amplitude, "deformation amplitude (sine: of the brick, random: of a cell)");
     app.add_option("--cg-iterations", cg_iterations, "CG iterations per solve (0: no CG), 0..10000");
+    app.add_option("--cg-variant", cg_variant,
+                   "fused (default: vector updates fused, paper 004 Algorithm 1) or textbook (CG with the identity "
+                   "preconditioner, separate vector sweeps)");
     app.add_option("--repeats", repeats, "timed repetitions (median reported), 1..10000");
     app.add_option("--ceilings", ceilings_path, "tensormg-ceilings record for % of ceiling");
     app.add_option("-o,--output", output, "JSON results file");
@@ -259,6 +267,8 @@ int main(int argc, char** argv) {
         TENSORMG_CHECK(cpt >= 0 && cpt <= 256, "--cells-per-team must be in 0..256 (0: automatic), given " << cpt);
       TENSORMG_CHECK(repeats >= 1 && repeats <= 10000, "--repeats must be in 1..10000, given " << repeats);
       TENSORMG_CHECK(cg_iterations >= 0 && cg_iterations <= 10000, "--cg-iterations must be in 0..10000, given " << cg_iterations);
+      TENSORMG_CHECK(cg_variant == "fused" || cg_variant == "textbook",
+                     "--cg-variant '" << cg_variant << "': use fused or textbook");
       deformation.kind = parse_deformation(deformation_name);
       TENSORMG_CHECK(std::isfinite(amplitude) && amplitude >= 0 && amplitude <= 1,
                      "--amplitude must be in 0..1, given " << amplitude);
@@ -297,8 +307,8 @@ int main(int argc, char** argv) {
         results.push_back(std::move(r));
         continue;
       }
-      r = c.precision == "float" ? run_case<float>(c, deformation, env.comm(), repeats, cg_iterations, ceil, line)
-                                 : run_case<double>(c, deformation, env.comm(), repeats, cg_iterations, ceil, line);
+      r = c.precision == "float" ? run_case<float>(c, deformation, env.comm(), repeats, cg_iterations, cg_variant == "fused", ceil, line)
+                                 : run_case<double>(c, deformation, env.comm(), repeats, cg_iterations, cg_variant == "fused", ceil, line);
       if (env.rank() == 0) {
         std::printf("%s\n", line.c_str());
         std::fflush(stdout);

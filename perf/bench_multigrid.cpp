@@ -129,6 +129,8 @@ void validate(const Settings& s, int ranks) {
                    "precision '" << p << "' for --study " << s.study << ": use " << list);
   }
   TENSORMG_CHECK(s.variants == "default" || s.variants == "all", "--variants '" << s.variants << "': use default or all");
+  TENSORMG_CHECK(!s.patch_residuals.empty(), "--patch-residuals needs at least one value");
+  for (const auto& r : s.patch_residuals) (void)parse_patch_residual(r);
   for (int ppt : s.patches_per_team)
     TENSORMG_CHECK(ppt >= 0 && ppt <= 64, "--patches-per-team must be in 0..64 (0: automatic), given " << ppt);
   for (const auto& t : s.threads_per_patch) {
@@ -301,24 +303,35 @@ std::vector<VertexPatchOptions> variant_list(const Settings& s, int dim, int k, 
     const double n = std::pow(2 * k - 1, 2 * dim);
     return n * number_size <= 8.0 * (1 << 20);  // the dense inverse must stay cache-sized
   };
-  for (int ppt : s.patches_per_team) {
-    if (s.variants == "default") {
-      for (const auto& t : s.threads_per_patch) {
-        const int columns = dim == 2 ? 1 : 2 * k - 1, closure = dim == 2 ? 1 : 2 * k + 1;
-        int tpp = 0;
-        if (t == "interior") tpp = (2 * k - 1) * columns;
-        else if (t == "closure") tpp = (2 * k + 1) * closure;
-        else if (t != "auto") tpp = std::stoi(t);  // a number in 0..1024 (validate())
-        v.push_back({PatchKernel::automatic, LocalSolver::fast_diagonalization, ThreadStructure::per_column, ppt, tpp});
-      }
-      continue;
-    }
-    for (auto kernel : {PatchKernel::global, PatchKernel::separate, PatchKernel::fused})
-      for (auto solver : {LocalSolver::fast_diagonalization, LocalSolver::inverse})
-        for (auto structure : {ThreadStructure::per_dof, ThreadStructure::per_column}) {
-          if (solver == LocalSolver::inverse && !inverse_fits()) continue;
-          v.push_back({kernel, solver, structure, ppt});
+  const auto add = [&](PatchKernel kernel, LocalSolver solver, ThreadStructure structure, int ppt, int tpp,
+                       PatchResidual residual) {
+    VertexPatchOptions o{kernel, solver, structure, ppt, tpp};
+    o.residual = residual;
+    v.push_back(o);
+  };
+  for (const auto& residual_name : s.patch_residuals) {
+    const PatchResidual residual = parse_patch_residual(residual_name);
+    for (int ppt : s.patches_per_team) {
+      if (s.variants == "default") {
+        for (const auto& t : s.threads_per_patch) {
+          const int columns = dim == 2 ? 1 : 2 * k - 1, closure = dim == 2 ? 1 : 2 * k + 1;
+          int tpp = 0;
+          if (t == "interior") tpp = (2 * k - 1) * columns;
+          else if (t == "closure") tpp = (2 * k + 1) * closure;
+          else if (t != "auto") tpp = std::stoi(t);  // a number in 0..1024 (validate())
+          add(PatchKernel::automatic, LocalSolver::fast_diagonalization, ThreadStructure::per_column, ppt, tpp, residual);
         }
+        continue;
+      }
+      for (auto kernel : {PatchKernel::global, PatchKernel::separate, PatchKernel::fused})
+        for (auto solver : {LocalSolver::fast_diagonalization, LocalSolver::inverse})
+          for (auto structure : {ThreadStructure::per_dof, ThreadStructure::per_column}) {
+            if (solver == LocalSolver::inverse && !inverse_fits()) continue;
+            // The Boundary residual is the patch-local residual's (the global kernel refuses it).
+            if (kernel == PatchKernel::global && residual == PatchResidual::boundary) continue;
+            add(kernel, solver, structure, ppt, 0, residual);
+          }
+    }
   }
   return v;
 }
@@ -358,6 +371,7 @@ void smoother_cases(const Settings& s, MPI_Comm comm, bool root, int dim, int k,
       r["patches_per_team"] = smoother.patches_per_team();
       r["threads_per_patch"] = smoother.threads_per_patch();
       r["kernel"] = to_string(smoother.options().kernel);
+      r["patch_residual"] = to_string(smoother.options().residual);
       r["seconds"] = seconds;
       r["gdofs_per_second"] = dofs / seconds / 1e9;
       r["gflops"] = gflops;
@@ -366,8 +380,9 @@ void smoother_cases(const Settings& s, MPI_Comm comm, bool root, int dim, int k,
       r["pct_fma"] = pct_fma;
       r["pct_shared"] = pct_shared;
       if (root) {
-        std::printf("%3d %2d %-6s %-9s %-21s %-10s %4d %4d %11.0f %9.3f %9.1f %6.2f %7.2f\n", dim, k, number_name<Number>(),
-                    to_string(smoother.options().kernel).c_str(), to_string(variant.solver).c_str(), to_string(variant.structure).c_str(),
+        std::printf("%3d %2d %-6s %-9s %-8s %-21s %-10s %4d %4d %11.0f %9.3f %9.1f %6.2f %7.2f\n", dim, k, number_name<Number>(),
+                    to_string(smoother.options().kernel).c_str(), to_string(smoother.options().residual).c_str(),
+                    to_string(variant.solver).c_str(), to_string(variant.structure).c_str(),
                     smoother.patches_per_team(), smoother.threads_per_patch(), dofs, dofs / seconds / 1e9, gflops, pct_fma, pct_shared);
         std::fflush(stdout);
       }
@@ -384,7 +399,7 @@ void smoother_cases(const Settings& s, MPI_Comm comm, bool root, int dim, int k,
 Json study_smoother(const Settings& s, MPI_Comm comm, bool root, const perf::Ceilings& ceil) {
   Json out = Json::array();
   if (root)
-    std::printf("%3s %2s %-6s %-9s %-21s %-10s %4s %4s %11s %9s %9s %6s %7s\n", "dim", "k", "prec", "kernel", "local solver",
+    std::printf("%3s %2s %-6s %-9s %-8s %-21s %-10s %4s %4s %11s %9s %9s %6s %7s\n", "dim", "k", "prec", "kernel", "residual", "local solver",
                 "threads", "ppt", "tpp", "DoFs", "GDoF/s", "GFLOP/s", "%FMA", "%shared*");
   for (int dim : s.dims)
     for (int k : s.degrees)
@@ -399,11 +414,12 @@ Json study_smoother(const Settings& s, MPI_Comm comm, bool root, const perf::Cei
 // ---- vcycle ---------------------------------------------------------------------------------
 
 template <class Number>
-Json vcycle_case(const Settings& s, MPI_Comm comm, bool root, int dim, int k) {
+Json vcycle_case(const Settings& s, MPI_Comm comm, bool root, int dim, int k, const std::string& residual) {
   const int L = largest_level(dim, k, s.dofs);
   MultigridOptions mo;
   mo.collect_times = true;
   mo.order = parse_smoothing_order(s.smoothing_order);
+  mo.patch.residual = parse_patch_residual(residual);
   const Multigrid<Number, Exec> mg(unit_brick(dim, L), k, comm, {}, mo);
   const auto& A = mg.fine_operator();
   auto x = A.make_vector(), b = A.make_vector();
@@ -422,13 +438,15 @@ Json vcycle_case(const Settings& s, MPI_Comm comm, bool root, int dim, int k) {
   r["degree"] = k;
   r["level"] = L;
   r["precision"] = number_name<Number>();
+  r["patch_residual"] = residual;
   r["dofs"] = double(A.layout().n_global_dofs());
   r["seconds_per_cycle"] = total.seconds() / s.cycles;
   Json comp = Json::object();
   for (const auto& [name, t] : times) comp[name] = t / s.cycles;
   r["components_seconds_per_cycle"] = comp;
   if (root) {
-    std::printf("%3d %2d %-6s L=%d %11.0f DoFs  %.4e s/cycle:", dim, k, number_name<Number>(), L, double(A.layout().n_global_dofs()),
+    std::printf("%3d %2d %-6s %-8s L=%d %11.0f DoFs  %.4e s/cycle:", dim, k, number_name<Number>(), residual.c_str(), L,
+                double(A.layout().n_global_dofs()),
                 total.seconds() / s.cycles);
     for (const auto& [name, t] : times) std::printf("  %s %.1f%%", name.c_str(), 100 * t / sum);
     std::printf("\n");
@@ -442,14 +460,15 @@ Json study_vcycle(const Settings& s, MPI_Comm comm, bool root) {
   for (int dim : s.dims)
     for (int k : s.degrees)
       for (const auto& p : s.precisions)
-        out.push_back(p == "float" ? vcycle_case<float>(s, comm, root, dim, k) : vcycle_case<double>(s, comm, root, dim, k));
+        for (const auto& res : s.patch_residuals)
+          out.push_back(p == "float" ? vcycle_case<float>(s, comm, root, dim, k, res) : vcycle_case<double>(s, comm, root, dim, k, res));
   return out;
 }
 
 // ---- fmg ------------------------------------------------------------------------------------
 
 template <class MGNumber>
-Json fmg_case(const Settings& s, MPI_Comm comm, bool root, int dim, int k, int L) {
+Json fmg_case(const Settings& s, MPI_Comm comm, bool root, int dim, int k, int L, const std::string& residual) {
   // As the driver builds it: one hierarchy; mixed runs MixedFullMultigrid (float cycle, double
   // start) when there are two levels or more.
   const auto hierarchy = std::make_shared<const LevelHierarchy<Exec>>(unit_brick(dim, L), k, comm);
@@ -458,6 +477,7 @@ Json fmg_case(const Settings& s, MPI_Comm comm, bool root, int dim, int k, int L
   std::unique_ptr<MixedFullMultigrid<Exec>> mixed;
   MultigridOptions mo;
   mo.order = parse_smoothing_order(s.smoothing_order);
+  mo.patch.residual = parse_patch_residual(residual);
   if (std::is_same_v<MGNumber, float> && hierarchy->n_levels() >= 2)
     mixed = std::make_unique<MixedFullMultigrid<Exec>>(hierarchy, LaplaceOptions{}, mo);
   else mg = std::make_unique<Multigrid<MGNumber, Exec>>(hierarchy, LaplaceOptions{}, mo);
@@ -480,6 +500,7 @@ Json fmg_case(const Settings& s, MPI_Comm comm, bool root, int dim, int k, int L
   r["degree"] = k;
   r["level"] = L;
   r["precision"] = std::is_same_v<MGNumber, double> ? "double" : "mixed";
+  r["patch_residual"] = residual;
   r["dofs"] = dofs;
   r["seconds"] = seconds;
   r["seconds_per_gdof"] = seconds / (dofs / 1e9);
@@ -492,8 +513,8 @@ Json fmg_case(const Settings& s, MPI_Comm comm, bool root, int dim, int k, int L
     r["l2_error"] = l2;
   }
   if (root) {
-    std::printf("%3d %2d %-6s %2d %12.0f %9.4f %9.3f %4d %10.2e %10.3e\n", dim, k, std::is_same_v<MGNumber, double> ? "double" : "mixed",
-                L, dofs, seconds, seconds / (dofs / 1e9), result.iterations, result.true_residual / double(b.l2_norm()), l2);
+    std::printf("%3d %2d %-6s %-8s %2d %12.0f %9.4f %9.3f %4d %10.2e %10.3e\n", dim, k,
+                std::is_same_v<MGNumber, double> ? "double" : "mixed", residual.c_str(), L, dofs, seconds, seconds / (dofs / 1e9), result.iterations, result.true_residual / double(b.l2_norm()), l2);
     std::fflush(stdout);
   }
   return r;
@@ -502,16 +523,17 @@ Json fmg_case(const Settings& s, MPI_Comm comm, bool root, int dim, int k, int L
 Json study_fmg(const Settings& s, MPI_Comm comm, bool root) {
   Json out = Json::array();
   if (root)
-    std::printf("%3s %2s %-6s %2s %12s %9s %9s %4s %10s %10s\n", "dim", "k", "prec", "L", "DoFs", "seconds", "s/GDoF", "its",
+    std::printf("%3s %2s %-6s %-8s %2s %12s %9s %9s %4s %10s %10s\n", "dim", "k", "prec", "residual", "L", "DoFs", "seconds", "s/GDoF", "its",
                 "rel.res.", "L2 error");
   for (int dim : s.dims)
     for (int k : s.degrees) {
       const int top = largest_level(dim, k, s.max_dofs);
       for (int L = fmg_lowest_level(top); L <= top; ++L)
-        for (const auto& p : s.precisions) {
-          if (p == "mixed") out.push_back(fmg_case<float>(s, comm, root, dim, k, L));
-          else out.push_back(fmg_case<double>(s, comm, root, dim, k, L));
-        }
+        for (const auto& p : s.precisions)
+          for (const auto& res : s.patch_residuals) {
+            if (p == "mixed") out.push_back(fmg_case<float>(s, comm, root, dim, k, L, res));
+            else out.push_back(fmg_case<double>(s, comm, root, dim, k, L, res));
+          }
     }
   return out;
 }
@@ -545,6 +567,10 @@ int main(int argc, char** argv) {
     app.add_option("--precisions", s.precisions, "double, float (smoother, vcycle); double, mixed (fmg); double (iterations)")->delimiter(',');
     app.add_option("--variants", s.variants, "smoother study: default (automatic kernel, fast diagonalization, per column) or all");
     app.add_option("--patches-per-team", s.patches_per_team, "smoother and dg-smoother studies: patches per team (0: automatic)")
+        ->delimiter(',');
+    app.add_option("--patch-residuals", s.patch_residuals,
+                   "smoother, vcycle, fmg: vertex-patch local residual(s): auto (the tuning table's), full and/or "
+                   "boundary (paper 000 §4.1.3: x read on the patch boundary layer only)")
         ->delimiter(',');
     app.add_option("--threads-per-patch", s.threads_per_patch,
                    "smoother study, default variant: threads per patch: auto, interior ((2k-1)^(d-1) columns), closure ((2k+1)^(d-1)) or a number")->delimiter(',');

@@ -34,6 +34,7 @@ struct Settings {
   std::string variants = "default";
   std::vector<int> patches_per_team{0};
   std::vector<std::string> threads_per_patch{"auto"};
+  std::vector<std::string> patch_residuals{"auto"};  ///< smoother, vcycle, fmg: full and/or boundary
   double dofs = 1e6;
   double max_dofs = 2e7;
   double rtol = 1e-9;

@@ -18,6 +18,8 @@ constexpr EnumName<LocalSolver> local_solver_names[] = {{LocalSolver::fast_diago
                                                         {LocalSolver::fast_diagonalization, "fd"}};
 constexpr EnumName<ThreadStructure> structure_names[] = {{ThreadStructure::per_dof, "per-dof"},
                                                          {ThreadStructure::per_column, "per-column"}};
+constexpr EnumName<PatchResidual> residual_names[] = {
+    {PatchResidual::automatic, "auto"}, {PatchResidual::full, "full"}, {PatchResidual::boundary, "boundary"}};
 constexpr EnumName<HaloOverlap> halo_overlap_names[] = {
     {HaloOverlap::automatic, "auto"}, {HaloOverlap::on, "on"}, {HaloOverlap::off, "off"}};
 }  // namespace
@@ -40,6 +42,8 @@ std::string to_string(SmootherKind s) { return enum_name(smoother_names, s); }
 std::string to_string(PatchKernel v) { return enum_name(kernel_names, v); }
 std::string to_string(LocalSolver v) { return enum_name(local_solver_names, v); }
 std::string to_string(ThreadStructure v) { return enum_name(structure_names, v); }
+std::string to_string(PatchResidual v) { return enum_name(residual_names, v); }
+PatchResidual parse_patch_residual(const std::string& text) { return parse_enum(residual_names, text, "patch residual"); }
 
 SmootherKind parse_smoother_kind(const std::string& text) { return parse_enum(smoother_names, text, "smoother"); }
 PatchKernel parse_patch_kernel(const std::string& text) { return parse_enum(kernel_names, text, "smoother kernel"); }

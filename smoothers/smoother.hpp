@@ -50,6 +50,16 @@ enum class LocalSolver {
   fast_diagonalization,  ///< (S ⊗ S ⊗ S)(Λ-sum)^{-1}(S ⊗ S ⊗ S)^T from 1D eigenproblems
   inverse                ///< multiplication by the stored dense inverse of A_j
 };
+/// Paper 000 §4.1.3 ("Boundary"): what the local residual reads. With an exact local solver,
+/// x_j + A_j^{-1}(b_j − Ā_j x_j) on the patch interior equals A_j^{-1}(b^I − A^{IB} x^B): the
+/// residual from the closure with the interior values taken as zero, and the solve's result
+/// stored in x rather than added, so the kernel reads x only on the patch boundary layer. The same
+/// result up to rounding; needs the patch-local residual (fused or separate kernel).
+enum class PatchResidual {
+  automatic,  ///< the tuning table's choice per (dim, k) (vertex_patch_tuning.hpp)
+  full,       ///< r = b − Ā_j x_j from the whole closure, x += A_j^{-1} r
+  boundary    ///< r = b^I − A^{IB} x^B from the boundary layer, x^I = A_j^{-1} r
+};
 /// Fig. 5: the work of one thread in the patch kernels.
 enum class ThreadStructure {
   per_dof,    ///< one thread per patch point of a step ("3D structure")
@@ -58,6 +68,8 @@ enum class ThreadStructure {
 std::string to_string(PatchKernel v);
 std::string to_string(LocalSolver v);
 std::string to_string(ThreadStructure v);
+std::string to_string(PatchResidual v);
+PatchResidual parse_patch_residual(const std::string& text);
 PatchKernel parse_patch_kernel(const std::string& text);
 LocalSolver parse_local_solver(const std::string& text);
 ThreadStructure parse_thread_structure(const std::string& text);
@@ -79,6 +91,9 @@ struct VertexPatchOptions {
   /// Several ranks: how the halo refreshes reach ranks whose devices can reach each other's
   /// memory (core/halo_exchange.hpp): automatic copies device to device, staged through the host.
   HaloTransport transport = HaloTransport::automatic;
+  /// Full or Boundary local residual (automatic: the tuning row; full wherever the kernel resolves
+  /// to global).
+  PatchResidual residual = PatchResidual::automatic;
 };
 
 struct PointSmootherOptions {

@@ -53,6 +53,9 @@ struct PatchKernelArgs {
   PatchWindow window;  ///< the colour's patches this launch smooths (patch_window.hpp; default all)
   PatchStage stage = PatchStage::fused;
   bool use_inverse = false;
+  /// Paper 000 §4.1.3 (PatchResidual::boundary): the residual reads x on the closure's boundary
+  /// layer only (the interior as zero) and the solve stores x^I = A_j^{-1} r instead of adding.
+  bool boundary_residual = false;
   bool per_column = true;  ///< one thread per 1D column along the contracted direction
   int patches_per_team = 1;
   int threads_per_patch = 0;  ///< team size = patches_per_team × this (0: one per closure column or point)

@@ -117,6 +117,26 @@ struct VertexPatchCommon {
     for (int e = 0; e < info_entries; ++e) in[e] = info[info_entries * p + e];
   }
 
+  /// Whether closure node (i0, i1, i2) lies inside the patch (not on its boundary layer).
+  KOKKOS_FORCEINLINE_FUNCTION static bool inside_patch(int i0, int i1, int i2) {
+    return i0 >= 1 && i0 <= ni && i1 >= 1 && i1 <= ni && (dim == 2 || (i2 >= 1 && i2 <= ni));
+  }
+
+  /// x at closure node (i0, i1, i2) as the local residual reads it: zero on the Dirichlet boundary
+  /// and, for the Boundary residual, inside the patch.
+  KOKKOS_FORCEINLINE_FUNCTION Number closure_value(const local_index* info, int i0, int i1, int i2) const {
+    if (args.boundary_residual && inside_patch(i0, i1, i2)) return Number(0);
+    const local_index idx = closure_index(info, i0, i1, i2);
+    return idx >= 0 ? args.x(idx) : Number(0);
+  }
+
+  /// The local solve's result v at patch-interior vector index idx: added to x, or (Boundary
+  /// residual) stored, which needs no read of x.
+  KOKKOS_FORCEINLINE_FUNCTION void update_x(local_index idx, Number v) const {
+    if (args.boundary_residual) args.x(idx) = v;
+    else args.x(idx) += v;
+  }
+
   /// b − v at the interior point of vector index idx; the residual stage also writes it to the
   /// global r (where `store`).
   KOKKOS_FORCEINLINE_FUNCTION Number residual_at(local_index idx, Number v, bool store = true) const {
@@ -168,7 +188,7 @@ struct VertexPatchCommon {
     team.team_barrier();
   }
 
-  /// x += A_j^{-1} r with the stored dense inverse; R's boxes have z stride zs.
+  /// x += A_j^{-1} r (Boundary residual: x = A_j^{-1} r) with the stored dense inverse; R's boxes have z stride zs.
   template <bool columns>
   KOKKOS_FORCEINLINE_FUNCTION void solve_inverse(const Member& team, int ppt, const local_index* info, const Number* R,
                                                  int rs, int zs) const {
@@ -185,8 +205,7 @@ struct VertexPatchCommon {
           for (int m1 = 0; m1 < ni; ++m1)
             for (int m0 = 0; m0 < ni; ++m0) v += *a++ * in[m0 + ni * m1 + zs * m2];
       }
-      const local_index idx = closure_index(info + info_entries * p, i0 + 1, i1 + 1, dim == 3 ? i2 + 1 : 0);
-      args.x(idx) += v;
+      update_x(closure_index(info + info_entries * p, i0 + 1, i1 + 1, dim == 3 ? i2 + 1 : 0), v);
     });
   }
 

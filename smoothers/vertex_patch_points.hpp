@@ -80,10 +80,9 @@ struct VertexPatchPointKernel : VertexPatchCommon<dim, k, Number, ExecSpace> {
     const Number* A1 = M1 + n * n;
     const Number a = args.laplace, c = args.mass;
     constexpr int e2 = dim == 3 ? n : 1;
-    // Gather the closure; Dirichlet nodes read as zero.
+    // Gather the closure; Dirichlet nodes (and for the Boundary residual the interior) read as zero.
     Base::for_each_point(team, ppt, n, n, e2, [&](int p, int i0, int i1, int i2) {
-      const local_index idx = this->closure_index(info + info_entries * p, i0, i1, i2);
-      u[p * closure_size + i0 + n * (i1 + n * i2)] = idx >= 0 ? args.x(idx) : Number(0);
+      u[p * closure_size + i0 + n * (i1 + n * i2)] = this->closure_value(info + info_entries * p, i0, i1, i2);
     });
     team.team_barrier();
     // x: interior rows of M0, A0.
@@ -184,8 +183,7 @@ struct VertexPatchPointKernel : VertexPatchCommon<dim, k, Number, ExecSpace> {
       const Number* in = from + p * fs + i0 + ni * (i1 + ni * i2) - row * stride;
       Number v = 0;
       for (int m = 0; m < ni; ++m) v += S[row * ni + m] * in[m * stride];
-      const local_index idx = this->closure_index(info + info_entries * p, i0 + 1, i1 + 1, dim == 3 ? i2 + 1 : 0);
-      args.x(idx) += v;
+      this->update_x(this->closure_index(info + info_entries * p, i0 + 1, i1 + 1, dim == 3 ? i2 + 1 : 0), v);
     });
   }
 };

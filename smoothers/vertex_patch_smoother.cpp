@@ -90,8 +90,20 @@ VertexPatchSmoother<Number, ExecSpace>::VertexPatchSmoother(std::shared_ptr<cons
   // k >= 8; k = 7 fits the 48 KB of shared memory a block has, DeviceTraits::fast_scratch_bytes);
   // on the host fused.
   const auto fits_fast = [&](PatchStage stage, int ppt) { return kernels_.scratch_level(stage, per_column, ppt, threads) == 0; };
+  // The Boundary residual (paper 000 §4.1.3) needs the patch-local residual: asked for, it keeps
+  // the automatic kernel fused.
+  const bool boundary_asked = options_.residual == PatchResidual::boundary;
+  collectively(op_->layout().mesh().comm(), [&] {
+    TENSORMG_CHECK(!boundary_asked || options_.kernel != PatchKernel::global,
+                   "the boundary patch residual needs the patch-local residual of the fused or separate smoother "
+                   "kernel, not the global one");
+  });
   if (options_.kernel == PatchKernel::automatic)
-    options_.kernel = on_device && !fits_fast(PatchStage::residual, 1) ? PatchKernel::global : PatchKernel::fused;
+    options_.kernel = on_device && !boundary_asked && !fits_fast(PatchStage::residual, 1) ? PatchKernel::global
+                                                                                          : PatchKernel::fused;
+  if (options_.residual == PatchResidual::automatic)
+    options_.residual =
+        row.boundary_residual && options_.kernel != PatchKernel::global ? PatchResidual::boundary : PatchResidual::full;
   const PatchStage biggest = options_.kernel == PatchKernel::global ? PatchStage::solve : PatchStage::residual;
   // Patches per team: as many as keep a team near the row's team_threads within the fast
   // scratch; one on the host.
@@ -221,6 +233,7 @@ void VertexPatchSmoother<Number, ExecSpace>::launch_color(const view_type& x, co
   args.mass = Number(op_->options().mass_coefficient);
   args.color = color;
   args.use_inverse = options_.solver == LocalSolver::inverse;
+  args.boundary_residual = options_.residual == PatchResidual::boundary;
   args.per_column = options_.structure == ThreadStructure::per_column;
   args.patches_per_team = options_.patches_per_team;
   args.threads_per_patch = options_.threads_per_patch;
@@ -257,7 +270,7 @@ std::string VertexPatchSmoother<Number, ExecSpace>::description() const {
   std::ostringstream s;
   s << "vertex-patch " << to_string(options_.kernel) << ' ' << to_string(options_.solver) << ' '
     << to_string(options_.structure) << " patches-per-team=" << options_.patches_per_team
-    << " threads-per-patch=" << options_.threads_per_patch;
+    << " threads-per-patch=" << options_.threads_per_patch << " residual=" << to_string(options_.residual);
   return s.str();
 }
 

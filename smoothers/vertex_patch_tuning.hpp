@@ -42,6 +42,9 @@ struct PatchTuning {
   int point_team_threads = 128;
   const char* reason = "";
   const char* record = "";
+  /// The Boundary local residual (paper 000 §4.1.3, PatchResidual) where the options leave it to
+  /// the row: x read on the patch boundary layer only, the solve's result stored, not added.
+  bool boundary_residual = false;
 };
 
 namespace detail {

@@ -330,6 +330,74 @@ TYPED_TEST(VertexPatchTest, Q7FusedFromSharedMemoryIsExact) {
   expect_default_step_equals_global<TypeParam>(make_mesh(3, {3, 3, 2}, 0, {1.0, 0.6, 1.4}), k, 5, "");
 }
 
+/// The Boundary residual (paper 000 §4.1.3): x read on the patch boundary layer only and the
+/// solve's result stored. Every fused/separate variant against the sequential Algorithm 2.3
+/// (2D and 3D, anisotropic cells, Helmholtz terms), then every (dim, k) of the tuning table with
+/// its default kernel: boundary equals full up to rounding, which would catch an interior value
+/// read where it must be zero (or one left out that must be read) and an add left in the store.
+TYPED_TEST(VertexPatchTest, BoundaryResidualMatchesSequentialAlgorithm) {
+  std::vector<VertexPatchOptions> variants;
+  for (auto kernel : {PatchKernel::separate, PatchKernel::fused})
+    for (auto solver : {LocalSolver::fast_diagonalization, LocalSolver::inverse})
+      for (auto structure : {ThreadStructure::per_dof, ThreadStructure::per_column})
+        for (int ppt : {1, 3}) {
+          VertexPatchOptions o{kernel, solver, structure, ppt};
+          o.residual = PatchResidual::boundary;
+          variants.push_back(o);
+        }
+  VertexPatchOptions automatic;
+  automatic.residual = PatchResidual::boundary;
+  variants.push_back(automatic);
+  // At least 4 cells per direction: patches whose closures miss the Dirichlet boundary take the
+  // kernels' fast path (whole rows read from x), the others the node-by-node one.
+  check_against_reference<TypeParam>(2, 3, make_mesh(2, {5, 4, 1}, 0, {1.0, 0.6, 1.0}), {}, variants);
+  check_against_reference<TypeParam>(3, 2, make_mesh(3, {4, 5, 4}, 0, {1.0, 0.6, 1.4}), {}, variants);
+  LaplaceOptions lo;
+  lo.laplace_coefficient = 1.5;
+  lo.mass_coefficient = 0.8;
+  check_against_reference<TypeParam>(3, 1, make_mesh(3, {2, 3, 2}, 0), lo, variants);
+
+  for (const PatchTuning& row : detail::patch_device_rows) {
+    const int dim = row.dim, k = row.k;
+    if (sanitized && k > 2 && k != 7) continue;  // under the sanitizers k = 1, 2 and 7
+    const auto layout = make_layout<TypeParam>(make_mesh(dim, {4, 5, 4}, 0, {1.0, 0.6, 1.4}), k);
+    const auto op = std::make_shared<LaplaceOperator<double, TypeParam>>(layout);
+    auto x0 = op->make_vector(), b = op->make_vector(), x = op->make_vector(), y = op->make_vector();
+    fill_random(*layout, x0, 21 + k);
+    fill_random(*layout, b, 22 + k);
+    VertexPatchOptions full_options, boundary_options;
+    full_options.residual = PatchResidual::full;
+    boundary_options.residual = PatchResidual::boundary;
+    const VertexPatchSmoother<double, TypeParam> full(op, full_options), boundary(op, boundary_options);
+    EXPECT_EQ(boundary.options().residual, PatchResidual::boundary) << boundary.description();
+    EXPECT_NE(boundary.options().kernel, PatchKernel::global) << "the boundary residual keeps the automatic kernel local";
+    for (const auto order : {SweepOrder::forward, SweepOrder::reverse}) {
+      x.copy_from(x0);
+      y.copy_from(x0);
+      full.smooth(x, b, order);
+      boundary.smooth(y, b, order);
+      EXPECT_LE(relative_max_difference(x, y), 1e-11) << "dim=" << dim << " k=" << k << " " << boundary.description();
+    }
+  }
+}
+
+TYPED_TEST(VertexPatchTest, BoundaryResidualInFloat) {
+  const auto layout = make_layout<TypeParam>(make_mesh(3, {4, 4, 4}, 0), 3);
+  const auto op = std::make_shared<LaplaceOperator<float, TypeParam>>(layout);
+  auto x0 = op->make_vector(), b = op->make_vector(), x = op->make_vector(), y = op->make_vector();
+  fill_random(*layout, x0, 31);
+  fill_random(*layout, b, 32);
+  VertexPatchOptions full_options, boundary_options;
+  full_options.residual = PatchResidual::full;
+  boundary_options.residual = PatchResidual::boundary;
+  x.copy_from(x0);
+  y.copy_from(x0);
+  VertexPatchSmoother<float, TypeParam>(op, full_options).smooth(x, b, SweepOrder::forward);
+  VertexPatchSmoother<float, TypeParam>(op, boundary_options).smooth(y, b, SweepOrder::forward);
+  EXPECT_LE(relative_max_difference(x, y), 1e-4);
+  EXPECT_GT(relative_max_difference(x, x0), 1e-2) << "the step must change x";
+}
+
 TYPED_TEST(VertexPatchTest, FloatStepIsCloseToDouble) {
   const auto layout = make_layout<TypeParam>(make_mesh(3, {2, 3, 2}, 0), 3);
   const auto opd = std::make_shared<LaplaceOperator<double, TypeParam>>(layout);
@@ -356,6 +424,11 @@ TYPED_TEST(VertexPatchTest, InvalidOptionsAreRefused) {
   EXPECT_THROW((VertexPatchSmoother<double, TypeParam>(op, o)), InputError);
   o.threads_per_patch = -1;
   EXPECT_THROW((VertexPatchSmoother<double, TypeParam>(op, o)), InputError);
+  o.threads_per_patch = 0;
+  o.kernel = PatchKernel::global;
+  o.residual = PatchResidual::boundary;
+  EXPECT_THROW((VertexPatchSmoother<double, TypeParam>(op, o)), InputError) << "boundary residual with the global kernel";
+  EXPECT_THROW(parse_patch_residual("half"), InputError);
   EXPECT_THROW(parse_patch_kernel("fast"), InputError);
   EXPECT_THROW(parse_local_solver("lu"), InputError);
   EXPECT_THROW(parse_thread_structure("per-warp"), InputError);
