@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <sstream>
+#include <type_traits>
 
 #include "core/error.hpp"
 #include "core/profiling.hpp"
@@ -90,27 +91,31 @@ VertexPatchSmoother<Number, ExecSpace>::VertexPatchSmoother(std::shared_ptr<cons
   // k >= 8; k = 7 fits the 48 KB of shared memory a block has, DeviceTraits::fast_scratch_bytes);
   // on the host fused.
   const auto fits_fast = [&](PatchStage stage, int ppt) { return kernels_.scratch_level(stage, per_column, ppt, threads) == 0; };
-  // The Boundary residual (paper 000 §4.1.3) needs the patch-local residual: asked for, it keeps
-  // the automatic kernel fused.
-  const bool boundary_asked = options_.residual == PatchResidual::boundary;
+  // The Boundary residual (paper 000 §4.1.3) needs the patch-local residual. Automatic takes the
+  // row's choice unless the global kernel was asked for; a boundary residual keeps the automatic
+  // kernel fused even where its scratch does not fit the fast scratch (3D FP64 k = 8 on the H200:
+  // fused + boundary from global memory 1.64 GDoF/s against 1.25 for the global kernel,
+  // h200-2026-11-28-boundary-residual).
   collectively(op_->layout().mesh().comm(), [&] {
-    TENSORMG_CHECK(!boundary_asked || options_.kernel != PatchKernel::global,
+    TENSORMG_CHECK(options_.residual != PatchResidual::boundary || options_.kernel != PatchKernel::global,
                    "the boundary patch residual needs the patch-local residual of the fused or separate smoother "
                    "kernel, not the global one");
   });
-  if (options_.kernel == PatchKernel::automatic)
-    options_.kernel = on_device && !boundary_asked && !fits_fast(PatchStage::residual, 1) ? PatchKernel::global
-                                                                                          : PatchKernel::fused;
   if (options_.residual == PatchResidual::automatic)
     options_.residual =
         row.boundary_residual && options_.kernel != PatchKernel::global ? PatchResidual::boundary : PatchResidual::full;
+  const bool boundary = options_.residual == PatchResidual::boundary;
+  if (options_.kernel == PatchKernel::automatic)
+    options_.kernel = on_device && !boundary && !fits_fast(PatchStage::residual, 1) ? PatchKernel::global : PatchKernel::fused;
   const PatchStage biggest = options_.kernel == PatchKernel::global ? PatchStage::solve : PatchStage::residual;
-  // Patches per team: as many as keep a team near the row's team_threads within the fast
-  // scratch; one on the host.
+  // Patches per team: as many as keep a team near the row's team_threads (float: its own target
+  // where the row has one) within the fast scratch; one on the host.
   if (options_.patches_per_team == 0) {
     int ppt = 1;
     if (on_device) {
-      ppt = std::clamp((per_column ? row.team_threads : row.point_team_threads) / threads, 1, 64);
+      const int column_target =
+          std::is_same_v<Number, float> && row.float_team_threads > 0 ? row.float_team_threads : row.team_threads;
+      ppt = std::clamp((per_column ? column_target : row.point_team_threads) / threads, 1, 64);
       while (ppt > 1 && !fits_fast(biggest, ppt)) --ppt;
     }
     options_.patches_per_team = ppt;

@@ -43,14 +43,23 @@ struct PatchTuning {
   const char* reason = "";
   const char* record = "";
   /// The Boundary local residual (paper 000 §4.1.3, PatchResidual) where the options leave it to
-  /// the row: x read on the patch boundary layer only, the solve's result stored, not added.
-  bool boundary_residual = false;
+  /// the row: x read on the patch boundary layer only, the solve's result stored, not added. On for
+  /// every row: one smoothing step, boundary / full in the same call (H200, ~3e7 DoFs,
+  /// h200-2026-11-28-boundary-residual/call1): 3D FP64 k = 1..7 1.04, 1.07, 1.11, 1.10, 1.15, 1.14,
+  /// 1.14 (k = 8: fused + boundary 1.31x the global kernel), FP32 1.02–1.14; 2D FP64 k = 1..10
+  /// 1.00–1.11 (none below 1.00).
+  bool boundary_residual = true;
+  /// Per-column team target of the float kernels where it differs from team_threads (0: the same):
+  /// float halves the scratch and the registers per value, so other team shapes win (float sweep of
+  /// patches per team, same call: 3D k = 4 8 patches 1.12x the 4 of team_threads, k = 6 2 patches
+  /// 1.09x the 3, k = 7 1 patch 1.17x the 2, which also lets the y rounds run).
+  int float_team_threads = 0;
 };
 
 namespace detail {
 /// The device rows (H100). Columns: dim, k, C, x_columns, y_rounds, max_team_size, min_teams_per_sm,
 /// unroll_interior, chained_fma, prefetch_b, merge_steps, column_in_place, interior_threads,
-/// team_threads, point_team_threads, reason, record.
+/// team_threads, point_team_threads, reason, record[, boundary_residual, float_team_threads].
 inline constexpr PatchTuning patch_device_rows[] = {
     // 2D: one column per thread; 4 teams of 256 (64 registers) up to k = 4, 3 up to k = 7, 2 above;
     // outputs unrolled fully up to 2k − 1 = 9, not above; teams near 64 threads from k = 3 on.
@@ -69,10 +78,10 @@ inline constexpr PatchTuning patch_device_rows[] = {
     {3, 1, 1, 1, false, 256, 4, 1, true, false, true, true, false, 256, 128, "4 teams of 256 (64 registers)", "h100-2026-11-22-smoother/v10-final"},
     {3, 2, 1, 1, false, 256, 4, 3, true, false, true, true, true, 128, 128, "interior threads; teams of 128", "h100-2026-11-22-smoother/v11-fused-q7-48k"},
     {3, 3, 1, 1, false, 256, 4, 5, true, false, true, true, true, 160, 128, "teams of 160 (+27% from the register cap)", "h100-2026-11-22-smoother/v11-fused-q7-48k"},
-    {3, 4, 1, 1, false, 224, 4, 7, true, true, true, true, true, 196, 128, "4 teams of 224 with 72 registers (+38%, v12); b prefetch +1..3%", "h100-2026-11-22-smoother/v12-local-arrays-launch-bounds"},
+    {3, 4, 1, 1, false, 224, 4, 7, true, true, true, true, true, 196, 128, "4 teams of 224 with 72 registers (+38%, v12); b prefetch +1..3%; float 8 patches (224 threads by the launch bound)", "h100-2026-11-22-smoother/v12-local-arrays-launch-bounds", true, 392},
     {3, 5, 1, 1, false, 256, 3, 9, true, false, false, true, true, 256, 128, "3 teams (85 registers, +17%); merged steps -10%; prefetch -10%", "h100-2026-11-22-smoother/v19-column-blocking"},
-    {3, 6, 2, 3, false, 128, 3, 2, true, true, false, true, true, 256, 128, "2 columns per thread (+3%), x step 3 (+2%), prefetch +4%", "h100-2026-11-22-smoother/v21-final"},
-    {3, 7, 2, 3, true, 128, 3, 2, true, true, false, true, true, 256, 128, "2 columns per thread (+3%), x step 3 with y rounds (+21%), prefetch +3%", "h100-2026-11-22-smoother/v21-y-rounds"},
+    {3, 6, 2, 3, false, 128, 3, 2, true, true, false, true, true, 256, 128, "2 columns per thread (+3%), x step 3 (+2%), prefetch +4%; float 2 patches", "h100-2026-11-22-smoother/v21-final", true, 122},
+    {3, 7, 2, 3, true, 128, 3, 2, true, true, false, true, true, 256, 128, "2 columns per thread (+3%), x step 3 with y rounds (+21%), prefetch +3%; float 1 patch (y rounds)", "h100-2026-11-22-smoother/v21-y-rounds", true, 85},
     {3, 8, 1, 1, false, 256, 2, 2, true, false, false, true, true, 256, 128, "2 teams (128 registers); outputs unrolled by 2", "h100-2026-11-22-smoother/v14-unroll-2"},
 };
 }  // namespace detail

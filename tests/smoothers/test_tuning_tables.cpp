@@ -64,6 +64,12 @@ TEST(TuningTables, VertexPatchRows) {
         }
         EXPECT_GE(r.team_threads, 32) << where;
         EXPECT_GE(r.point_team_threads, 32) << where;
+        if (r.float_team_threads != 0) {
+          // A float target gives at least one whole patch its interior columns.
+          const int columns = dim == 2 ? ni : (ni * ni + r.columns_per_thread - 1) / r.columns_per_thread;
+          EXPECT_GE(r.float_team_threads, columns) << where << ": the float target is below one patch";
+          EXPECT_LE(r.float_team_threads, 64 * columns) << where << ": more than 64 patches per team";
+        }
         if (target == TuningTarget::host) {
           EXPECT_EQ(r.x_columns, r.columns_per_thread) << where << ": GPU-only choice on the host";
           EXPECT_FALSE(r.y_rounds) << where << ": the host has no warps";

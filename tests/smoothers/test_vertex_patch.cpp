@@ -357,6 +357,10 @@ TYPED_TEST(VertexPatchTest, BoundaryResidualMatchesSequentialAlgorithm) {
   lo.mass_coefficient = 0.8;
   check_against_reference<TypeParam>(3, 1, make_mesh(3, {2, 3, 2}, 0), lo, variants);
 
+  // Every (dim, k) of the tuning table on a mesh of at least 4 cells per direction (patches on the
+  // fast path and off it): the default kernel, the fused one with a thread per closure column and
+  // one patch per team, the separate and the per-DoF kernels, each with the full and the boundary
+  // residual, against the global-residual variant (the operator's vmult, then the solve).
   for (const PatchTuning& row : detail::patch_device_rows) {
     const int dim = row.dim, k = row.k;
     if (sanitized && k > 2 && k != 7) continue;  // under the sanitizers k = 1, 2 and 7
@@ -365,19 +369,57 @@ TYPED_TEST(VertexPatchTest, BoundaryResidualMatchesSequentialAlgorithm) {
     auto x0 = op->make_vector(), b = op->make_vector(), x = op->make_vector(), y = op->make_vector();
     fill_random(*layout, x0, 21 + k);
     fill_random(*layout, b, 22 + k);
-    VertexPatchOptions full_options, boundary_options;
-    full_options.residual = PatchResidual::full;
-    boundary_options.residual = PatchResidual::boundary;
-    const VertexPatchSmoother<double, TypeParam> full(op, full_options), boundary(op, boundary_options);
-    EXPECT_EQ(boundary.options().residual, PatchResidual::boundary) << boundary.description();
-    EXPECT_NE(boundary.options().kernel, PatchKernel::global) << "the boundary residual keeps the automatic kernel local";
-    for (const auto order : {SweepOrder::forward, SweepOrder::reverse}) {
-      x.copy_from(x0);
-      y.copy_from(x0);
-      full.smooth(x, b, order);
-      boundary.smooth(y, b, order);
-      EXPECT_LE(relative_max_difference(x, y), 1e-11) << "dim=" << dim << " k=" << k << " " << boundary.description();
-    }
+    const VertexPatchSmoother<double, TypeParam> global(
+        op, {PatchKernel::global, LocalSolver::fast_diagonalization, ThreadStructure::per_column, 1});
+    const int closure_columns = dim == 2 ? 2 * k + 1 : (2 * k + 1) * (2 * k + 1);
+    std::vector<VertexPatchOptions> variants{
+        {},
+        {PatchKernel::fused, LocalSolver::fast_diagonalization, ThreadStructure::per_column, 1, closure_columns},
+        {PatchKernel::separate, LocalSolver::fast_diagonalization, ThreadStructure::per_column},
+        {PatchKernel::fused, LocalSolver::fast_diagonalization, ThreadStructure::per_dof}};
+    for (VertexPatchOptions options : variants)
+      for (const auto residual : {PatchResidual::full, PatchResidual::boundary}) {
+        options.residual = residual;
+        const VertexPatchSmoother<double, TypeParam> smoother(op, options);
+        if (residual == PatchResidual::boundary)
+          EXPECT_NE(smoother.options().kernel, PatchKernel::global) << "the boundary residual keeps the automatic kernel local";
+        for (const auto order : {SweepOrder::forward, SweepOrder::reverse}) {
+          x.copy_from(x0);
+          y.copy_from(x0);
+          global.smooth(x, b, order);
+          smoother.smooth(y, b, order);
+          EXPECT_LE(relative_max_difference(x, y), 1e-11)
+              << "dim=" << dim << " k=" << k << " " << smoother.description() << (order == SweepOrder::forward ? " forward" : " reverse");
+        }
+      }
+  }
+}
+
+/// Every (dim, k) of the tuning table in float with its default (the rows' float team shapes, the
+/// boundary residual) against the double global-residual step: the same step up to float rounding
+/// (the patch solves' condition grows with k; an indexing error shows as O(1)).
+TYPED_TEST(VertexPatchTest, EveryDegreeFloatStepIsCloseToDouble) {
+  for (const PatchTuning& row : detail::patch_device_rows) {
+    const int dim = row.dim, k = row.k;
+    if (sanitized && k > 2 && k != 7) continue;
+    const auto layout = make_layout<TypeParam>(make_mesh(dim, {4, 5, 4}, 0, {1.0, 0.6, 1.4}), k);
+    const auto opd = std::make_shared<LaplaceOperator<double, TypeParam>>(layout);
+    const auto opf = std::make_shared<LaplaceOperator<float, TypeParam>>(layout);
+    auto xd = opd->make_vector(), bd = opd->make_vector(), x0 = opd->make_vector(), xfd = opd->make_vector();
+    auto xf = opf->make_vector(), bf = opf->make_vector();
+    fill_random(*layout, x0, 41 + k);
+    fill_random(*layout, bd, 42 + k);
+    xd.copy_from(x0);
+    xf.copy_converted_from(x0);
+    bf.copy_converted_from(bd);
+    const VertexPatchSmoother<float, TypeParam> smoother(opf);
+    smoother.smooth(xf, bf, SweepOrder::forward);
+    VertexPatchSmoother<double, TypeParam>(
+        opd, {PatchKernel::global, LocalSolver::fast_diagonalization, ThreadStructure::per_column, 1})
+        .smooth(xd, bd, SweepOrder::forward);
+    xfd.copy_converted_from(xf);
+    EXPECT_LE(relative_max_difference(xfd, xd), 2e-4) << "dim=" << dim << " k=" << k << " " << smoother.description();
+    EXPECT_GT(relative_max_difference(xd, x0), 1e-2) << "the step must change x";
   }
 }
 
