@@ -87,6 +87,8 @@ void validate(const Settings& s, int ranks) {
   for (const auto& l : s.dg_layouts) (void)parse_dg_patch_layout(l);
   TENSORMG_CHECK(!s.dg_inversions.empty(), "--dg-inversions needs at least one value");
   for (const auto& l : s.dg_inversions) (void)parse_dg_patch_inversion(l);
+  TENSORMG_CHECK(!s.dg_shared_memories.empty(), "--dg-shared-memory needs at least one value");
+  for (const auto& m : s.dg_shared_memories) (void)parse_dg_patch_shared_memory(m);
   TENSORMG_CHECK(!s.dg_contractions.empty(), "--dg-contractions needs at least one value");
   for (const auto& c : s.dg_contractions) {
     const DgPatchContraction contraction = parse_dg_patch_contraction(c);
@@ -552,6 +554,10 @@ int main(int argc, char** argv) {
         ->delimiter(',');
     app.add_option("--dg-inversions", s.dg_inversions,
                    "dg-smoother: local-problem inversions, auto, fast-diagonalization and/or inverse (dense; 3D k <= 4)")
+        ->delimiter(',');
+    app.add_option("--dg-shared-memory", s.dg_shared_memories,
+                   "dg-smoother: the line kernel's shared memory per team, auto, block (48 KB, global memory "
+                   "beyond) and/or opt-in (the opt-in shared memory, 227 KB on Hopper)")
         ->delimiter(',');
     app.add_option("--dg-contractions", s.dg_contractions,
                    "dg-smoother: patch-kernel contractions, auto, lines and/or blocks (tensor cores where the build has "

@@ -73,6 +73,19 @@ DgPatchContraction parse_dg_patch_contraction(const std::string& text);
 void check_dg_patch_contraction(DgPatchContraction contraction, int dim, int k, bool float_numbers,
                                 bool dense_inverse);
 
+/// How much shared memory a team of the line kernel may take on a device whose backend has an
+/// opt-in (CUDA: up to 227 KB per block on Hopper, DeviceTraits::large_scratch_bytes): its two
+/// buffers need more than a block's 48 KB from 3D FP64 k = 7 on (70–99 KB per team), which
+/// otherwise go to global-memory scratch. Fewer teams fit an SM with the opt-in.
+enum class DgPatchSharedMemory {
+  automatic,  ///< the tuning row's choice (dg_vertex_patch_tuning.hpp)
+  block,      ///< the shared memory every block has (48 KB); global-memory scratch beyond
+  opt_in      ///< the opt-in shared memory where the buffers need more than a block has
+};
+std::string to_string(DgPatchSharedMemory m);
+/// Parses "auto", "block" or "opt-in"; throws InputError naming them.
+DgPatchSharedMemory parse_dg_patch_shared_memory(const std::string& text);
+
 /// The run-time variants of the DG patch kernel.
 struct DgPatchKernelOptions {
   DgPatchLayout layout = DgPatchLayout::padded;
@@ -88,6 +101,8 @@ struct DgPatchKernelOptions {
   HaloTransport transport = HaloTransport::automatic;
   /// Line or block contractions (tensor cores), DgPatchContraction.
   DgPatchContraction contraction = DgPatchContraction::automatic;
+  /// The line kernel's shared memory per team, DgPatchSharedMemory.
+  DgPatchSharedMemory shared_memory = DgPatchSharedMemory::automatic;
 };
 
 template <class Number, class ExecSpace>
@@ -124,6 +139,8 @@ struct DgPatchArgs {
   /// Line or block contractions; the launcher resolves `automatic` for its number and size (and
   /// takes lines with use_inverse).
   DgPatchContraction contraction = DgPatchContraction::automatic;
+  /// The line kernel's team buffers may take the opt-in shared memory (DgPatchSharedMemory).
+  bool opt_in_shared = false;
   Kokkos::View<const Number*, memory_space> inverse;
   int inverse_slot[3][4] = {};
 };

@@ -693,9 +693,12 @@ void launch_dg_patch(const DgPatchArgs<Number, ExecSpace>& args) {
   }
   const int team_size = runs_on_host<ExecSpace>() ? 1 : ppt * Kernel::patch_threads;
   // Shared memory where the team's buffers fit what a launch can really get (3D FP64 up to k = 6
-  // with one patch per team on the H100: 47.0 of 47.6 KB), global memory otherwise.
+  // with one patch per team on the H100: 47.0 of 47.6 KB; with the opt-in, where the backend has
+  // one, up to 227 KB on Hopper), global memory otherwise.
   const std::size_t bytes = Kernel::scratch_bytes(ppt);
-  kernel.args.scratch_level = bytes <= DeviceTraits<ExecSpace>::fast_scratch_bytes(team_size) ? 0 : 1;
+  const std::size_t fast = args.opt_in_shared ? DeviceTraits<ExecSpace>::large_scratch_bytes(team_size)
+                                              : DeviceTraits<ExecSpace>::fast_scratch_bytes(team_size);
+  kernel.args.scratch_level = bytes <= fast ? 0 : 1;
   typename Kernel::Policy policy((patches + ppt - 1) / ppt, team_size);
   Kokkos::parallel_for("tensormg::smoother::dg_vertex_patch",
                        policy.set_scratch_size(kernel.args.scratch_level, Kokkos::PerTeam(bytes)), kernel);

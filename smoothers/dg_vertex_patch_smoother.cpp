@@ -31,6 +31,14 @@ DgPatchContraction parse_dg_patch_contraction(const std::string& text) {
   return parse_enum(dg_patch_contraction_names, text, "DG patch contraction");
 }
 
+constexpr EnumName<DgPatchSharedMemory> dg_patch_shared_memory_names[] = {
+    {DgPatchSharedMemory::automatic, "auto"}, {DgPatchSharedMemory::block, "block"}, {DgPatchSharedMemory::opt_in, "opt-in"}};
+
+std::string to_string(DgPatchSharedMemory m) { return enum_name(dg_patch_shared_memory_names, m); }
+DgPatchSharedMemory parse_dg_patch_shared_memory(const std::string& text) {
+  return parse_enum(dg_patch_shared_memory_names, text, "DG patch shared memory");
+}
+
 std::string to_string(DgPatchInversion i) { return enum_name(dg_patch_inversion_names, i); }
 DgPatchInversion parse_dg_patch_inversion(const std::string& text) {
   return parse_enum(dg_patch_inversion_names, text, "DG patch inversion");
@@ -99,6 +107,9 @@ DgVertexPatchSmoother<Number, ExecSpace>::DgVertexPatchSmoother(
   const bool inverse = kernel_.inversion == DgPatchInversion::inverse;
   if (inverse) check_dg_dense_inverse(dim, k);
   check_dg_patch_contraction(kernel_.contraction, dim, k, sizeof(Number) == 4, inverse);
+  if (kernel_.shared_memory == DgPatchSharedMemory::automatic)
+    kernel_.shared_memory = (dim == 2 || dim == 3) && dg_patch_tuning(dim, k).opt_in_shared ? DgPatchSharedMemory::opt_in
+                                                                                            : DgPatchSharedMemory::block;
   kernels_ = dg_patch_kernels<Number, ExecSpace>(dim, k);
   // [direction][position]: L of the local residual and M of the patch, S (in the patch's values)
   // and λ of the local solver padded to 2n (zero columns, λ = 1, beyond the local space).
@@ -220,6 +231,7 @@ void DgVertexPatchSmoother<Number, ExecSpace>::launch_color(const view_type& x, 
   args.patches_per_team = kernel_.patches_per_team;
   args.use_inverse = kernel_.inversion == DgPatchInversion::inverse;
   args.contraction = kernel_.contraction;
+  args.opt_in_shared = kernel_.shared_memory == DgPatchSharedMemory::opt_in;
   args.inverse = inverse_;
   for (int d = 0; d < 3; ++d)
     for (int position = 0; position < 4; ++position) args.inverse_slot[d][position] = inverse_slot_[d][position];
@@ -294,6 +306,7 @@ std::string DgVertexPatchSmoother<Number, ExecSpace>::description() const {
   return "dg-vertex-patch " + to_string(solver_) + " " + to_string(kernel_.inversion) +
          (kernel_.contraction != DgPatchContraction::automatic ? " " + to_string(kernel_.contraction) + "-contraction" : "") +
          (kernel_.layout == DgPatchLayout::plain ? " plain-layout" : "") +
+         (kernel_.shared_memory == DgPatchSharedMemory::opt_in ? " opt-in-shared" : "") +
          (kernel_.patches_per_team > 0 ? " " + std::to_string(kernel_.patches_per_team) + "-patches-per-team" : "");
 }
 

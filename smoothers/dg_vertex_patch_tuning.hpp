@@ -42,6 +42,9 @@ struct DgPatchTuning {
   /// 128 KB of opt-in shared memory per team) Dirichlet 2.07x, clamped 2.02x, full 1.37x (a 3D
   /// Q7 134M-DoF solve 1.81 -> 0.99 s, call3). 2D k = 7 not measured: lines.
   bool tensor_cores = false;
+  /// DgPatchSharedMemory::automatic: the line kernel's buffers take the opt-in shared memory where
+  /// they need more than a block's 48 KB (3D FP64 k >= 7, FP32 k = 8), instead of global memory.
+  bool opt_in_shared = false;
 };
 
 constexpr DgPatchTuning dg_patch_tuning(int dim, int k) {

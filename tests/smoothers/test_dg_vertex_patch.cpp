@@ -259,6 +259,47 @@ TYPED_TEST(DgVertexPatch, N16BlockContractionsMatchLineKernel) {
   }
 }
 
+/// Relative max-norm difference of two smoothing steps of the line kernel with its team buffers in
+/// the opt-in shared memory against the same steps with them in the block's shared memory or,
+/// where they do not fit (3D FP64 k >= 7), global-memory scratch: the same arithmetic, so the same
+/// values. On the host both are the host scratch.
+template <class Number, class ExecSpace>
+double opt_in_against_block(int k, DgLocalSolver solver) {
+  const auto mesh = make_mesh(3, {3, 4, 3}, 0, {1.0, 0.7, 1.3});
+  const auto layout = std::make_shared<DgDofLayout<ExecSpace>>(mesh, k);
+  const auto op = std::make_shared<const DgLaplaceOperator<Number, ExecSpace>>(layout, step_options());
+  const auto step = [&](DgPatchSharedMemory shared_memory) {
+    DgPatchKernelOptions kernel{DgPatchLayout::padded, 0, DgPatchInversion::fast_diagonalization};
+    kernel.contraction = DgPatchContraction::lines;
+    kernel.shared_memory = shared_memory;
+    const DgVertexPatchSmoother<Number, ExecSpace> smoother(op, solver, kernel);
+    EXPECT_EQ(smoother.kernel_options().shared_memory, shared_memory);
+    auto x = op->make_vector(), b = op->make_vector();
+    std::vector<double> hx, hb;
+    set_random(x, b, hx, hb);
+    smoother.smooth(x, b, SweepOrder::forward);
+    smoother.smooth(x, b, SweepOrder::reverse);
+    return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x.view());
+  };
+  const auto block = step(DgPatchSharedMemory::block), opt_in = step(DgPatchSharedMemory::opt_in);
+  return relative_max_difference(opt_in, block, block.extent(0));
+}
+
+/// 3D k = 7, 8: the line kernel's buffers (68 and 96 KB per team in FP64) in the opt-in shared
+/// memory give the steps they give in global-memory scratch, FP64 and FP32 (49 KB at k = 8), the
+/// Dirichlet and full solvers.
+TYPED_TEST(DgVertexPatch, OptInSharedMemoryMatchesBlockScratch) {
+  if (world_size() > 1) GTEST_SKIP() << "one rank";
+  for (int k : sanitized ? std::vector<int>{7} : std::vector<int>{7, 8})
+    for (const auto solver : {DgLocalSolver::dirichlet, DgLocalSolver::full}) {
+      EXPECT_LE((opt_in_against_block<double, TypeParam>(k, solver)), 1e-14) << "FP64 k=" << k << " " << to_string(solver);
+      EXPECT_LE((opt_in_against_block<float, TypeParam>(k, solver)), 1e-6) << "FP32 k=" << k << " " << to_string(solver);
+    }
+  EXPECT_EQ(parse_dg_patch_shared_memory("opt-in"), DgPatchSharedMemory::opt_in);
+  EXPECT_EQ(to_string(DgPatchSharedMemory::block), "block");
+  EXPECT_THROW(parse_dg_patch_shared_memory("huge"), InputError);
+}
+
 /// Relative max-norm error of one float smoothing step with `contraction` against the sequential
 /// double host implementation (same float-representable inputs).
 template <class ExecSpace>
