@@ -699,6 +699,15 @@ void launch_dg_patch(const DgPatchArgs<Number, ExecSpace>& args) {
   const std::size_t fast = args.opt_in_shared ? DeviceTraits<ExecSpace>::large_scratch_bytes(team_size)
                                               : DeviceTraits<ExecSpace>::fast_scratch_bytes(team_size);
   kernel.args.scratch_level = bytes <= fast ? 0 : 1;
+  if constexpr (!runs_on_host<ExecSpace>()) {
+    // Opt-in buffers leave fewer teams an SM than the launch bound asks for (3D FP32 k = 8: 49 KB
+    // per team, 5 teams): Kokkos refuses such a team, so these buffers go to global memory.
+    if (kernel.args.scratch_level == 0 && bytes > DeviceTraits<ExecSpace>::fast_scratch_bytes(team_size)) {
+      typename Kernel::Policy probe(1, 1);
+      probe.set_scratch_size(0, Kokkos::PerTeam(bytes));
+      if (probe.team_size_max(kernel, Kokkos::ParallelForTag()) < team_size) kernel.args.scratch_level = 1;
+    }
+  }
   typename Kernel::Policy policy((patches + ppt - 1) / ppt, team_size);
   Kokkos::parallel_for("tensormg::smoother::dg_vertex_patch",
                        policy.set_scratch_size(kernel.args.scratch_level, Kokkos::PerTeam(bytes)), kernel);

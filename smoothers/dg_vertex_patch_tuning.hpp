@@ -43,7 +43,11 @@ struct DgPatchTuning {
   /// Q7 134M-DoF solve 1.81 -> 0.99 s, call3). 2D k = 7 not measured: lines.
   bool tensor_cores = false;
   /// DgPatchSharedMemory::automatic: the line kernel's buffers take the opt-in shared memory where
-  /// they need more than a block's 48 KB (3D FP64 k >= 7, FP32 k = 8), instead of global memory.
+  /// they need more than a block's 48 KB, instead of global memory. Same-call A/B, one smoothing
+  /// step, 3D, ~3e7 DoFs, lines, opt-in / block (h200-2026-11-28-dg-opt-in): FP64 k = 7 (68 KB,
+  /// 2 teams per SM) Dirichlet 1.24x, clamped 1.26x, full 1.10x; FP64 k = 8 (96 KB) 0.88-0.91x:
+  /// k = 7 only (FP32 k = 7 fits 48 KB anyway; on CUDA sm_90 FP64 k = 7 contracts on tensor
+  /// cores by default, so this is the line kernel's, e.g. sm_80's or --contraction lines).
   bool opt_in_shared = false;
 };
 
@@ -56,7 +60,7 @@ constexpr DgPatchTuning dg_patch_tuning(int dim, int k) {
   return {dim, k, wins,
           wins ? "functor-held interior matrices faster in the A/B" : "device-array matrices faster in the A/B",
           "h100-2026-11-24-dg/smoother-constants", fp64, fp32, patches, dim == 2 && k <= 2,
-          dim == 3 && (k == 3 || k == 7)};
+          dim == 3 && (k == 3 || k == 7), dim == 3 && k == 7};
 }
 
 }  // namespace tensormg

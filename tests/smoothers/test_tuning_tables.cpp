@@ -158,6 +158,8 @@ TEST(TuningTables, DgPatchRows) {
       // The automatic dense inverse only where the inverses can be stored (check_dg_dense_inverse),
       // and only on a device.
       if (r.dense_inverse_on_device) EXPECT_NO_THROW(tensormg::check_dg_dense_inverse(dim, k)) << where;
+      // The opt-in shared memory only where a team's two FP64 buffers exceed a block's 48 KB.
+      if (r.opt_in_shared) EXPECT_GT(values * 8, 48.0 * 1024) << where;
       // Tensor cores by default only where the backend has them: FP64 blocks of 2(k + 1) = 8
       // (m8n8k4) and 16 (m16n8k16, sm_90), measured in 3D.
       if (r.tensor_cores) EXPECT_TRUE(dim == 3 && (k == 3 || k == 7)) << where;
