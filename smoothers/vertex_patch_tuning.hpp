@@ -45,14 +45,15 @@ struct PatchTuning {
   /// The Boundary local residual (paper 000 §4.1.3, PatchResidual) where the options leave it to
   /// the row: x read on the patch boundary layer only, the solve's result stored, not added. On for
   /// every row: one smoothing step, boundary / full in the same call (H200, ~3e7 DoFs,
-  /// h200-2026-11-28-boundary-residual/call1): 3D FP64 k = 1..7 1.04, 1.07, 1.11, 1.10, 1.15, 1.14,
-  /// 1.14 (k = 8: fused + boundary 1.31x the global kernel), FP32 1.02–1.14; 2D FP64 k = 1..10
-  /// 1.00–1.11 (none below 1.00).
+  /// h200-2026-11-28-boundary-residual/call2): 3D FP64 k = 1..7 1.04, 1.07, 1.13, 1.14, 1.21, 1.16,
+  /// 1.15 (k = 8: fused + boundary 1.33x the global kernel), FP32 1.03–1.18; 2D FP64 k = 1..10
+  /// 1.00–1.11, none below 1.00 (call1).
   bool boundary_residual = true;
   /// Per-column team target of the float kernels where it differs from team_threads (0: the same):
-  /// float halves the scratch and the registers per value, so other team shapes win (float sweep of
-  /// patches per team, same call: 3D k = 4 8 patches 1.12x the 4 of team_threads, k = 6 2 patches
-  /// 1.09x the 3, k = 7 1 patch 1.17x the 2, which also lets the y rounds run).
+  /// float halves the scratch and the registers per value, so other team shapes win (float sweeps
+  /// of patches per team, call1 full residual, call2 boundary: 3D k = 4 8 patches 1.12x the 4 of
+  /// team_threads, k = 6 2 patches 1.08x the 3, k = 7 1 patch 1.14x the 2, which also lets the
+  /// y rounds run).
   int float_team_threads = 0;
 };
 
