@@ -86,10 +86,11 @@ VertexPatchSmoother<Number, ExecSpace>::VertexPatchSmoother(std::shared_ptr<cons
   }
   const int threads = options_.threads_per_patch;
   // Defaults chosen by measurement (H100, perf/results/h100-2026-11-21-multigrid, perf/README.md):
-  // the fused kernel unless its scratch does not fit the fast (level 0, shared memory) team
-  // scratch, where the global residual + solve kernel (whose scratch fits) was faster (3D double
-  // k >= 8; k = 7 fits the 48 KB of shared memory a block has, DeviceTraits::fast_scratch_bytes);
-  // on the host fused.
+  // with the full residual the fused kernel unless its scratch does not fit the fast (level 0,
+  // shared memory) team scratch, where the global residual + solve kernel (whose scratch fits) was
+  // faster (3D double k >= 8; k = 7 fits the 48 KB of shared memory a block has,
+  // DeviceTraits::fast_scratch_bytes); with the boundary residual (the rows' default) fused
+  // everywhere (below); on the host fused.
   const auto fits_fast = [&](PatchStage stage, int ppt) { return kernels_.scratch_level(stage, per_column, ppt, threads) == 0; };
   // The Boundary residual (paper 000 §4.1.3) needs the patch-local residual. Automatic takes the
   // row's choice unless the global kernel was asked for; a boundary residual keeps the automatic
