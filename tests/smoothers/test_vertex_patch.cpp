@@ -332,9 +332,10 @@ TYPED_TEST(VertexPatchTest, Q7FusedFromSharedMemoryIsExact) {
 
 /// The Boundary residual (paper 000 §4.1.3): x read on the patch boundary layer only and the
 /// solve's result stored. Every fused/separate variant against the sequential Algorithm 2.3
-/// (2D and 3D, anisotropic cells, Helmholtz terms), then every (dim, k) of the tuning table with
-/// its default kernel: boundary equals full up to rounding, which would catch an interior value
-/// read where it must be zero (or one left out that must be read) and an add left in the store.
+/// (2D and 3D, anisotropic cells, Helmholtz terms), then every (dim, k) of the tuning table, four
+/// kernel variants with the full and the boundary residual, against the global-residual step. An
+/// interior value read where it must be zero, a boundary one left out, or an add left in the
+/// store shows as an O(1) difference (the fast path's interior read did, 2026-11-28).
 TYPED_TEST(VertexPatchTest, BoundaryResidualMatchesSequentialAlgorithm) {
   std::vector<VertexPatchOptions> variants;
   for (auto kernel : {PatchKernel::separate, PatchKernel::fused})
