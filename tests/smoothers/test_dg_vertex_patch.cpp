@@ -5,7 +5,11 @@
 // ranks: tests/multigrid/test_multigrid_ranks.cpp.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
+#include <memory>
+#include <utility>
+#include <vector>
 
 #include "core/device_traits.hpp"
 #include "discretization/assembled_dg_laplace.hpp"
@@ -225,26 +229,38 @@ TYPED_TEST(DgVertexPatch, BlockContractionsMatchSequentialHostImplementation) {
   EXPECT_THROW(parse_dg_patch_contraction("mma"), InputError);
 }
 
-/// Relative max-norm difference of one double smoothing step with block contractions against
-/// the line kernel's, from the same random x and b (for sizes whose sequential reference is too
-/// slow to run: 3D k = 7, N = 16, the FP64 m16n8k16 tensor-core blocks on CUDA).
+/// Two smoothing steps (forward, reverse) of the DG smoother with the kernel variant `kernel` from
+/// the same random x and b (set_random's); the values on the host and the options as resolved.
+template <class Number, class ExecSpace>
+auto two_steps(const std::shared_ptr<const DgLaplaceOperator<Number, ExecSpace>>& op, DgLocalSolver solver,
+               const DgPatchKernelOptions& kernel) {
+  const DgVertexPatchSmoother<Number, ExecSpace> smoother(op, solver, kernel);
+  auto x = op->make_vector(), b = op->make_vector();
+  std::vector<double> hx, hb;
+  set_random(x, b, hx, hb);
+  smoother.smooth(x, b, SweepOrder::forward);
+  smoother.smooth(x, b, SweepOrder::reverse);
+  return std::make_pair(Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x.view()), smoother.kernel_options());
+}
+
+/// The DG operator of the variant comparisons below on a mesh of `cells`, anisotropic cells.
+template <class Number, class ExecSpace>
+auto comparison_operator(int dim, int k, std::array<int, 3> cells) {
+  const auto layout = std::make_shared<DgDofLayout<ExecSpace>>(make_mesh(dim, cells, 0, {1.0, 0.7, 1.3}), k);
+  return std::make_shared<const DgLaplaceOperator<Number, ExecSpace>>(layout, step_options());
+}
+
+/// Relative max-norm difference of two double smoothing steps with block contractions against
+/// the line kernel's (for sizes whose sequential reference is too slow to run: 3D k = 7, N = 16,
+/// the FP64 m16n8k16 tensor-core blocks on CUDA).
 template <class ExecSpace>
 double blocks_against_lines(int dim, int k, std::array<int, 3> cells, DgLocalSolver solver) {
-  const auto mesh = make_mesh(dim, cells, 0, {1.0, 0.7, 1.3});
-  const auto layout = std::make_shared<DgDofLayout<ExecSpace>>(mesh, k);
-  const auto op = std::make_shared<const DgLaplaceOperator<double, ExecSpace>>(layout, step_options());
-  const auto step = [&](DgPatchContraction contraction) {
-    DgPatchKernelOptions kernel{DgPatchLayout::padded, 0, DgPatchInversion::fast_diagonalization};
-    kernel.contraction = contraction;
-    const DgVertexPatchSmoother<double, ExecSpace> smoother(op, solver, kernel);
-    auto x = op->make_vector(), b = op->make_vector();
-    std::vector<double> hx, hb;
-    set_random(x, b, hx, hb);
-    smoother.smooth(x, b, SweepOrder::forward);
-    smoother.smooth(x, b, SweepOrder::reverse);
-    return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x.view());
-  };
-  const auto lines = step(DgPatchContraction::lines), blocks = step(DgPatchContraction::blocks);
+  const auto op = comparison_operator<double, ExecSpace>(dim, k, cells);
+  DgPatchKernelOptions kernel{DgPatchLayout::padded, 0, DgPatchInversion::fast_diagonalization};
+  kernel.contraction = DgPatchContraction::lines;
+  const auto lines = two_steps(op, solver, kernel).first;
+  kernel.contraction = DgPatchContraction::blocks;
+  const auto blocks = two_steps(op, solver, kernel).first;
   return relative_max_difference(blocks, lines, lines.extent(0));
 }
 
@@ -265,23 +281,15 @@ TYPED_TEST(DgVertexPatch, N16BlockContractionsMatchLineKernel) {
 /// values. On the host both are the host scratch.
 template <class Number, class ExecSpace>
 double opt_in_against_block(int k, DgLocalSolver solver) {
-  const auto mesh = make_mesh(3, {3, 4, 3}, 0, {1.0, 0.7, 1.3});
-  const auto layout = std::make_shared<DgDofLayout<ExecSpace>>(mesh, k);
-  const auto op = std::make_shared<const DgLaplaceOperator<Number, ExecSpace>>(layout, step_options());
-  const auto step = [&](DgPatchSharedMemory shared_memory) {
-    DgPatchKernelOptions kernel{DgPatchLayout::padded, 0, DgPatchInversion::fast_diagonalization};
-    kernel.contraction = DgPatchContraction::lines;
-    kernel.shared_memory = shared_memory;
-    const DgVertexPatchSmoother<Number, ExecSpace> smoother(op, solver, kernel);
-    EXPECT_EQ(smoother.kernel_options().shared_memory, shared_memory);
-    auto x = op->make_vector(), b = op->make_vector();
-    std::vector<double> hx, hb;
-    set_random(x, b, hx, hb);
-    smoother.smooth(x, b, SweepOrder::forward);
-    smoother.smooth(x, b, SweepOrder::reverse);
-    return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x.view());
-  };
-  const auto block = step(DgPatchSharedMemory::block), opt_in = step(DgPatchSharedMemory::opt_in);
+  const auto op = comparison_operator<Number, ExecSpace>(3, k, {3, 4, 3});
+  DgPatchKernelOptions kernel{DgPatchLayout::padded, 0, DgPatchInversion::fast_diagonalization};
+  kernel.contraction = DgPatchContraction::lines;
+  kernel.shared_memory = DgPatchSharedMemory::block;
+  const auto [block, block_options] = two_steps(op, solver, kernel);
+  EXPECT_EQ(block_options.shared_memory, DgPatchSharedMemory::block);
+  kernel.shared_memory = DgPatchSharedMemory::opt_in;
+  const auto [opt_in, opt_in_options] = two_steps(op, solver, kernel);
+  EXPECT_EQ(opt_in_options.shared_memory, DgPatchSharedMemory::opt_in);
   return relative_max_difference(opt_in, block, block.extent(0));
 }
 
