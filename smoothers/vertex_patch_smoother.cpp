@@ -74,6 +74,9 @@ VertexPatchSmoother<Number, ExecSpace>::VertexPatchSmoother(std::shared_ptr<cons
                    "patches per team must be in 0..64 (0 = automatic), given " << options_.patches_per_team);
     TENSORMG_CHECK(options_.threads_per_patch >= 0 && options_.threads_per_patch <= 1024,
                    "threads per patch must be in 0..1024 (0 = automatic), given " << options_.threads_per_patch);
+    TENSORMG_CHECK(options_.residual != PatchResidual::boundary || options_.kernel != PatchKernel::global,
+                   "the boundary patch residual needs the patch-local residual of the fused or separate smoother "
+                   "kernel, not the global one");
   });
   const bool on_device = !runs_on_host<ExecSpace>();
   const bool per_column = options_.structure == ThreadStructure::per_column;
@@ -97,11 +100,6 @@ VertexPatchSmoother<Number, ExecSpace>::VertexPatchSmoother(std::shared_ptr<cons
   // kernel fused even where its scratch does not fit the fast scratch (3D FP64 k = 8 on the H200:
   // fused + boundary from global memory 1.64 GDoF/s against 1.25 for the global kernel,
   // h200-2026-11-28-boundary-residual).
-  collectively(op_->layout().mesh().comm(), [&] {
-    TENSORMG_CHECK(options_.residual != PatchResidual::boundary || options_.kernel != PatchKernel::global,
-                   "the boundary patch residual needs the patch-local residual of the fused or separate smoother "
-                   "kernel, not the global one");
-  });
   if (options_.residual == PatchResidual::automatic)
     options_.residual =
         row.boundary_residual && options_.kernel != PatchKernel::global ? PatchResidual::boundary : PatchResidual::full;
