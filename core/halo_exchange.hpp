@@ -13,6 +13,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <memory>
 #include <type_traits>
@@ -39,7 +40,8 @@ MPI_Datatype mpi_type() {
 /// How a forward exchange moves values between two ranks whose devices can reach each other's
 /// memory (Staging::peer_memory: CUDA IPC on one node; GPUs over NVLink, or one GPU shared):
 /// `automatic` copies the packed values straight into the receiver's device buffer and sends MPI
-/// only a zero-byte signal; `staged` always goes device → host → MPI → host → device. Other pairs
+/// only zero-byte signals (forward and reverse exchanges alike); `staged` always goes device →
+/// host → MPI → host → device. Other pairs
 /// (other nodes, host backends, MPI that takes device memory) use MPI as they would anyway.
 enum class HaloTransport { automatic, staged };
 inline constexpr EnumName<HaloTransport> halo_transport_names[] = {{HaloTransport::automatic, "auto"},
@@ -88,8 +90,12 @@ class HaloExchange {
     std::vector<local_index> send, recv;
     for (const auto& l : lists) {
       if (l.send.empty() && l.recv.empty()) continue;
-      Neighbor nb{l.rank, local_index(send.size()), local_index(l.send.size()), local_index(recv.size()),
-                  local_index(l.recv.size()), false, false, {}, 0};
+      Neighbor nb;
+      nb.rank = l.rank;
+      nb.send_offset = local_index(send.size());
+      nb.send_count = local_index(l.send.size());
+      nb.recv_offset = local_index(recv.size());
+      nb.recv_count = local_index(l.recv.size());
       send.insert(send.end(), l.send.begin(), l.send.end());
       recv.insert(recv.end(), l.recv.begin(), l.recv.end());
       neighbors_.push_back(nb);
@@ -113,9 +119,11 @@ class HaloExchange {
 
   int n_neighbors() const { return static_cast<int>(neighbors_.size()); }
   /// Neighbours this rank's forward exchanges write into directly (peer memory), and neighbours
-  /// that write into this rank's buffer so.
-  int n_peer_sends() const { return count_if_neighbor([](const Neighbor& nb) { return nb.send_peer; }); }
-  int n_peer_recvs() const { return count_if_neighbor([](const Neighbor& nb) { return nb.recv_peer; }); }
+  /// that write into this rank's buffer so; the same for reverse exchanges.
+  int n_peer_sends() const { return count_if_neighbor([](const Neighbor& nb) { return nb.writes[1]; }); }
+  int n_peer_recvs() const { return count_if_neighbor([](const Neighbor& nb) { return nb.written[1]; }); }
+  int n_reverse_peer_sends() const { return count_if_neighbor([](const Neighbor& nb) { return nb.writes[0]; }); }
+  int n_reverse_peer_recvs() const { return count_if_neighbor([](const Neighbor& nb) { return nb.written[0]; }); }
   /// Entries sent in one forward exchange.
   local_index n_send() const { return local_index(send_indices_.extent(0)); }
   local_index n_recv() const { return local_index(recv_indices_.extent(0)); }
@@ -147,12 +155,14 @@ class HaloExchange {
   /// Pack (a device kernel on the default instance) and post the receives. Where MPI takes device
   /// memory, post the sends too; otherwise start the copy of the packed values to the staging
   /// buffer on the side instance (Staging::side_instance), which runs beside whatever the default
-  /// instance is given next, and leave the sends to complete().
+  /// instance is given next, and leave the sends to complete(). Neighbours reached through peer
+  /// memory get the packed values copied into their device buffer here (copy_to_peers).
   template <class Number>
   void post(const Kokkos::View<Number*, MemorySpace>& data, bool forward) const {
     static_assert(sizeof(Number) <= sizeof(double), "buffers are sized for double");
     if (neighbors_.empty()) return;
     TENSORMG_ASSERT(pending_.empty() && !sends_waiting_, "an exchange of this pattern is already in flight");
+    const int dir = forward ? 1 : 0;
     const auto out_idx = forward ? send_indices_ : recv_indices_;
     const std::size_t n_out = out_idx.extent(0);
     const auto out_buf = buffer<Number>(0, n_out);
@@ -161,22 +171,22 @@ class HaloExchange {
         KOKKOS_LAMBDA(local_index i) { out_buf(i) = data(out_idx(i)); });
     ExecSpace().fence();  // the packed values (and the work before them) are complete
     pending_.reserve(4 * neighbors_.size());
-    if (forward && has_peers_) copy_to_peers<Number>(out_buf);
+    if (has_peers_[dir]) copy_to_peers<Number>(out_buf, dir);
     Number* in_ptr = buffer<Number>(1, 0).data();
     if constexpr (!mpi_takes_memory_of<ExecSpace>()) {
       using HostView = Kokkos::View<Number*, typename Staging::staging_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
       const HostView out_host(reinterpret_cast<Number*>(host_buffers_[0].data()), n_out);
-      if (forward && has_peers_) copy_staged_segments(out_host, out_buf, true);  // only what goes through MPI
+      if (has_peers_[dir]) copy_staged_segments(out_host, out_buf, dir, true);  // only what goes through MPI
       else Kokkos::deep_copy(side_->get(), out_host, out_buf);
       in_ptr = reinterpret_cast<Number*>(host_buffers_[1].data());
     }
     for (const auto& nb : neighbors_) {
-      const local_index off = forward ? nb.recv_offset : nb.send_offset, cnt = forward ? nb.recv_count : nb.send_count;
-      if (cnt == 0 || (forward && nb.recv_peer)) continue;
+      if (nb.in_count(dir) == 0 || nb.written[dir]) continue;
       pending_.emplace_back();
-      MPI_Irecv(in_ptr + off, cnt, detail::mpi_type<Number>(), nb.rank, tag_, comm_, &pending_.back());
+      MPI_Irecv(in_ptr + nb.in_offset(dir), nb.in_count(dir), detail::mpi_type<Number>(), nb.rank, tag_, comm_,
+                &pending_.back());
     }
-    if constexpr (mpi_takes_memory_of<ExecSpace>()) post_sends<Number>(out_buf.data(), forward);
+    if constexpr (mpi_takes_memory_of<ExecSpace>()) post_sends<Number>(out_buf.data(), dir);
     else sends_waiting_ = true;
   }
 
@@ -186,18 +196,19 @@ class HaloExchange {
   template <class Number>
   void complete(const Kokkos::View<Number*, MemorySpace>& data, bool forward) const {
     if (neighbors_.empty()) return;
+    const int dir = forward ? 1 : 0;
     const auto in_idx = forward ? recv_indices_ : send_indices_;
     const std::size_t n_in = in_idx.extent(0);
     const auto in_buf = buffer<Number>(1, n_in);
     if constexpr (!mpi_takes_memory_of<ExecSpace>()) {
       side_->get().fence();  // the staged values are on the host
-      post_sends<Number>(reinterpret_cast<Number*>(host_buffers_[0].data()), forward);
+      post_sends<Number>(reinterpret_cast<Number*>(host_buffers_[0].data()), dir);
       sends_waiting_ = false;
       MPI_Waitall(static_cast<int>(pending_.size()), pending_.data(), MPI_STATUSES_IGNORE);
       pending_.clear();
       Kokkos::View<Number*, typename Staging::staging_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>> in_host(
           reinterpret_cast<Number*>(host_buffers_[1].data()), n_in);
-      if (forward && has_peers_) copy_staged_segments(in_buf, in_host, false);  // the peers' are there already
+      if (has_peers_[dir]) copy_staged_segments(in_buf, in_host, dir, false);  // the peers' are there already
       else Kokkos::deep_copy(side_->get(), in_buf, in_host);
       side_->get().fence();
     } else {
@@ -221,19 +232,23 @@ class HaloExchange {
   }
 
  private:
-  /// The peer half of post() (forward): this rank's buffer is free again (the unpack of the last
-  /// exchange ran before post()'s fence), so say so to the peers that write into it; wait until
-  /// the peers this rank writes into say the same; copy the packed values into their buffers;
-  /// once the copies are complete, signal them (complete() waits for those signals).
+  /// The peer half of post() in direction dir (1 forward, 0 reverse): this rank's incoming buffer
+  /// is free again (the unpack of the last exchange ran before post()'s fence), so say so to the
+  /// peers that write into it; wait until the peers this rank writes into say the same; copy the
+  /// packed values into their buffers; once the copies are complete, signal them (complete()
+  /// waits for those signals). Both directions use one incoming buffer and one pair of signal
+  /// tags: every rank runs the exchanges of a pattern in the same order, and each exchange sends
+  /// as many signals to a neighbour as that neighbour waits for, so the signals pair up in order.
   template <class Number>
-  void copy_to_peers(const Kokkos::View<Number*, MemorySpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>& out_buf) const {
+  void copy_to_peers(const Kokkos::View<Number*, MemorySpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>& out_buf,
+                     int dir) const {
     std::vector<MPI_Request> free_signals;
     for (const auto& nb : neighbors_) {
-      if (nb.recv_peer && nb.recv_count > 0) {
+      if (nb.written[dir]) {
         free_signals.emplace_back();
         MPI_Isend(nullptr, 0, MPI_BYTE, nb.rank, tag_ + signal_tag_step, comm_, &free_signals.back());
       }
-      if (nb.send_peer && nb.send_count > 0) {
+      if (nb.writes[dir]) {
         free_signals.emplace_back();
         MPI_Irecv(nullptr, 0, MPI_BYTE, nb.rank, tag_ + signal_tag_step, comm_, &free_signals.back());
       }
@@ -241,46 +256,48 @@ class HaloExchange {
     MPI_Waitall(static_cast<int>(free_signals.size()), free_signals.data(), MPI_STATUSES_IGNORE);
     using DeviceView = Kokkos::View<Number*, MemorySpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
     for (const auto& nb : neighbors_)
-      if (nb.send_peer && nb.send_count > 0) {
-        const DeviceView remote(static_cast<Number*>(nb.remote.get()) + nb.remote_offset, nb.send_count);
-        const auto range = std::make_pair(std::size_t(nb.send_offset), std::size_t(nb.send_offset + nb.send_count));
+      if (nb.writes[dir]) {
+        const DeviceView remote(static_cast<Number*>(nb.remote.get()) + nb.remote_offset[dir], nb.out_count(dir));
+        const auto range = std::make_pair(std::size_t(nb.out_offset(dir)), std::size_t(nb.out_offset(dir) + nb.out_count(dir)));
         Kokkos::deep_copy(ExecSpace(), remote, Kokkos::subview(out_buf, range));
       }
     ExecSpace().fence();  // the values are in the peers' buffers
     for (const auto& nb : neighbors_) {
-      if (nb.send_peer && nb.send_count > 0) {
+      if (nb.writes[dir]) {
         pending_.emplace_back();
         MPI_Isend(nullptr, 0, MPI_BYTE, nb.rank, tag_ + 2 * signal_tag_step, comm_, &pending_.back());
       }
-      if (nb.recv_peer && nb.recv_count > 0) {
+      if (nb.written[dir]) {
         pending_.emplace_back();
         MPI_Irecv(nullptr, 0, MPI_BYTE, nb.rank, tag_ + 2 * signal_tag_step, comm_, &pending_.back());
       }
     }
   }
 
-  /// On the side instance, the forward exchange's segments of the neighbours it reaches through
-  /// MPI: the outgoing ones (send offsets) or the incoming ones (receive offsets).
+  /// On the side instance, the segments of the neighbours that direction dir reaches through MPI:
+  /// the outgoing ones or the incoming ones.
   template <class Dst, class Src>
-  void copy_staged_segments(const Dst& dst, const Src& src, bool outgoing) const {
+  void copy_staged_segments(const Dst& dst, const Src& src, int dir, bool outgoing) const {
     for (const auto& nb : neighbors_) {
-      const local_index off = outgoing ? nb.send_offset : nb.recv_offset, cnt = outgoing ? nb.send_count : nb.recv_count;
-      if (cnt == 0 || (outgoing ? nb.send_peer : nb.recv_peer)) continue;
+      const local_index off = outgoing ? nb.out_offset(dir) : nb.in_offset(dir);
+      const local_index cnt = outgoing ? nb.out_count(dir) : nb.in_count(dir);
+      if (cnt == 0 || (outgoing ? nb.writes[dir] : nb.written[dir])) continue;
       const auto range = std::make_pair(std::size_t(off), std::size_t(off + cnt));
       Kokkos::deep_copy(side_->get(), Kokkos::subview(dst, range), Kokkos::subview(src, range));
     }
   }
 
   /// Trades with every neighbour: host name, device, and this rank's incoming buffer (allocated as
-  /// peer memory, its handle and where the neighbour's values go in it); then opens the buffers of
-  /// the neighbours this rank can reach and tells each whether it will write into its buffer.
+  /// peer memory, its handle and where the neighbour's values go in it, forward and reverse); then
+  /// opens the buffers of the neighbours this rank can reach and tells each in which directions it
+  /// will write into its buffer.
   void connect_peers(std::size_t widest) {
     using Peer = typename Staging::peer_memory;
     struct Offer {
       char host[MPI_MAX_PROCESSOR_NAME + 1];
       int device;
       int exported;
-      local_index recv_offset;
+      local_index in_offset[2];  ///< where the neighbour's values go: [0] reverse, [1] forward
       typename Peer::Handle handle;
     };
     Offer mine;
@@ -296,29 +313,35 @@ class HaloExchange {
     std::vector<Offer> out(n, mine), in(n);
     std::vector<MPI_Request> requests(2 * n);
     for (std::size_t i = 0; i < n; ++i) {
-      out[i].recv_offset = neighbors_[i].recv_offset;
+      for (int dir = 0; dir < 2; ++dir) out[i].in_offset[dir] = neighbors_[i].in_offset(dir);
       MPI_Irecv(&in[i], sizeof(Offer), MPI_BYTE, neighbors_[i].rank, tag_, comm_, &requests[2 * i]);
       MPI_Isend(&out[i], sizeof(Offer), MPI_BYTE, neighbors_[i].rank, tag_, comm_, &requests[2 * i + 1]);
     }
     MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
-    std::vector<int> writes(n, 0), written(n, 0);
+    std::vector<std::array<int, 2>> writes(n, {0, 0}), written(n, {0, 0});
     for (std::size_t i = 0; i < n; ++i) {
       Neighbor& nb = neighbors_[i];
-      if (nb.send_count == 0 || !in[i].exported || std::strncmp(in[i].host, mine.host, MPI_MAX_PROCESSOR_NAME) != 0 ||
+      if (!in[i].exported || std::strncmp(in[i].host, mine.host, MPI_MAX_PROCESSOR_NAME) != 0 ||
           !Peer::reachable(mine.device, in[i].device))
         continue;
       nb.remote = Peer::open(in[i].handle);
-      nb.send_peer = bool(nb.remote);
-      nb.remote_offset = in[i].recv_offset;
-      writes[i] = nb.send_peer ? 1 : 0;
+      for (int dir = 0; dir < 2; ++dir) {
+        nb.writes[dir] = bool(nb.remote) && nb.out_count(dir) > 0;
+        nb.remote_offset[dir] = in[i].in_offset[dir];
+        writes[i][dir] = nb.writes[dir] ? 1 : 0;
+      }
+      if (!nb.writes[0] && !nb.writes[1]) nb.remote.reset();
     }
     for (std::size_t i = 0; i < n; ++i) {
-      MPI_Irecv(&written[i], 1, MPI_INT, neighbors_[i].rank, tag_, comm_, &requests[2 * i]);
-      MPI_Isend(&writes[i], 1, MPI_INT, neighbors_[i].rank, tag_, comm_, &requests[2 * i + 1]);
+      MPI_Irecv(written[i].data(), 2, MPI_INT, neighbors_[i].rank, tag_, comm_, &requests[2 * i]);
+      MPI_Isend(writes[i].data(), 2, MPI_INT, neighbors_[i].rank, tag_, comm_, &requests[2 * i + 1]);
     }
     MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
-    for (std::size_t i = 0; i < n; ++i) neighbors_[i].recv_peer = written[i] != 0;
-    has_peers_ = std::any_of(neighbors_.begin(), neighbors_.end(), [](const Neighbor& nb) { return nb.send_peer || nb.recv_peer; });
+    for (std::size_t i = 0; i < n; ++i)
+      for (int dir = 0; dir < 2; ++dir) neighbors_[i].written[dir] = written[i][dir] != 0;
+    for (int dir = 0; dir < 2; ++dir)
+      has_peers_[dir] = std::any_of(neighbors_.begin(), neighbors_.end(),
+                                    [dir](const Neighbor& nb) { return nb.writes[dir] || nb.written[dir]; });
   }
 
   template <class Predicate>
@@ -327,12 +350,12 @@ class HaloExchange {
   }
 
   template <class Number>
-  void post_sends(Number* out_ptr, bool forward) const {
+  void post_sends(Number* out_ptr, int dir) const {
     for (const auto& nb : neighbors_) {
-      const local_index off = forward ? nb.send_offset : nb.recv_offset, cnt = forward ? nb.send_count : nb.recv_count;
-      if (cnt == 0 || (forward && nb.send_peer)) continue;
+      if (nb.out_count(dir) == 0 || nb.writes[dir]) continue;
       pending_.emplace_back();
-      MPI_Isend(out_ptr + off, cnt, detail::mpi_type<Number>(), nb.rank, tag_, comm_, &pending_.back());
+      MPI_Isend(out_ptr + nb.out_offset(dir), nb.out_count(dir), detail::mpi_type<Number>(), nb.rank, tag_, comm_,
+                &pending_.back());
     }
   }
 
@@ -343,18 +366,26 @@ class HaloExchange {
         reinterpret_cast<Number*>(device_buffers_[i].data()), n);
   }
 
+  /// One neighbour's segments of the send and receive lists. A forward exchange (dir 1) sends the
+  /// send segment and receives into the receive segment; a reverse one (dir 0) the other way.
   struct Neighbor {
-    int rank;
-    local_index send_offset, send_count;
-    local_index recv_offset, recv_count;
-    bool send_peer, recv_peer;     ///< forward values go to / come from its device buffer directly
-    std::shared_ptr<void> remote;  ///< its incoming buffer, opened here (send_peer)
-    local_index remote_offset;     ///< where this rank's values go in it
+    int rank = 0;
+    local_index send_offset = 0, send_count = 0;
+    local_index recv_offset = 0, recv_count = 0;
+    bool writes[2] = {false, false};   ///< this rank copies its values into the neighbour's buffer
+    bool written[2] = {false, false};  ///< the neighbour copies its values into this rank's buffer
+    std::shared_ptr<void> remote;      ///< its incoming buffer, opened here (writes)
+    local_index remote_offset[2] = {0, 0};  ///< where this rank's values go in it
+
+    local_index out_offset(int dir) const { return dir ? send_offset : recv_offset; }
+    local_index out_count(int dir) const { return dir ? send_count : recv_count; }
+    local_index in_offset(int dir) const { return dir ? recv_offset : send_offset; }
+    local_index in_count(int dir) const { return dir ? recv_count : send_count; }
   };
   static constexpr int signal_tag_step = 4096;
   MPI_Comm comm_ = MPI_COMM_NULL;
   int tag_ = 23;
-  bool has_peers_ = false;
+  bool has_peers_[2] = {false, false};  ///< some neighbour is reached through peer memory: [0] reverse, [1] forward
   std::shared_ptr<void> peer_buffer_;  ///< the incoming buffer as peer memory (device_buffers_[1] views it)
   std::vector<Neighbor> neighbors_;
   Kokkos::View<local_index*, MemorySpace> send_indices_, recv_indices_;

@@ -11,9 +11,26 @@ namespace tensormg {
 
 
 template <class ExecSpace>
-template <class OwnedLocal>
+template <class Staging>
+struct Partitioner<ExecSpace>::ExchangeOf final : Partitioner<ExecSpace>::Exchange {
+  using Halo = HaloExchange<ExecSpace, Staging>;
+  ExchangeOf(MPI_Comm comm, const std::vector<typename Halo::Lists>& lists, HaloTransport transport)
+      : halo(comm, lists, 23, transport) {}
+  int n_neighbors() const override { return halo.n_neighbors(); }
+  int n_peer_sends() const override { return halo.n_peer_sends(); }
+  int n_reverse_peer_sends() const override { return halo.n_reverse_peer_sends(); }
+  void forward(const Kokkos::View<double*, MemorySpace>& data) const override { halo.forward(data); }
+  void forward(const Kokkos::View<float*, MemorySpace>& data) const override { halo.forward(data); }
+  void reverse_add(const Kokkos::View<double*, MemorySpace>& data) const override { halo.reverse_add(data); }
+  void reverse_add(const Kokkos::View<float*, MemorySpace>& data) const override { halo.reverse_add(data); }
+  Halo halo;
+};
+
+template <class ExecSpace>
+template <class OwnedLocal, class Staging>
 Partitioner<ExecSpace>::Partitioner(MPI_Comm comm, local_index n_owned, const std::vector<global_index>& ghost_ids,
-                                      const std::vector<int>& ghost_owner, OwnedLocal&& owned_local)
+                                      const std::vector<int>& ghost_owner, OwnedLocal&& owned_local,
+                                      HaloTransport transport, Staging)
     : comm_(comm), n_owned_(n_owned), n_ghost_(static_cast<local_index>(ghost_ids.size())) {
   int size = 1, rank = 0;
   MPI_Comm_size(comm, &size);
@@ -55,9 +72,10 @@ Partitioner<ExecSpace>::Partitioner(MPI_Comm comm, local_index n_owned, const st
   std::sort(neighbor_ranks.begin(), neighbor_ranks.end());
   neighbor_ranks.erase(std::unique(neighbor_ranks.begin(), neighbor_ranks.end()), neighbor_ranks.end());
 
-  std::vector<typename HaloExchange<ExecSpace>::Lists> lists;
+  using Lists = typename HaloExchange<ExecSpace, Staging>::Lists;
+  std::vector<Lists> lists;
   for (const int r : neighbor_ranks) {
-    typename HaloExchange<ExecSpace>::Lists l;
+    Lists l;
     l.rank = r;
     if (auto it = incoming.find(r); it != incoming.end())
       for (const global_index id : it->second) {
@@ -68,15 +86,15 @@ Partitioner<ExecSpace>::Partitioner(MPI_Comm comm, local_index n_owned, const st
     if (auto it = recv_by_rank.find(r); it != recv_by_rank.end()) l.recv = it->second;
     lists.push_back(std::move(l));
   }
-  halo_ = HaloExchange<ExecSpace>(comm, lists);
+  exchange_ = std::make_shared<const ExchangeOf<Staging>>(comm, lists, transport);
 }
 
 template <class ExecSpace>
 template <class Number>
 void Partitioner<ExecSpace>::update_ghosts(const Kokkos::View<Number*, MemorySpace>& data) const {
-  if (halo_.n_neighbors() == 0) return;
+  if (exchange_->n_neighbors() == 0) return;
   ScopedRegion region("tensormg::vector::update_ghosts");
-  halo_.forward(data);
+  exchange_->forward(data);
 }
 
 /// Ghosts send their values to the owners, which add them (one neighbour after another, so results
@@ -84,9 +102,9 @@ void Partitioner<ExecSpace>::update_ghosts(const Kokkos::View<Number*, MemorySpa
 template <class ExecSpace>
 template <class Number>
 void Partitioner<ExecSpace>::compress_add(const Kokkos::View<Number*, MemorySpace>& data) const {
-  if (halo_.n_neighbors() > 0) {
+  if (exchange_->n_neighbors() > 0) {
     ScopedRegion region("tensormg::vector::compress_add");
-    halo_.reverse_add(data);
+    exchange_->reverse_add(data);
   }
   if (n_ghost_ > 0) Kokkos::deep_copy(ExecSpace(), Kokkos::subview(data, Kokkos::make_pair(n_owned_, n_owned_ + n_ghost_)), Number(0));
 }

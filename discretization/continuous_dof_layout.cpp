@@ -3,13 +3,15 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "backends/device_traits.hpp"  // the partitioner's staging (DeviceTraits::halo_staging)
 #include "core/error.hpp"
 #include "discretization/polynomials_1d.hpp"
 
 namespace tensormg {
 
 template <class ExecSpace>
-ContinuousDofLayout<ExecSpace>::ContinuousDofLayout(std::shared_ptr<const CartesianMesh> mesh, int degree)
+ContinuousDofLayout<ExecSpace>::ContinuousDofLayout(std::shared_ptr<const CartesianMesh> mesh, int degree,
+                                                    HaloTransport transport)
     : mesh_(std::move(mesh)) {
   const int dim = mesh_->dim();
   TENSORMG_CHECK_COLLECTIVE(mesh_->comm(), degree >= 1 && degree <= max_degree(dim),
@@ -81,7 +83,8 @@ ContinuousDofLayout<ExecSpace>::ContinuousDofLayout(std::shared_ptr<const Cartes
           if (l[d] < 0 || l[d] >= box.o[d]) return -1;
         }
         return box.index(l[0], l[1], l[2]);
-      });
+      },
+      transport, typename DeviceTraits<ExecSpace>::halo_staging{});
   const auto nodes = owned_boundary_node_list(box_);
   constrained_nodes_ = Kokkos::View<local_index*, typename ExecSpace::memory_space>(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "tensormg::layout::constrained_nodes"), nodes.size());

@@ -74,8 +74,10 @@ std::vector<local_index> owned_boundary_node_list(const NodeBox& box);
 template <class ExecSpace>
 class ContinuousDofLayout {
  public:
-  /// Collective. Degrees 1..10 in 2D and 1..8 in 3D.
-  ContinuousDofLayout(std::shared_ptr<const CartesianMesh> mesh, int degree);
+  /// Collective. Degrees 1..10 in 2D and 1..8 in 3D. `transport`: how the vectors' ghost
+  /// exchanges travel between ranks whose GPUs reach each other's memory (core/halo_exchange.hpp).
+  ContinuousDofLayout(std::shared_ptr<const CartesianMesh> mesh, int degree,
+                      HaloTransport transport = HaloTransport::automatic);
 
   const CartesianMesh& mesh() const { return *mesh_; }
   const std::shared_ptr<const CartesianMesh>& mesh_ptr() const { return mesh_; }

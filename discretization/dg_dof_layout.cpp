@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "backends/device_traits.hpp"  // the partitioner's staging (DeviceTraits::halo_staging)
 #include "core/error.hpp"
 #include "discretization/polynomials_1d.hpp"
 
@@ -20,7 +21,8 @@ int owner_of_cell(const CartesianMesh& mesh, int d, global_index g) {
 }  // namespace
 
 template <class ExecSpace>
-DgDofLayout<ExecSpace>::DgDofLayout(std::shared_ptr<const CartesianMesh> mesh, int degree) : mesh_(std::move(mesh)) {
+DgDofLayout<ExecSpace>::DgDofLayout(std::shared_ptr<const CartesianMesh> mesh, int degree, HaloTransport transport)
+    : mesh_(std::move(mesh)) {
   const int dim = mesh_->dim();
   TENSORMG_CHECK_COLLECTIVE(mesh_->comm(), degree >= 1 && degree <= max_degree(dim),
                             "degree " << degree << " is not supported in " << dim << "D; use 1.." << max_degree(dim));
@@ -109,7 +111,8 @@ DgDofLayout<ExecSpace>::DgDofLayout(std::shared_ptr<const CartesianMesh> mesh, i
           if (l[d] < 0 || l[d] >= box.cells[d]) return -1;
         }
         return box.cell_index(l[0], l[1], l[2]) * box.cell_dofs + dof;
-      });
+      },
+      transport, typename DeviceTraits<ExecSpace>::halo_staging{});
 }
 
 template <class ExecSpace>

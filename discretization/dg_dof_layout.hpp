@@ -62,8 +62,8 @@ struct CellBox {
 template <class ExecSpace>
 class DgDofLayout {
  public:
-  /// Collective. Degrees 1..max_degree(dim).
-  DgDofLayout(std::shared_ptr<const CartesianMesh> mesh, int degree);
+  /// Collective. Degrees 1..max_degree(dim). `transport` as for ContinuousDofLayout.
+  DgDofLayout(std::shared_ptr<const CartesianMesh> mesh, int degree, HaloTransport transport = HaloTransport::automatic);
 
   const CartesianMesh& mesh() const { return *mesh_; }
   const std::shared_ptr<const CartesianMesh>& mesh_ptr() const { return mesh_; }

@@ -7,6 +7,7 @@
 #include <limits>
 #include <numeric>
 
+#include "backends/device_traits.hpp"  // the partitioner's staging (DeviceTraits::halo_staging)
 #include "core/enum_names.hpp"
 #include "core/error.hpp"
 #include "discretization/trilinear.hpp"
@@ -469,7 +470,8 @@ HexLayout<ExecSpace>::HexLayout(const HexMesh& mesh, int components, const HexDi
   const global_index first_dof = first_vertex_ * components;
   partitioner_ = std::make_shared<const partitioner_type>(
       comm, local_index(n_owned * components), ghost_ids, ghost_owner,
-      [first_dof](global_index id) { return local_index(id - first_dof); });
+      [first_dof](global_index id) { return local_index(id - first_dof); }, HaloTransport::automatic,
+      typename DeviceTraits<ExecSpace>::halo_staging{});
 }
 
 template <class ExecSpace>

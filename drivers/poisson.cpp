@@ -44,6 +44,7 @@ struct Options {
   std::vector<double> lower{0}, upper{1};
   int refinements = 4;
   std::vector<int> rank_grid{0};
+  double replicate_below_dofs = -1;  ///< HierarchyOptions::replicate_below_dofs (-1: automatic)
   std::string solver = "cg";
   std::string preconditioner = "jacobi";
   std::string precision = "double";
@@ -118,6 +119,7 @@ SolveShape solve_shape(const Options& o, int ranks) {
   s.degree = o.degree;
   s.ranks = ranks;
   s.rank_grid = {o.rank_grid[0], o.rank_grid[1], o.rank_grid[2]};
+  s.replicate_below_dofs = o.replicate_below_dofs;
   s.number_bytes = o.precision == "float" ? 4 : 8;
   s.mg_number_bytes = o.precision == "double" ? 8 : 4;
   s.outer_vectors = krylov_vectors(o.solver, o.restart);
@@ -157,6 +159,8 @@ void validate(Options& o) {
   for (std::size_t d = 0; !automatic_grid && d < o.rank_grid.size(); ++d)
     TENSORMG_CHECK(o.rank_grid[d] >= 1, "--rank-grid entries must be >= 1 (or a single 0 for automatic)");
   o.rank_grid.resize(3, automatic_grid ? 0 : 1);
+  TENSORMG_CHECK(o.replicate_below_dofs == -1 || (o.replicate_below_dofs >= 0 && std::isfinite(o.replicate_below_dofs)),
+                 "--replicate-below-dofs takes a DoF count >= 0 (or -1 for automatic)");
   TENSORMG_CHECK(o.solver == "cg" || o.solver == "gmres" || o.solver == "fgmres" || o.solver == "fmg" || o.solver == "vcycle",
                  "--solver '" << o.solver << "' is not supported; use cg, gmres, fgmres, fmg or vcycle");
   TENSORMG_CHECK(o.preconditioner == "none" || o.preconditioner == "jacobi" || o.preconditioner == "mg",
@@ -260,6 +264,7 @@ Json options_record(const Options& o) {
   j["patch_residual"] = o.patch_residual;
   j["halo_overlap"] = o.halo_overlap;
   j["halo_transport"] = o.halo_transport;
+  j["replicate_below_dofs"] = o.replicate_below_dofs;
   j["local_solver"] = o.local_solver;
   if (o.discretization == "dg") j["patch_inversion"] = o.patch_inversion;
   if (o.discretization == "dg") j["dg_evaluation"] = o.dg_evaluation;
@@ -322,6 +327,7 @@ int run(const Options& o, Environment& env) {
   std::unique_ptr<Multigrid<MGNumber, Exec, Disc>> mg;
   std::unique_ptr<MixedFullMultigrid<Exec, Disc>> mixed_fmg;
   std::shared_ptr<const Operator> A_ptr;
+  int replicated_levels = 0;  ///< multigrid levels held whole by every rank (several ranks)
   if (uses_multigrid(o)) {
     MultigridOptions mo;
     mo.smoother = parse_smoother_kind(o.smoother);
@@ -346,9 +352,12 @@ int run(const Options& o, Environment& env) {
           [&] {
             HierarchyOptions ho;
             ho.rank_grid = {o.rank_grid[0], o.rank_grid[1], o.rank_grid[2]};
+            ho.replicate_below_dofs = o.replicate_below_dofs;
+            ho.transport = parse_halo_transport(o.halo_transport);
             hierarchy = std::make_shared<const LevelHierarchy<Exec, Disc>>(brick, o.degree, env.comm(), ho);
           });
     layout = hierarchy->finest();
+    replicated_levels = hierarchy->first_distributed_level();
     // Mixed full multigrid starts in double below the finest level (mixed_full_multigrid.hpp).
     if constexpr (!std::is_same_v<Number, MGNumber>) {
       if (o.solver == "fmg" && hierarchy->n_levels() >= 2)
@@ -361,7 +370,7 @@ int run(const Options& o, Environment& env) {
   if (!layout)
     phase("mesh and layout", [&] {
       const auto mesh = std::make_shared<CartesianMesh>(brick, env.comm(), std::array<int, 3>{o.rank_grid[0], o.rank_grid[1], o.rank_grid[2]});
-      layout = std::make_shared<Layout>(mesh, o.degree);
+      layout = std::make_shared<Layout>(mesh, o.degree, parse_halo_transport(o.halo_transport));
     });
   const CartesianMesh* mesh = &layout->mesh();
   if (!A_ptr) phase("operator", [&] { A_ptr = std::make_shared<const Operator>(layout, lo); });
@@ -452,6 +461,7 @@ int run(const Options& o, Environment& env) {
   res["cells"] = mesh->n_global_cells();
   res["ranks"] = env.size();
   res["rank_grid"] = std::vector<int>(mesh->rank_grid().begin(), mesh->rank_grid().begin() + o.dim);
+  if (uses_multigrid(o)) res["replicated_levels"] = replicated_levels;
   res["cells_per_team"] = A.cells_per_team();
   res["iterations"] = result.iterations;
   if (o.rtol > 0 && std::isfinite(result.fractional_iterations(o.rtol)))
@@ -523,6 +533,7 @@ int run(const Options& o, Environment& env) {
     std::printf("  %-24s %s\n", "device", device_name().c_str());
     std::printf("  %-24s %.0f\n", "DoFs", dofs);
     std::printf("  %-24s %d (grid %dx%dx%d)\n", "MPI ranks", env.size(), mesh->rank_grid()[0], mesh->rank_grid()[1], mesh->rank_grid()[2]);
+    if (uses_multigrid(o) && env.size() > 1) std::printf("  %-24s %d\n", "replicated levels", replicated_levels);
     if (o.rtol > 0)
       std::printf("  %-24s %d (fractional %.2f for a reduction by %.0e)\n", "iterations", result.iterations,
                   result.fractional_iterations(o.rtol), o.rtol);
@@ -600,6 +611,9 @@ int main(int argc, char** argv) {
     app.add_option("--upper", o.upper, "upper corner of the brick")->delimiter(',');
     app.add_option("-r,--refinements", o.refinements, "uniform refinements of the coarse mesh");
     app.add_option("--rank-grid", o.rank_grid, "MPI process grid, e.g. 2,2 (0: automatic)")->delimiter(',');
+    app.add_option("--replicate-below-dofs", o.replicate_below_dofs,
+                   "several ranks: multigrid levels of at most this many DoFs are held whole by every rank and solved "
+                   "redundantly instead of exchanging halos (-1, default: 2^17 on a GPU, none on the CPU)");
     app.add_option("--solver", o.solver, "cg, gmres, fgmres, fmg (full multigrid) or vcycle");
     app.add_option("--preconditioner", o.preconditioner, "none, jacobi or mg (one V-cycle)");
     app.add_option("--precision", o.precision, "double, float or mixed (multigrid in float, solver in double)");
@@ -633,10 +647,10 @@ int main(int argc, char** argv) {
                    "their values while the other patches are smoothed; off exchanges after all patches; auto "
                    "(default): on for a GPU shared by at most 2 ranks at degree >= 2, where it measured faster");
     app.add_option("--halo-transport", o.halo_transport,
-                   "several ranks: how the vertex-patch smoothers' halo refreshes travel between ranks whose GPUs "
-                   "can reach each other's memory (one node: NVLink/PCIe peers or one shared GPU): auto (default) "
-                   "copies device to device (CUDA IPC) and signals through MPI, staged goes through host memory "
-                   "and MPI; the same values either way");
+                   "several ranks: how the vertex-patch smoothers' halo refreshes and the vectors' ghost exchanges "
+                   "travel between ranks whose GPUs can reach each other's memory (one node: NVLink/PCIe peers or one "
+                   "shared GPU): auto (default) copies device to device (CUDA IPC) and signals through MPI, staged "
+                   "goes through host memory and MPI; the same values either way");
     app.add_option("--thread-structure", o.thread_structure, "vertex-patch threads: per-dof or per-column");
     app.add_option("--patches-per-team", o.patches_per_team, "vertex patches per Kokkos team (0: automatic)");
     app.add_option("--threads-per-patch", o.threads_per_patch,

@@ -19,6 +19,25 @@ int LevelHierarchy<ExecSpace, Disc>::coarsest_refinement(const BrickDescription&
   return r_min;
 }
 
+int first_distributed_refinement(const BrickDescription& fine, int degree, bool discontinuous,
+                                 const std::array<int, 3>& grid, const HierarchyOptions& options, bool on_host) {
+  const int r_min = LevelHierarchy<DefaultExec>::coarsest_refinement(fine);
+  const double dof_threshold = options.replicate_below_dofs >= 0 ? options.replicate_below_dofs
+                               : on_host                       ? 0.0
+                                                               : double(1 << 17);
+  for (int r = r_min + 1; r <= fine.refinements; ++r) {
+    bool enough = true;
+    double dofs = 1;
+    for (int d = 0; d < fine.dim; ++d) {
+      const global_index cells = global_index(fine.coarse_cells[d]) << r;
+      dofs *= discontinuous ? double(cells) * (degree + 1) : double(cells) * degree + 1;
+      enough = enough && cells / 2 >= global_index(options.replicate_below_cells_per_rank) * grid[d];
+    }
+    if (enough && dofs > dof_threshold) return r;
+  }
+  return fine.refinements;
+}
+
 template <class ExecSpace, class Disc>
 LevelHierarchy<ExecSpace, Disc>::LevelHierarchy(const BrickDescription& fine, int degree, MPI_Comm comm,
                                                 HierarchyOptions options)
@@ -40,39 +59,21 @@ LevelHierarchy<ExecSpace, Disc>::LevelHierarchy(const BrickDescription& fine, in
   if (ranks == 1) {
     for (int l = 0; l < n; ++l)
       layouts_.push_back(std::make_shared<const layout_type>(
-          std::make_shared<const CartesianMesh>(brick_of(l), comm, options.rank_grid), degree));
+          std::make_shared<const CartesianMesh>(brick_of(l), comm, options.rank_grid), degree, options.transport));
     return;
   }
   // The process grid of the finest mesh (validated there: a wrong grid is a collective error).
   const auto finest = std::make_shared<const CartesianMesh>(brick_of(n - 1), comm, options.rank_grid);
   const std::array<int, 3> grid = finest->rank_grid();
-  // Distributed from the first level whose coarser neighbour has enough cells per rank and
-  // which has more DoFs than the replication threshold.
-  const double dof_threshold = options.replicate_below_dofs >= 0 ? options.replicate_below_dofs
-                               : runs_on_host<ExecSpace>()     ? 0.0
-                                                               : double(1 << 17);
-  first_distributed_ = n - 1;
-  for (int l = 1; l < n; ++l) {
-    bool enough = true;
-    double dofs = 1;
-    for (int d = 0; d < fine.dim; ++d) {
-      const global_index cells = global_index(fine.coarse_cells[d]) << (coarsest_refinement_ + l);
-      dofs *= std::is_same_v<Disc, DgSipg> ? double(cells) * (degree + 1) : double(cells) * degree + 1;
-      enough = enough && cells / 2 >= global_index(options.replicate_below_cells_per_rank) * grid[d];
-    }
-    enough = enough && dofs > dof_threshold;
-    if (enough) {
-      first_distributed_ = l;
-      break;
-    }
-  }
-  if (n == 1) first_distributed_ = 0;
+  first_distributed_ = first_distributed_refinement(fine, degree, std::is_same_v<Disc, DgSipg>, grid, options,
+                                                    runs_on_host<ExecSpace>()) -
+                       coarsest_refinement_;
   for (int l = 0; l < n; ++l) {
     std::shared_ptr<const CartesianMesh> mesh;
     if (l < first_distributed_) mesh = std::make_shared<const CartesianMesh>(brick_of(l), MPI_COMM_SELF);
     else if (first_distributed_ == 0) mesh = finest;  // one level
     else mesh = std::make_shared<const CartesianMesh>(brick_of(l), comm, grid, 1 << (l - first_distributed_ + 1));
-    layouts_.push_back(std::make_shared<const layout_type>(mesh, degree));
+    layouts_.push_back(std::make_shared<const layout_type>(mesh, degree, options.transport));
   }
 }
 

@@ -29,7 +29,18 @@ struct HierarchyOptions {
   /// more than their work: measured on the H100, perf/README.md "Multigrid on several ranks");
   /// -1: 2^17 on a device, 0 on the host.
   double replicate_below_dofs = -1;
+  /// How the levels' vector ghost exchanges travel between ranks whose GPUs reach each other's
+  /// memory (the layouts' partitioners; core/halo_exchange.hpp).
+  HaloTransport transport = HaloTransport::automatic;
 };
+
+/// The refinement of the first level distributed over the ranks of process grid `grid` (the
+/// levels below it are replicated): the first level above the coarsest whose coarser neighbour has
+/// at least options.replicate_below_cells_per_rank cells per rank and direction and which has more
+/// DoFs than options.replicate_below_dofs (-1: 2^17 on a device, 0 on the host); the finest
+/// level when none has. LevelHierarchy's rule, also the memory estimate's.
+int first_distributed_refinement(const BrickDescription& fine, int degree, bool discontinuous,
+                                 const std::array<int, 3>& grid, const HierarchyOptions& options, bool on_host);
 
 template <class ExecSpace, class Disc = ContinuousQk>
 class LevelHierarchy {

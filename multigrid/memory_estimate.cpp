@@ -10,6 +10,7 @@
 #include "core/error.hpp"
 #include "core/types.hpp"
 #include "discretization/solution_output.hpp"
+#include "multigrid/level_hierarchy.hpp"
 #include "smoothers/dg_patch_matrices.hpp"
 
 namespace tensormg {
@@ -101,23 +102,9 @@ MemoryNeed estimate_solve_memory(const SolveShape& s) {
     };
     if (ranked) {
       if (grid[0] == 0) grid = choose_rank_grid(s.brick.dim, s.ranks, cells_at(s.brick.refinements));
-      first_distributed = s.brick.refinements;
-      // LevelHierarchy's rule with its defaults.
-      const double dof_threshold = device_memory_is_host() ? 0.0 : double(1 << 17);
-      for (int r = r_min + 1; r <= s.brick.refinements; ++r) {
-        bool enough = true;
-        double dofs = 1;
-        for (int d = 0; d < s.brick.dim; ++d) {
-          enough = enough && (global_index(s.brick.coarse_cells[d]) << (r - 1)) >= 2 * global_index(grid[d]);
-          const double cells = double(global_index(s.brick.coarse_cells[d]) << r);
-          dofs *= s.discontinuous ? cells * (s.degree + 1) : cells * s.degree + 1;
-        }
-        enough = enough && dofs > dof_threshold;
-        if (enough) {
-          first_distributed = r;
-          break;
-        }
-      }
+      HierarchyOptions ho;  // LevelHierarchy's rule with the driver's options
+      ho.replicate_below_dofs = s.replicate_below_dofs;
+      first_distributed = first_distributed_refinement(s.brick, s.degree, s.discontinuous, grid, ho, device_memory_is_host());
       unit_level = first_distributed > r_min ? first_distributed - 1 : first_distributed;
     }
     // Entries of the largest rank box at refinement r (grown by `grow` cells per side).

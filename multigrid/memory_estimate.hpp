@@ -21,6 +21,7 @@ struct SolveShape {
   int degree = 1;
   int ranks = 1;
   std::array<int, 3> rank_grid{0, 0, 0};  ///< 0: automatic (choose_rank_grid)
+  double replicate_below_dofs = -1;        ///< HierarchyOptions::replicate_below_dofs
   int number_bytes = 8;                    ///< vectors of the outer solver
   int mg_number_bytes = 8;                 ///< vectors of the multigrid
   /// Vectors of the outer iteration besides x and b (CG 4, GMRES(m) m + 4, FGMRES(m) 2m + 4,

@@ -12,6 +12,7 @@
 #include <sstream>
 #include <vector>
 
+#include "backends/device_traits.hpp"  // the layouts' partitioner staging
 #include "discretization/dg_poisson.hpp"
 #include "discretization/poisson_problem.hpp"
 #include "multigrid/mixed_full_multigrid.hpp"
@@ -548,6 +549,87 @@ TYPED_TEST(MultigridRanksTest, PeerTransportEqualsStagedTransport) {
       d_staged.smooth(x_staged, rhs, order);
     }
     EXPECT_EQ(bitwise_differences(x_peer, x_staged), 0) << "dg dim=" << dim;
+  }
+}
+
+/// A partitioner whose every rank ghosts entries of every other rank (uneven counts, both
+/// directions per pair, ghosts of one owner not in owner order): update_ghosts gives each ghost its
+/// owner's value and compress_add adds every ghost into its owner, exactly (small integers), and
+/// the peer transport gives bitwise the staged one's result, double and float. On a device backend
+/// with several ranks the automatic transport does write device to device in both directions.
+TYPED_TEST(MultigridRanksTest, PartitionerPeerTransportEqualsStagedTransport) {
+  using Exec = TypeParam;
+  const int rank = world_rank(), size = world_size();
+  const auto owned_count = [](int r) { return local_index(40 + 13 * r); };
+  std::vector<global_index> first(size + 1, 0);
+  for (int r = 0; r < size; ++r) first[r + 1] = first[r] + owned_count(r);
+  std::vector<global_index> ghost_ids;
+  std::vector<int> ghost_owner;
+  for (int s = size - 1; s >= 0; --s) {
+    if (s == rank) continue;
+    for (local_index i = owned_count(s) - 1; i >= 0; --i)
+      if ((3 * i + rank + s) % 4 == 0) {
+        ghost_ids.push_back(first[s] + i);
+        ghost_owner.push_back(s);
+      }
+  }
+  const auto owned_local = [&](global_index g) { return local_index(g - first[rank]); };
+  using Staging = typename DeviceTraits<Exec>::halo_staging;  // the layouts' choice
+  const auto peer = std::make_shared<const Partitioner<Exec>>(MPI_COMM_WORLD, owned_count(rank), ghost_ids, ghost_owner,
+                                                              owned_local, HaloTransport::automatic, Staging{});
+  const auto staged = std::make_shared<const Partitioner<Exec>>(MPI_COMM_WORLD, owned_count(rank), ghost_ids,
+                                                                ghost_owner, owned_local, HaloTransport::staged, Staging{});
+  EXPECT_EQ(staged->n_peer_sends() + staged->n_reverse_peer_sends(), 0);
+  if (size > 1) {
+    const bool device = !runs_on_host<Exec>();
+    EXPECT_EQ(max_over_ranks(peer->n_peer_sends()) > 0, device) << "peer neighbours on a device backend only";
+    EXPECT_EQ(max_over_ranks(peer->n_reverse_peer_sends()) > 0, device);
+  }
+  const local_index n_owned = owned_count(rank), n_local = peer->n_local();
+  const auto value = [](global_index g) { return double(g % 97 + 1); };
+  const auto ghost_share = [&](global_index g) { return double((g + 2 * rank) % 5 + 1); };
+  // What compress_add must leave in owned entry g: its value plus the shares of all ranks ghosting it.
+  std::vector<double> expected_sum(n_owned);
+  for (local_index i = 0; i < n_owned; ++i) {
+    const global_index g = first[rank] + i;
+    expected_sum[i] = value(g);
+    for (int r = 0; r < size; ++r)
+      if (r != rank && (3 * i + r + rank) % 4 == 0) expected_sum[i] += double((g + 2 * r) % 5 + 1);
+  }
+  const auto check = [&](auto number) {
+    using Number = decltype(number);
+    using Vector = DistributedVector<Number, Exec>;
+    Vector vp(peer), vs(staged);
+    const auto fill = [&](Vector& v, bool ghosts_too) {
+      auto h = Kokkos::create_mirror_view(v.view());
+      for (local_index i = 0; i < n_local; ++i)
+        h(i) = i < n_owned ? Number(value(first[rank] + i)) : ghosts_too ? Number(ghost_share(ghost_ids[i - n_owned])) : Number(-1);
+      Kokkos::deep_copy(v.view(), h);
+    };
+    // Entries of v other than want(i) (no early return: every rank goes on to the collectives).
+    const auto mismatches = [&](const Vector& v, auto&& want) {
+      auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v.view());
+      int wrong = 0;
+      for (local_index i = 0; i < n_local; ++i) wrong += double(h(i)) != want(i);
+      return wrong;
+    };
+    for (Vector* v : {&vp, &vs}) {
+      fill(*v, false);
+      v->update_ghosts();
+      EXPECT_EQ(mismatches(*v, [&](local_index i) { return value(i < n_owned ? first[rank] + i : ghost_ids[i - n_owned]); }), 0)
+          << "update_ghosts, " << (v == &vp ? "automatic" : "staged") << ", " << sizeof(Number) << "-byte numbers";
+    }
+    for (Vector* v : {&vp, &vs}) {
+      fill(*v, true);
+      v->compress_add();
+      EXPECT_EQ(mismatches(*v, [&](local_index i) { return i < n_owned ? expected_sum[i] : 0.0; }), 0)
+          << "compress_add, " << (v == &vp ? "automatic" : "staged") << ", " << sizeof(Number) << "-byte numbers";
+    }
+    EXPECT_EQ(bitwise_differences(vp, vs), 0);
+  };
+  for (int repeat = 0; repeat < 2; ++repeat) {  // the buffers reused, in both directions
+    check(double{});
+    check(float{});
   }
 }
 
