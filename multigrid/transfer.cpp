@@ -28,11 +28,18 @@ namespace {
 /// takes the tensor product of these (≤ 2^d terms per fine node), restriction, its transpose, sums
 /// the fine nodes 2j−1, 2j, 2j+1 with weights 1/2, 1, 1/2 per direction (≤ 3^d terms per coarse
 /// node). Each thread writes its own output: no scratch, no barriers, no atomics.
+///
+/// Several ranks: fine local node i lies over coarse local node offset + i/2 (offset 0 where the
+/// boxes nest, the fine box's place in the whole coarse level where that is replicated).
+/// Prolongation writes every local fine node, ghosts included, from the coarse nodes (with their
+/// ghosts); restriction sums only the fine nodes this rank owns into every local coarse node, and
+/// the caller adds the ranks' shares (compress_add into the owners, or the sum over the ranks).
 template <class Number, class ExecSpace>
 struct TransferByNodeQ1 {
   Kokkos::View<const Number*, typename ExecSpace::memory_space> in;
   Kokkos::View<Number*, typename ExecSpace::memory_space> out;
   NodeBox coarse, fine;
+  local_index offset[3] = {0, 0, 0};  ///< coarse coordinate of fine node 0 (fine coordinate / 2)
   int mode = 0;  // 0 assign, 1 add, 2 transpose
 
   KOKKOS_INLINE_FUNCTION void operator()(local_index node) const {
@@ -48,20 +55,20 @@ struct TransferByNodeQ1 {
         at[d][0] = 0;
         w[d][0] = 1;
         count[d] = 1;
-      } else if (mode == 2) {  // fine neighbours 2j−1, 2j, 2j+1 of coarse node j
+      } else if (mode == 2) {  // fine neighbours 2j−1, 2j, 2j+1 of coarse node j, those owned here
         for (int s = -1; s <= 1; ++s) {
-          const local_index f = 2 * i[d] + s;
-          if (f < 0 || f >= fine.n[d]) continue;
+          const local_index f = 2 * (i[d] - offset[d]) + s;
+          if (f < 0 || f >= fine.o[d]) continue;
           at[d][count[d]] = f;
           w[d][count[d]++] = s == 0 ? Number(1) : Number(0.5);
         }
       } else if (i[d] % 2 == 0) {
-        at[d][0] = i[d] / 2;
+        at[d][0] = offset[d] + i[d] / 2;
         w[d][0] = 1;
         count[d] = 1;
       } else {
-        at[d][0] = (i[d] - 1) / 2;
-        at[d][1] = (i[d] + 1) / 2;
+        at[d][0] = offset[d] + (i[d] - 1) / 2;
+        at[d][1] = offset[d] + (i[d] + 1) / 2;
         w[d][0] = w[d][1] = Number(0.5);
         count[d] = 2;
       }
@@ -114,10 +121,8 @@ Transfer<Number, ExecSpace>::Transfer(std::shared_ptr<const ContinuousDofLayout<
                             "coarse level must be replicated on every rank); build the levels with LevelHierarchy");
   TENSORMG_CHECK(kernel_ != TransferKernel::by_node || coarse_->degree() == 1,
                  "the by-node transfer is for Q1 only (degree " << coarse_->degree() << ")");
-  TENSORMG_CHECK(kernel_ != TransferKernel::by_node || ranks == 1,
-                 "the by-node transfer runs on one MPI rank (given " << ranks << "); use by_parent_cell");
   if (kernel_ == TransferKernel::automatic)
-    kernel_ = coarse_->degree() == 1 && ranks == 1 ? TransferKernel::by_node : TransferKernel::by_parent_cell;
+    kernel_ = coarse_->degree() == 1 ? TransferKernel::by_node : TransferKernel::by_parent_cell;
   const auto p = interpolation_matrix_1d(coarse_->degree());
   matrix_.assign(p.begin(), p.end());
   launch_ = kernel_table<TransferKernelTable<Number, ExecSpace>>(coarse_->dim(), coarse_->degree(), [](auto d, auto k) {
@@ -133,6 +138,7 @@ void Transfer<Number, ExecSpace>::apply_by_node(Mode mode, vector_type& out, con
   kernel.coarse = coarse_->box();
   kernel.fine = fine_->box();
   kernel.mode = mode == Mode::assign ? 0 : mode == Mode::add ? 1 : 2;
+  for (int d = 0; d < 3; ++d) kernel.offset[d] = parent_begin_[d];
   const NodeBox& o = mode == Mode::transpose ? kernel.coarse : kernel.fine;
   Kokkos::parallel_for(mode == Mode::transpose ? "tensormg::transfer::restrict_q1" : "tensormg::transfer::prolongate_q1",
                        Kokkos::RangePolicy<ExecSpace>(0, o.n[0] * o.n[1] * o.n[2]), kernel);
@@ -140,7 +146,23 @@ void Transfer<Number, ExecSpace>::apply_by_node(Mode mode, vector_type& out, con
 
 template <class Number, class ExecSpace>
 void Transfer<Number, ExecSpace>::apply(Mode mode, vector_type& out, const vector_type& in) const {
-  if (kernel_ == TransferKernel::by_node) return apply_by_node(mode, out, in);
+  // Prolongation reads the parents' closure: the coarse ghosts (upper faces of the rank box).
+  if (mode != Mode::transpose && !replicated_coarse_) in.update_ghosts();
+  if (kernel_ == TransferKernel::by_node) {
+    apply_by_node(mode, out, in);  // assigns every local output node: no zero fill first
+  } else {
+    if (mode == Mode::transpose) out.fill(Number(0));
+    launch_parent_cells(mode, out, in);
+  }
+  if (mode != Mode::transpose) return;
+  // Each rank has added its fine nodes' share: into the owners (nested), or summed over all ranks
+  // (replicated coarse level).
+  if (replicated_coarse_) allreduce_sum_in_place(out.view(), fine_->mesh().comm());
+  else out.compress_add();
+}
+
+template <class Number, class ExecSpace>
+void Transfer<Number, ExecSpace>::launch_parent_cells(Mode mode, vector_type& out, const vector_type& in) const {
   TransferArgs<Number, ExecSpace> args;
   args.in = in.view();
   args.out = out.view();
@@ -152,15 +174,7 @@ void Transfer<Number, ExecSpace>::apply(Mode mode, vector_type& out, const vecto
     args.parent_begin[d] = parent_begin_[d];
     args.parents[d] = parents_[d];
   }
-  // Prolongation reads the parents' closure: the coarse ghosts (upper faces of the rank box).
-  if (mode != Mode::transpose && !replicated_coarse_) in.update_ghosts();
-  if (mode == Mode::transpose) out.fill(Number(0));
   launch_(args);
-  if (mode != Mode::transpose) return;
-  // Each rank has added its fine cells' share: into the owners (nested), or summed over all ranks
-  // (replicated coarse level).
-  if (replicated_coarse_) allreduce_sum_in_place(out.view(), fine_->mesh().comm());
-  else out.compress_add();
 }
 
 template <class Number, class ExecSpace>

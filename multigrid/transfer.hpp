@@ -23,7 +23,7 @@ std::vector<double> interpolation_matrix_1d(int degree);
 
 /// How the transfer is evaluated.
 enum class TransferKernel {
-  automatic,        ///< by_node for k = 1, by_parent_cell otherwise
+  automatic,        ///< by_node for k = 1, by_parent_cell otherwise (any rank count)
   by_parent_cell,   ///< one team per group of parent cells, sum factorization in scratch (any k)
   by_node           ///< k = 1 only: one thread per output node, ≤ 2^d (prolongation) or 3^d
                     ///< (restriction) weights of 1 and 1/2, no scratch, no atomics
@@ -37,7 +37,7 @@ class Transfer {
   /// boxes that nest (each fine rank box the refinement of the coarse one) or a coarse level
   /// replicated on every rank (LevelHierarchy builds both). Restriction sums the ranks' shares
   /// (into the owners, or over all ranks for a replicated coarse level); prolongation reads the
-  /// coarse ghosts. by_node needs k = 1 and one rank (InputError otherwise).
+  /// coarse ghosts. by_node needs k = 1 (InputError otherwise).
   Transfer(std::shared_ptr<const ContinuousDofLayout<ExecSpace>> coarse,
            std::shared_ptr<const ContinuousDofLayout<ExecSpace>> fine,
            TransferKernel kernel = TransferKernel::automatic);
@@ -53,6 +53,7 @@ class Transfer {
   enum class Mode { assign, add, transpose };
   void apply(Mode mode, vector_type& out, const vector_type& in) const;
   void apply_by_node(Mode mode, vector_type& out, const vector_type& in) const;
+  void launch_parent_cells(Mode mode, vector_type& out, const vector_type& in) const;
   std::shared_ptr<const ContinuousDofLayout<ExecSpace>> coarse_, fine_;
   TransferKernel kernel_ = TransferKernel::automatic;
   std::vector<Number> matrix_;  ///< P on the host, copied into the kernel functor at launch

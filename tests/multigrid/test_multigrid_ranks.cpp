@@ -126,34 +126,41 @@ TYPED_TEST(MultigridRanksTest, SmoothingStepEqualsOneRank) {
 TYPED_TEST(MultigridRanksTest, TransfersEqualOneRank) {
   for (int dim = 2; dim <= 3; ++dim)
     for (int k : {1, 3})
-      for (int replicate : {0, 2}) {
-        HierarchyOptions ho;
-        ho.replicate_below_cells_per_rank = replicate;
-        ho.replicate_below_dofs = 0;  // the same levels on the host and the device
-        const auto b = brick(dim, {3, 1, 2}, dim == 2 ? 3 : 2);
-        const LevelHierarchy<TypeParam> h(b, k, MPI_COMM_WORLD, ho), hs(b, k, MPI_COMM_SELF);
-        ASSERT_EQ(h.n_levels(), hs.n_levels());
-        if (world_size() == 1) EXPECT_EQ(h.first_distributed_level(), 0);
-        else EXPECT_GE(h.first_distributed_level(), 1);
-        for (int l = 1; l < h.n_levels(); ++l) {
-          const Transfer<double, TypeParam> t(h.layout(l - 1), h.layout(l)), ts(hs.layout(l - 1), hs.layout(l));
-          DistributedVector<double, TypeParam> u(h.layout(l - 1)->partitioner()), us(hs.layout(l - 1)->partitioner());
-          DistributedVector<double, TypeParam> v(h.layout(l)->partitioner()), vs(hs.layout(l)->partitioner());
-          fill_random(*h.layout(l - 1), u, 7);
-          fill_random(*hs.layout(l - 1), us, 7);
-          t.prolongate(v, u);
-          ts.prolongate(vs, us);
-          EXPECT_LE(difference_to_reference(*h.layout(l), v, vs), 1e-14) << "prolongation level " << l << " dim=" << dim << " k=" << k;
-          fill_random(*h.layout(l), v, 8);
-          fill_random(*hs.layout(l), vs, 8);
-          t.restrict_to(u, v);
-          ts.restrict_to(us, vs);
-          EXPECT_LE(difference_to_reference(*h.layout(l - 1), u, us), 1e-13) << "restriction level " << l << " dim=" << dim << " k=" << k;
-          t.prolongate_add(v, u);
-          ts.prolongate_add(vs, us);
-          EXPECT_LE(difference_to_reference(*h.layout(l), v, vs), 1e-13) << "prolongate_add level " << l;
+      for (int replicate : {0, 2})
+        for (const auto kernel : {TransferKernel::automatic, TransferKernel::by_parent_cell}) {
+          if (k != 1 && kernel != TransferKernel::automatic) continue;  // Q1 has two kernels: by node (automatic) and by parent cell
+          HierarchyOptions ho;
+          ho.replicate_below_cells_per_rank = replicate;
+          ho.replicate_below_dofs = 0;  // the same levels on the host and the device
+          const auto b = brick(dim, {3, 1, 2}, dim == 2 ? 3 : 2);
+          const LevelHierarchy<TypeParam> h(b, k, MPI_COMM_WORLD, ho), hs(b, k, MPI_COMM_SELF);
+          ASSERT_EQ(h.n_levels(), hs.n_levels());
+          if (world_size() == 1) EXPECT_EQ(h.first_distributed_level(), 0);
+          else EXPECT_GE(h.first_distributed_level(), 1);
+          for (int l = 1; l < h.n_levels(); ++l) {
+            // The reference on one rank: the automatic kernel (Q1: by node); here the kernel of the loop.
+            const Transfer<double, TypeParam> t(h.layout(l - 1), h.layout(l), kernel), ts(hs.layout(l - 1), hs.layout(l));
+            ASSERT_EQ(t.kernel(), k == 1 && kernel == TransferKernel::automatic ? TransferKernel::by_node
+                                                                                : TransferKernel::by_parent_cell);
+            DistributedVector<double, TypeParam> u(h.layout(l - 1)->partitioner()), us(hs.layout(l - 1)->partitioner());
+            DistributedVector<double, TypeParam> v(h.layout(l)->partitioner()), vs(hs.layout(l)->partitioner());
+            fill_random(*h.layout(l - 1), u, 7);
+            fill_random(*hs.layout(l - 1), us, 7);
+            t.prolongate(v, u);
+            ts.prolongate(vs, us);
+            const std::string what = " level " + std::to_string(l) + " dim=" + std::to_string(dim) + " k=" + std::to_string(k) +
+                                     " replicate=" + std::to_string(replicate) + (kernel == TransferKernel::by_parent_cell ? " by parent cell" : "");
+            EXPECT_LE(difference_to_reference(*h.layout(l), v, vs), 1e-14) << "prolongation" << what;
+            fill_random(*h.layout(l), v, 8);
+            fill_random(*hs.layout(l), vs, 8);
+            t.restrict_to(u, v);
+            ts.restrict_to(us, vs);
+            EXPECT_LE(difference_to_reference(*h.layout(l - 1), u, us), 1e-13) << "restriction" << what;
+            t.prolongate_add(v, u);
+            ts.prolongate_add(vs, us);
+            EXPECT_LE(difference_to_reference(*h.layout(l), v, vs), 1e-13) << "prolongate_add" << what;
+          }
         }
-      }
 }
 
 /// DG: prolongation and restriction between every pair of levels, replicated or distributed,
