@@ -645,7 +645,8 @@ int main(int argc, char** argv) {
     app.add_option("--halo-overlap", o.halo_overlap,
                    "several ranks: on smooths each colour's patches next to the rank boundary first and exchanges "
                    "their values while the other patches are smoothed; off exchanges after all patches; auto "
-                   "(default): on for a GPU shared by at most 2 ranks at degree >= 2, where it measured faster");
+                   "(default): on where two ranks share a GPU at degree >= 2, where it measured faster (off with a "
+                   "GPU to each rank, where it measured slower)");
     app.add_option("--halo-transport", o.halo_transport,
                    "several ranks: how the vertex-patch smoothers' halo refreshes and the vectors' ghost exchanges "
                    "travel between ranks whose GPUs can reach each other's memory (one node: NVLink/PCIe peers or one "

@@ -23,8 +23,9 @@ std::string to_string(HaloOverlap o);
 HaloOverlap parse_halo_overlap(const std::string& text);
 
 /// The one rule of `automatic` (smoothers/smoother.cpp says what measured it): overlap on a
-/// device at degree >= 2 where at most two ranks share the GPU; not on the host, where the
-/// interior patches run on the thread that would progress the messages.
+/// device at degree >= 2 where two ranks share the GPU; not with a GPU to each rank, nor with
+/// more ranks per GPU, nor on the host, where the interior patches run on the thread that would
+/// progress the messages.
 bool overlaps_halo_exchange(HaloOverlap mode, bool on_device, int degree, int ranks_sharing_device);
 
 /// Box-local vertices lo[d] <= v < hi[d] per direction (the default: every vertex).

@@ -31,11 +31,14 @@ HaloOverlap parse_halo_overlap(const std::string& text) { return parse_enum(halo
 // GPU, results/h100-2026-11-24-overlap/call2): overlap / no overlap at 2 ranks Q1 1.10, Q3 0.95,
 // Q7 0.97, DG Q3 0.92; at 4 ranks 1.36, 1.15, 1.20. Q1's exchange is one node layer, too little
 // to hide behind the extra launches; four ranks time-slicing one GPU lose more to the smaller
-// kernels than the exchange costs. On the host the interior patches occupy the thread that would
-// progress the messages, so nothing travels meanwhile.
+// kernels than the exchange costs. With a GPU to each rank and device-to-device halos (H200 x4,
+// results/h200x4-2026-11-28-overlap/, FMG at 1.2e9 DoFs) overlap is 1-4% slower at Q1, Q3 and
+// Q7: the exchange is short and the split launches cost more than it hides. On the host the
+// interior patches occupy the thread that would progress the messages, so nothing travels
+// meanwhile.
 bool overlaps_halo_exchange(HaloOverlap mode, bool on_device, int degree, int ranks_sharing_device) {
   if (mode != HaloOverlap::automatic) return mode == HaloOverlap::on;
-  return on_device && degree >= 2 && ranks_sharing_device <= 2;
+  return on_device && degree >= 2 && ranks_sharing_device == 2;
 }
 
 std::string to_string(SmootherKind s) { return enum_name(smoother_names, s); }
