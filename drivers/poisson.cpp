@@ -159,7 +159,7 @@ void validate(Options& o) {
   for (std::size_t d = 0; !automatic_grid && d < o.rank_grid.size(); ++d)
     TENSORMG_CHECK(o.rank_grid[d] >= 1, "--rank-grid entries must be >= 1 (or a single 0 for automatic)");
   o.rank_grid.resize(3, automatic_grid ? 0 : 1);
-  TENSORMG_CHECK(o.replicate_below_dofs == -1 || (o.replicate_below_dofs >= 0 && std::isfinite(o.replicate_below_dofs)),
+  TENSORMG_CHECK(o.replicate_below_dofs == -1 || o.replicate_below_dofs >= 0,  // finite: parse_command_line
                  "--replicate-below-dofs takes a DoF count >= 0 (or -1 for automatic)");
   TENSORMG_CHECK(o.solver == "cg" || o.solver == "gmres" || o.solver == "fgmres" || o.solver == "fmg" || o.solver == "vcycle",
                  "--solver '" << o.solver << "' is not supported; use cg, gmres, fgmres, fmg or vcycle");
