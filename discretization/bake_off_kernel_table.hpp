@@ -77,10 +77,15 @@ struct BakeOffArgs {
   NodeBox box;
   Number lambda = 0;  ///< the mass term's coefficient of BP3.x
   /// false: src and dst are element vectors [cell][n³] (E-vectors), dst overwritten; true: they are
-  /// the continuous vector (L-vector), gathered through the box and added to dst atomically.
+  /// the continuous vector (L-vector), gathered through the box and added to dst (which the caller
+  /// zeroes): atomically at the nodes a cell shares, stored at its interior nodes.
   bool gathered = false;
   bool constrained = true;  ///< gathered: Dirichlet nodes read as zero and receive nothing
-  /// E-vectors: staged through scratch by consecutive threads (coalesced), not read and written
+  /// gathered: a cell's interior nodes added atomically as well (the measured baseline of the
+  /// plain stores, BakeOffOptions::atomic_interior).
+  bool atomic_interior = false;
+  /// Input and output staged through scratch by consecutive threads on consecutive nodes
+  /// (coalesced for E-vectors; short runs of a row for the continuous vector), not read and written
   /// along the first and last step's lines (BakeOffElementIo).
   bool staged = false;
   /// Each team asks the cache for its cells' geometric factors first (the stiffness operators

@@ -15,8 +15,9 @@
 /// measured-slower variant, through scratch by consecutive threads (BakeOffArgs::staged). Where
 /// the tuning row says, each team first asks L2 for its cells' factors (BakeOffArgs::prefetch).
 /// Input and output are element vectors (E-vectors, [cell][n³]) or, gathered, the continuous
-/// vector through the cell's node map (cell_nodes.hpp), with atomic adds: the full BP operator
-/// with the gather/scatter fused into the kernel.
+/// vector through the cell's node map (cell_nodes.hpp), with atomic adds at the nodes a cell shares
+/// and plain stores at its interior ones: the full BP operator with the gather/scatter fused into
+/// the kernel (staged or along lines as for E-vectors).
 /// Only the host glue (bake_off_operator.cpp) launches these.
 
 #include <Kokkos_Core.hpp>
@@ -172,32 +173,61 @@ struct BakeOffKernel {
     for (int m = 0; m < n; ++m) {
       int c[3];
       L::coordinates(line, m, c);
-      const local_index idx = nodes.index(args.box, c[0], c[1], c[2], args.constrained);
-      if (idx >= 0) Kokkos::atomic_add(&args.dst(idx), y[m]);
+      add_node(nodes, c, y[m]);
     }
   }
 
-  /// The team's cells' input values, contiguous in the E-vector, into buffer `which` of each
-  /// cell's scratch, consecutive threads on consecutive values (coalesced).
+  /// Adds value to node c of the cell in the continuous vector: a plain store for the cell's
+  /// interior nodes (no other cell touches them, and the vector was zeroed), an atomic add for the
+  /// nodes it shares with its neighbours; nothing for a Dirichlet node.
+  KOKKOS_FORCEINLINE_FUNCTION void add_node(const CellNodes<3, k>& nodes, const int (&c)[3], Number value) const {
+    const local_index idx = nodes.index(args.box, c[0], c[1], c[2], args.constrained);
+    if (idx < 0) return;
+    if (!args.atomic_interior && c[0] > 0 && c[0] < k && c[1] > 0 && c[1] < k && c[2] > 0 && c[2] < k)
+      args.dst(idx) = value;
+    else
+      Kokkos::atomic_add(&args.dst(idx), value);
+  }
+
+  /// The team's cells' input values into buffer `which` of each cell's scratch, consecutive
+  /// threads on consecutive values: contiguous in the E-vector (coalesced), or gathered from the
+  /// continuous vector node by node, x fastest (a warp reads a few short runs of a row each).
   KOKKOS_INLINE_FUNCTION void stage_in(const Member& team, local_index first, local_index n_cells, Number* scratch,
                                        int which) const {
     const int cpt = args.cells_per_team;
     const int count = (n_cells - first < cpt ? n_cells - first : cpt) * n3;
     const Number* src = args.src.data() + std::size_t(first) * n3;
     for (int w = team.team_rank(); w < count; w += team.team_size()) {
-      const int c = w / n3;
-      scratch[c * cell_scratch + which * buffer + (w - c * n3)] = src[w];
+      const int c = w / n3, node = w - c * n3;
+      Number value;
+      if (args.gathered) {
+        const CellNodes<3, k> nodes(args.box, cells, first + c);
+        const local_index idx = nodes.index(args.box, node % n, (node / n) % n, node / (n * n), args.constrained);
+        value = idx >= 0 ? args.src(idx) : Number(0);
+      } else {
+        value = src[w];
+      }
+      scratch[c * cell_scratch + which * buffer + node] = value;
     }
   }
-  /// The inverse of stage_in for the output values.
+  /// The inverse of stage_in for the output values: written to the E-vector, or added to the
+  /// continuous vector (add_node) by consecutive threads on consecutive nodes, so that a warp's
+  /// atomics fall on a few runs of neighbouring addresses instead of one line each.
   KOKKOS_INLINE_FUNCTION void stage_out(const Member& team, local_index first, local_index n_cells, const Number* scratch,
                                         int which) const {
     const int cpt = args.cells_per_team;
     const int count = (n_cells - first < cpt ? n_cells - first : cpt) * n3;
     Number* dst = args.dst.data() + std::size_t(first) * n3;
     for (int w = team.team_rank(); w < count; w += team.team_size()) {
-      const int c = w / n3;
-      dst[w] = scratch[c * cell_scratch + which * buffer + (w - c * n3)];
+      const int c = w / n3, node = w - c * n3;
+      const Number value = scratch[c * cell_scratch + which * buffer + node];
+      if (args.gathered) {
+        const CellNodes<3, k> nodes(args.box, cells, first + c);
+        const int ijl[3] = {node % n, (node / n) % n, node / (n * n)};
+        add_node(nodes, ijl, value);
+      } else {
+        dst[w] = value;
+      }
     }
   }
 
@@ -223,8 +253,9 @@ struct BakeOffKernel {
     const local_index n_cells = cells.size();
     Number* scratch = static_cast<Number*>(team.team_scratch(0).get_shmem(sizeof(Number) * std::size_t(cell_scratch) * cpt));
     const int rank = team.team_rank(), size = team.team_size();
-    // E-vectors staged through scratch (stage_in / stage_out) instead of read and written along lines.
-    const bool staged = args.staged && !args.gathered;
+    // Input and output staged through scratch (stage_in / stage_out) instead of read and written
+    // along lines: E-vectors, or the continuous vector gathered and added to node by node.
+    const bool staged = args.staged;
     if (args.prefetch) {  // the team's factors, contiguous: one request per 128-byte line
       const int cells_here = n_cells - first < cpt ? n_cells - first : cpt;
       const char* base = reinterpret_cast<const char*>(args.factors.data() + std::size_t(first) * components * q3);

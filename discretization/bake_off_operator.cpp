@@ -76,6 +76,7 @@ BakeOffArgs<Number, ExecSpace> BakeOffOperator<Number, ExecSpace>::arguments() c
   args.cells_per_team = cells_per_team_;
   args.staged = staged_;
   args.prefetch = prefetch_;
+  args.atomic_interior = options_.atomic_interior;
   return args;
 }
 

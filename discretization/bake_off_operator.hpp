@@ -23,11 +23,12 @@ enum class BakeOffGather {
 std::string to_string(BakeOffGather g);
 BakeOffGather parse_bake_off_gather(const std::string& text);
 
-/// How the element kernels read and write E-vectors.
+/// How the kernels read and write their input and output (E-vectors, or the continuous vector
+/// in the fused operator).
 enum class BakeOffElementIo {
   automatic,  ///< the tuning row's choice (bake_off_tuning.hpp)
   lines,      ///< the first and last steps read and write their lines directly
-  staged      ///< the team's cells copied through scratch by consecutive threads (coalesced)
+  staged      ///< the team's cells copied through scratch by consecutive threads on consecutive nodes
 };
 std::string to_string(BakeOffElementIo io);
 BakeOffElementIo parse_bake_off_element_io(const std::string& text);
@@ -45,6 +46,9 @@ struct BakeOffOptions {
   /// Prefetch each team's geometric factors into L2 at the kernel's start: on, off or automatic
   /// (the tuning row); a no-op where the backend has no prefetch (host).
   BakeOffPrefetch prefetch = BakeOffPrefetch::automatic;
+  /// Fused gather: add to a cell's interior nodes atomically too, instead of storing (no other
+  /// cell touches them). Off by default; the baseline the stores were measured against.
+  bool atomic_interior = false;
 };
 
 template <class Number, class ExecSpace = DefaultExec>

@@ -39,6 +39,7 @@ struct Case {
   int cells_per_team;
   BakeOffElementIo element_io;
   BakeOffPrefetch prefetch;
+  bool atomic_interior;
 };
 
 /// Cells per direction so that the continuous node count (N k + 1)³ is close to `dofs`.
@@ -109,6 +110,7 @@ Json run_case(const Case& c, const DeformationOptions& deformation, MPI_Comm com
   options.cells_per_team = c.cells_per_team;
   options.element_io = c.element_io;
   options.prefetch = c.prefetch;
+  options.atomic_interior = c.atomic_interior;
   const BakeOffOperator<Number, Exec> op(geometry, options);
 
   // Element kernel on E-vectors (values not zero: METHOD.md).
@@ -167,6 +169,7 @@ Json run_case(const Case& c, const DeformationOptions& deformation, MPI_Comm com
   const double vmult_seconds = perf::median_seconds(comm, repeats, [&] { op.vmult(y, x); });
   Json v = Json::object();
   v["gather"] = to_string(c.gather);
+  v["interior_nodes"] = c.atomic_interior ? "atomic" : "store";
   v["seconds"] = vmult_seconds;
   v["GDoFps"] = dofs / vmult_seconds / 1e9;
   // Least traffic of the full operator: read x, write y (both continuous) and the factors.
@@ -176,35 +179,48 @@ Json run_case(const Case& c, const DeformationOptions& deformation, MPI_Comm com
   v["model_bytes_per_dof"] = full_bytes / dofs;
   if (ceil.dram_GBps > 0) v["pct_dram_copy"] = 100 * full_bytes / vmult_seconds / 1e9 / ceil.dram_GBps;
   r["operator"] = v;
-  double cg_seconds = 0;
+  double cg_seconds = 0, cg_marginal = 0;
   if (cg_iterations > 0) {
     op.vmult(b, x);  // b = A x*, start from zero
-    SolverControl control;
-    control.max_iterations = cg_iterations;
-    control.rtol = 0;
-    control.atol = 0;
     SolverResult result;
-    cg_seconds = perf::median_seconds(comm, std::min(repeats, 3), [&] {
-      y.fill(Number(0));
-      // Fused: one pass x += αp, r −= αAp with ‖r‖², one p = r + βp (paper 004 Algorithm 1);
-      // textbook: solve_cg with the identity preconditioner (z = r copied, separate updates).
-      result = fused_cg ? solve_cg_fused(op, y, b, control) : solve_cg(op, y, b, IdentityPreconditioner{}, control);
-    });
+    const auto solve = [&](int iterations) {
+      SolverControl control;
+      control.max_iterations = iterations;
+      control.rtol = 0;
+      control.atol = 0;
+      return perf::median_seconds(comm, std::min(repeats, 3), [&] {
+        y.fill(Number(0));
+        // Fused: one pass x += αp, r −= αAp with ‖r‖², one p = r + βp (paper 004 Algorithm 1);
+        // textbook: solve_cg with the identity preconditioner (z = r copied, separate updates).
+        result = fused_cg ? solve_cg_fused(op, y, b, control) : solve_cg(op, y, b, IdentityPreconditioner{}, control);
+      });
+    };
+    // A solve of one iteration as well: the difference is the cost of cg_iterations − 1
+    // iterations without what every solve pays once (its three work vectors allocated and zeroed,
+    // the initial residual's and the final true residual's operator applications).
+    const double one_seconds = cg_iterations > 1 ? solve(1) : 0;
+    cg_seconds = solve(cg_iterations);
     Json g = Json::object();
     g["variant"] = fused_cg ? "fused" : "textbook";
     g["iterations"] = result.iterations;
     g["seconds"] = cg_seconds;
     g["GDoFps_per_iteration"] = dofs * result.iterations / cg_seconds / 1e9;
+    if (cg_iterations > 1 && cg_seconds > one_seconds) {
+      cg_marginal = (cg_seconds - one_seconds) / (cg_iterations - 1);
+      g["one_iteration_seconds"] = one_seconds;
+      g["seconds_per_iteration_marginal"] = cg_marginal;
+      g["GDoFps_per_iteration_marginal"] = dofs / cg_marginal / 1e9;
+    }
     g["relative_residual"] = result.final_residual / result.initial_residual;
     r["cg"] = g;
   }
   char text[256];
-  std::snprintf(text, sizeof text, "%-6s %2d %-6s %-6s%s %11.0f %9.3f %9.1f %6.2f %7.1f %6.1f | %-8s %9.3f | %9.3f",
+  std::snprintf(text, sizeof text, "%-6s %2d %-6s %-6s%s %11.0f %9.3f %9.1f %6.2f %7.1f %6.1f | %-8s %9.3f | %9.3f %9.3f",
                 to_string(c.problem).c_str(), c.degree, c.precision.c_str(), to_string(op.element_io()).c_str(),
                 op.prefetches() ? "+p" : "  ", dofs, dofs / element_seconds / 1e9,
                 flops / element_seconds / 1e9, flops / model_bytes, model_bytes / element_seconds / 1e9, pct_dram,
                 to_string(c.gather).c_str(), dofs / vmult_seconds / 1e9,
-                cg_iterations > 0 ? dofs * cg_iterations / cg_seconds / 1e9 : 0.0);
+                cg_iterations > 0 ? dofs * cg_iterations / cg_seconds / 1e9 : 0.0, cg_marginal > 0 ? dofs / cg_marginal / 1e9 : 0.0);
   line = text;
   return r;
 }
@@ -215,7 +231,7 @@ int main(int argc, char** argv) {
   return tensormg::run_program(argc, argv, [](tensormg::Environment& env) {
     CLI::App app{"tensormg-bench-bp: CEED bake-off operators BP1.0, BP3.5, BP3.0 on deformed meshes (paper 003)"};
     std::vector<std::string> problems{"bp1.0", "bp3.5", "bp3.0"}, precisions{"double"}, gathers{"fused"},
-        element_ios{"auto"}, prefetches{"auto"};
+        element_ios{"auto"}, prefetches{"auto"}, interiors{"store"};
     std::vector<int> degrees{1, 2, 3, 4, 5, 6, 7, 8}, cells_per_team{0};
     std::vector<double> dofs{1e6};
     std::string deformation_name = "sine", ceilings_path, output;
@@ -232,8 +248,11 @@ int main(int argc, char** argv) {
     app.add_option("--cells-per-team", cells_per_team, "cells per team (0: automatic)")->delimiter(',');
     app.add_option("--prefetch", prefetches, "prefetch each team's geometric factors into L2: on, off, auto (the "
                                              "tuning row)")->delimiter(',');
-    app.add_option("--element-io", element_ios, "element kernel: E-vectors read along lines, staged through "
-                                                "scratch (coalesced), or auto (the tuning row)")->delimiter(',');
+    app.add_option("--element-io", element_ios, "element kernel and fused operator: input and output read "
+                                                "and written along lines, staged through scratch by consecutive "
+                                                "threads, or auto (the tuning row)")->delimiter(',');
+    app.add_option("--interior-nodes", interiors, "fused operator: a cell's interior nodes stored (default) and/or "
+                                                  "added atomically like its shared ones")->delimiter(',');
     app.add_option("--deformation", deformation_name, "none, sine (smooth map) or random (perturbed vertices)");
     app.add_option("--amplitude", amplitude, "deformation amplitude (sine: of the brick, random: of a cell)");
     app.add_option("--cg-iterations", cg_iterations, "CG iterations per solve (0: no CG), 0..10000");
@@ -259,6 +278,9 @@ int main(int argc, char** argv) {
       for (const auto& e : element_ios) (void)parse_bake_off_element_io(e);
       TENSORMG_CHECK(!prefetches.empty(), "--prefetch needs at least one value");
       for (const auto& e : prefetches) (void)parse_bake_off_prefetch(e);
+      TENSORMG_CHECK(!interiors.empty(), "--interior-nodes needs at least one value");
+      for (const auto& e : interiors)
+        TENSORMG_CHECK(e == "store" || e == "atomic", "--interior-nodes '" << e << "': use store or atomic");
       for (const auto& p : precisions) TENSORMG_CHECK(p == "double" || p == "float", "precision '" << p << "': use double or float");
       for (int k : degrees)
         TENSORMG_CHECK(k >= 1 && k <= max_degree(3), "degree " << k << " is not supported in 3D; use 1.." << max_degree(3));
@@ -285,14 +307,15 @@ int main(int argc, char** argv) {
               for (const auto& io : element_ios)
                 for (const auto& pf : prefetches)
                   for (int cpt : cells_per_team)
-                    cases.push_back({parse_bake_off(p), k, n, prec, parse_bake_off_gather(g), cpt, parse_bake_off_element_io(io),
-                                     parse_bake_off_prefetch(pf)});
+                    for (const auto& in : interiors)
+                      cases.push_back({parse_bake_off(p), k, n, prec, parse_bake_off_gather(g), cpt,
+                                       parse_bake_off_element_io(io), parse_bake_off_prefetch(pf), in == "atomic"});
     check_sizes(cases, env.comm());
 
     Json results = Json::array();
     if (env.rank() == 0)
-      std::printf("%-6s %2s %-6s %-8s %11s %9s %9s %6s %7s %6s | %-8s %9s | %9s\n", "BP", "k", "prec", "io", "DoFs", "GDoF/s",
-                  "GFLOP/s", "F/B", "GB/s", "%DRAM", "gather", "op GDoF/s", "CG GDoF/s");
+      std::printf("%-6s %2s %-6s %-8s %11s %9s %9s %6s %7s %6s | %-8s %9s | %9s %9s\n", "BP", "k", "prec", "io", "DoFs",
+                  "GDoF/s", "GFLOP/s", "F/B", "GB/s", "%DRAM", "gather", "op GDoF/s", "CG GDoF/s", "CG marg.");
     for (const Case& c : cases) {
       std::string line;
       Json r;
@@ -317,7 +340,8 @@ int main(int argc, char** argv) {
     }
     if (env.rank() == 0)
       std::printf("GDoF/s and GFLOP/s: element kernel on E-vectors; F/B, GB/s and %%DRAM by paper 003's Table 2 model; "
-                  "op: the full operator on the continuous vector; CG: per iteration\n");
+                  "op: the full operator on the continuous vector; CG: per iteration of a whole solve (its set-up and final "
+                  "residual included), marg.: of the iterations beyond the first\n");
     if (output.empty()) return 0;
     collectively(env.comm(), [&] {
       if (env.rank() != 0) return;
