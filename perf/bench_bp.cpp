@@ -215,9 +215,9 @@ Json run_case(const Case& c, const DeformationOptions& deformation, MPI_Comm com
     r["cg"] = g;
   }
   char text[256];
-  std::snprintf(text, sizeof text, "%-6s %2d %-6s %-6s%s %11.0f %9.3f %9.1f %6.2f %7.1f %6.1f | %-8s %9.3f | %9.3f %9.3f",
+  std::snprintf(text, sizeof text, "%-6s %2d %-6s %-6s%s%s %11.0f %9.3f %9.1f %6.2f %7.1f %6.1f | %-8s %9.3f | %9.3f %9.3f",
                 to_string(c.problem).c_str(), c.degree, c.precision.c_str(), to_string(op.element_io()).c_str(),
-                op.prefetches() ? "+p" : "  ", dofs, dofs / element_seconds / 1e9,
+                op.prefetches() ? "+p" : "  ", c.atomic_interior ? "a" : " ", dofs, dofs / element_seconds / 1e9,
                 flops / element_seconds / 1e9, flops / model_bytes, model_bytes / element_seconds / 1e9, pct_dram,
                 to_string(c.gather).c_str(), dofs / vmult_seconds / 1e9,
                 cg_iterations > 0 ? dofs * cg_iterations / cg_seconds / 1e9 : 0.0, cg_marginal > 0 ? dofs / cg_marginal / 1e9 : 0.0);
@@ -314,7 +314,7 @@ int main(int argc, char** argv) {
 
     Json results = Json::array();
     if (env.rank() == 0)
-      std::printf("%-6s %2s %-6s %-8s %11s %9s %9s %6s %7s %6s | %-8s %9s | %9s %9s\n", "BP", "k", "prec", "io", "DoFs",
+      std::printf("%-6s %2s %-6s %-9s %11s %9s %9s %6s %7s %6s | %-8s %9s | %9s %9s\n", "BP", "k", "prec", "io", "DoFs",
                   "GDoF/s", "GFLOP/s", "F/B", "GB/s", "%DRAM", "gather", "op GDoF/s", "CG GDoF/s", "CG marg.");
     for (const Case& c : cases) {
       std::string line;
@@ -339,7 +339,8 @@ int main(int argc, char** argv) {
       results.push_back(std::move(r));
     }
     if (env.rank() == 0)
-      std::printf("GDoF/s and GFLOP/s: element kernel on E-vectors; F/B, GB/s and %%DRAM by paper 003's Table 2 model; "
+      std::printf("io: +p factors prefetched, a: interior nodes added atomically; GDoF/s and GFLOP/s: element "
+                  "kernel on E-vectors; F/B, GB/s and %%DRAM by paper 003's Table 2 model; "
                   "op: the full operator on the continuous vector; CG: per iteration of a whole solve (its set-up and final "
                   "residual included), marg.: of the iterations beyond the first\n");
     if (output.empty()) return 0;
