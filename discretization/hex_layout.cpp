@@ -492,6 +492,9 @@ HexMemoryEstimate estimate_hex_memory(global_index n_cells, global_index n_verti
   const double rows = vertices * components, nnz = rows * 27.0 * components;
   e.csr_bytes = nnz * (sizeof(double) + sizeof(local_index)) + (rows + 1) * sizeof(std::int64_t);
   e.geometry_bytes = cells * 80 * sizeof(double);
+  // Per cell at most 8 incidence entries (uint16) and, per distinct vertex of a block (fewer than
+  // 8 per cell), a vertex number and an offset.
+  e.block_scatter_bytes = cells * (8 * sizeof(std::uint16_t) + 8 * 2 * sizeof(local_index));
   e.vector_bytes = vertices * components * sizeof(double);
   return e;
 }

@@ -173,6 +173,7 @@ struct HexMemoryEstimate {
   double mesh_host_bytes = 0;
   double csr_bytes = 0;       ///< the assembled matrix (values, column indices, row offsets)
   double geometry_bytes = 0;  ///< the stored-geometry variant's factors
+  double block_scatter_bytes = 0;  ///< the block scatter's vertex lists (and their host copies)
   double vector_bytes = 0;    ///< one distributed vector
 };
 HexMemoryEstimate estimate_hex_memory(global_index n_cells, global_index n_vertices, int components, int ranks);

@@ -1,6 +1,10 @@
 #include "discretization/low_order_operator.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <utility>
+#include <vector>
 
 #include "core/device_traits.hpp"
 #include "core/enum_names.hpp"
@@ -15,6 +19,7 @@ constexpr EnumName<LowOrderGeometry> geometry_names[] = {{LowOrderGeometry::on_t
                                                          {LowOrderGeometry::stored, "stored"}};
 constexpr EnumName<LowOrderScatter> scatter_names[] = {{LowOrderScatter::atomic, "atomic"},
                                                        {LowOrderScatter::coloured, "coloured"},
+                                                       {LowOrderScatter::block, "block"},
                                                        {LowOrderScatter::coloured, "colored"}};
 constexpr EnumName<LowOrderEvaluation> evaluation_names[] = {{LowOrderEvaluation::pointwise, "pointwise"},
                                                              {LowOrderEvaluation::factorized, "factorized"}};
@@ -166,7 +171,26 @@ struct LowOrderCellKernel {
     const local_index c = coloured ? order(first + i) : i;
     local_index v[8];
     bool fixed[8];
-    double u[components][8], out[components][8];
+    double out[components][8];
+    evaluate(c, v, fixed, out);
+    TENSORMG_UNROLL_ALL
+    for (int a = 0; a < 8; ++a) {
+      if (fixed[a]) continue;
+      TENSORMG_UNROLL_ALL
+      for (int m = 0; m < components; ++m) {
+        if (coloured)
+          dst(v[a] * components + m) += out[m][a];
+        else
+          Kokkos::atomic_add(&dst(v[a] * components + m), out[m][a]);
+      }
+    }
+  }
+
+  /// Cell c's product (or diagonal): its vertices v, which of them are Dirichlet vertices, and
+  /// the results out[component][vertex] (zero and not to be added at the Dirichlet ones).
+  KOKKOS_FORCEINLINE_FUNCTION void evaluate(local_index c, local_index (&v)[8], bool (&fixed)[8],
+                                            double (&out)[components][8]) const {
+    double u[components][8];
     double x[8][3];
     TENSORMG_UNROLL_ALL
     for (int a = 0; a < 8; ++a) {
@@ -287,16 +311,54 @@ struct LowOrderCellKernel {
       TENSORMG_UNROLL_ALL
       for (int m = 0; m < components; ++m) integrate_gradients(F[m], out[m]);
     }
-    TENSORMG_UNROLL_ALL
-    for (int a = 0; a < 8; ++a) {
-      if (fixed[a]) continue;
+  }
+};
+
+/// The block scatter: team b evaluates the cells of block b (a thread per cell), puts their
+/// results into scratch, entry (cell in block · 8 + corner) · components + component, and after a
+/// barrier sums them per distinct vertex of the block (a thread per vertex, ascending vertex
+/// numbers) and adds each sum to dst atomically (a block's vertex may be another block's too).
+template <class ExecSpace, int components, bool stored, bool factorized>
+struct LowOrderBlockKernel {
+  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  using Member = typename Policy::member_type;
+  using mem = typename ExecSpace::memory_space;
+  LowOrderCellKernel<ExecSpace, components, stored, factorized, false, false> cell;
+  Kokkos::View<const local_index*, mem> block_offsets, block_vertices, incidence_offsets;
+  Kokkos::View<const std::uint16_t*, mem> incidence;
+  local_index n_cells = 0;
+  int block_cells = 1;
+
+  static std::size_t scratch_values(int block_cells) { return std::size_t(block_cells) * 8 * components; }
+  std::size_t team_shmem_size(int) const { return scratch_values(block_cells) * sizeof(double); }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    const local_index b = team.league_rank();
+    const local_index first = b * local_index(block_cells);
+    const int count = n_cells - first < block_cells ? int(n_cells - first) : block_cells;
+    double* sums = static_cast<double*>(team.team_scratch(0).get_shmem(team_shmem_size(0)));
+    for (int lc = team.team_rank(); lc < count; lc += team.team_size()) {
+      local_index v[8];
+      bool fixed[8];
+      double out[components][8];
+      cell.evaluate(first + lc, v, fixed, out);
       TENSORMG_UNROLL_ALL
-      for (int m = 0; m < components; ++m) {
-        if (coloured)
-          dst(v[a] * components + m) += out[m][a];
-        else
-          Kokkos::atomic_add(&dst(v[a] * components + m), out[m][a]);
+      for (int a = 0; a < 8; ++a)
+        TENSORMG_UNROLL_ALL
+        for (int m = 0; m < components; ++m) sums[(lc * 8 + a) * components + m] = out[m][a];
+    }
+    team.team_barrier();
+    const local_index end = block_offsets(b + 1);
+    for (local_index i = block_offsets(b) + team.team_rank(); i < end; i += team.team_size()) {
+      double total[components] = {};
+      for (local_index j = incidence_offsets(i); j < incidence_offsets(i + 1); ++j) {
+        const int entry = incidence(j);
+        TENSORMG_UNROLL_ALL
+        for (int m = 0; m < components; ++m) total[m] += sums[entry * components + m];
       }
+      const local_index vertex = block_vertices(i);
+      TENSORMG_UNROLL_ALL
+      for (int m = 0; m < components; ++m) Kokkos::atomic_add(&cell.dst(vertex * components + m), total[m]);
     }
   }
 };
@@ -359,6 +421,48 @@ double low_order_flops_per_cell(LowOrderProblem problem, LowOrderGeometry geomet
   return jacobian + C * (gradients + transpose) + 8 * (point + accumulate);
 }
 
+namespace {
+/// The block scatter's lists from the layout's host cells (see LowOrderOperator's members):
+/// per block of block_cells consecutive cells, its (vertex, cell · 8 + corner) pairs without the
+/// Dirichlet corners, sorted by vertex.
+struct HostBlockLists {
+  std::vector<local_index> offsets{0}, vertices, incidence_offsets{0};
+  std::vector<std::uint16_t> incidence;
+};
+HostBlockLists build_block_lists(const std::vector<local_index>& cells, const std::vector<char>& dirichlet,
+                                 local_index n_cells, int block_cells) {
+  HostBlockLists h;
+  std::vector<std::pair<local_index, std::uint16_t>> pairs;
+  for (local_index first = 0; first < n_cells; first += block_cells) {
+    const local_index count = std::min<local_index>(block_cells, n_cells - first);
+    pairs.clear();
+    for (local_index lc = 0; lc < count; ++lc)
+      for (int a = 0; a < 8; ++a) {
+        const local_index v = cells[8 * std::size_t(first + lc) + a];
+        if (!dirichlet[v]) pairs.emplace_back(v, std::uint16_t(lc * 8 + a));
+      }
+    std::sort(pairs.begin(), pairs.end());
+    for (std::size_t j = 0; j < pairs.size(); ++j) {
+      if (j == 0 || pairs[j].first != pairs[j - 1].first) {
+        if (j > 0) h.incidence_offsets.push_back(local_index(h.incidence.size()));
+        h.vertices.push_back(pairs[j].first);
+      }
+      h.incidence.push_back(pairs[j].second);
+    }
+    if (!pairs.empty()) h.incidence_offsets.push_back(local_index(h.incidence.size()));
+    h.offsets.push_back(local_index(h.vertices.size()));
+  }
+  return h;
+}
+
+template <class T, class Mem>
+Kokkos::View<T*, Mem> to_device(const std::vector<T>& host, const std::string& name) {
+  Kokkos::View<T*, Mem> view(Kokkos::view_alloc(Kokkos::WithoutInitializing, name), host.size());
+  Kokkos::deep_copy(view, Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(host.data(), host.size()));
+  return view;
+}
+}  // namespace
+
 template <class ExecSpace>
 LowOrderOperator<ExecSpace>::LowOrderOperator(std::shared_ptr<const HexLayout<ExecSpace>> layout,
                                               const LowOrderOptions& options)
@@ -367,11 +471,30 @@ LowOrderOperator<ExecSpace>::LowOrderOperator(std::shared_ptr<const HexLayout<Ex
   TENSORMG_CHECK(layout_->components() == expected, "the " << to_string(options_.problem) << " operator needs a layout with "
                                                            << expected << " components per vertex, not "
                                                            << layout_->components());
+  TENSORMG_CHECK(options_.block_cells >= 1 && options_.block_cells <= 1024,
+                 "cells per block of the block scatter must be in 1..1024, given " << options_.block_cells);
+  if (options_.scatter == LowOrderScatter::block) {
+    const HostBlockLists h = build_block_lists(layout_->host_cells(), layout_->dirichlet_vertex(), layout_->n_cells(),
+                                               options_.block_cells);
+    block_offsets_ = to_device<local_index, memory_space>(h.offsets, "tensormg::low_order::block_offsets");
+    block_vertices_ = to_device<local_index, memory_space>(h.vertices, "tensormg::low_order::block_vertices");
+    incidence_offsets_ =
+        to_device<local_index, memory_space>(h.incidence_offsets, "tensormg::low_order::incidence_offsets");
+    incidence_ = to_device<std::uint16_t, memory_space>(h.incidence, "tensormg::low_order::incidence");
+  }
   if (options_.geometry == LowOrderGeometry::stored) {
     geometry_ = decltype(geometry_)("tensormg::low_order::geometry", 80, layout_->n_cells());
     Kokkos::parallel_for("tensormg::low_order::geometry", Kokkos::RangePolicy<ExecSpace>(0, layout_->n_cells()),
                          LowOrderGeometryKernel<ExecSpace>{layout_->cells(), layout_->points(), geometry_});
   }
+}
+
+
+template <class ExecSpace>
+double LowOrderOperator<ExecSpace>::device_bytes() const {
+  return double(geometry_.span()) * sizeof(double) +
+         double(block_offsets_.span() + block_vertices_.span() + incidence_offsets_.span()) * sizeof(local_index) +
+         double(incidence_.span()) * sizeof(std::uint16_t);
 }
 
 template <class ExecSpace>
@@ -380,18 +503,49 @@ double LowOrderOperator<ExecSpace>::flops() const {
 }
 
 namespace {
+/// The block scatter's vertex lists (LowOrderOperator's members), handed to the launches.
+template <class ExecSpace>
+struct BlockLists {
+  using mem = typename ExecSpace::memory_space;
+  Kokkos::View<const local_index*, mem> offsets, vertices, incidence_offsets;
+  Kokkos::View<const std::uint16_t*, mem> incidence;
+  int block_cells = 1;
+};
+
+template <class ExecSpace>
+using FactorView = Kokkos::View<double**, Kokkos::LayoutRight, typename ExecSpace::memory_space>;
+template <class ExecSpace>
+using ValueView = Kokkos::View<double*, typename ExecSpace::memory_space>;
+
 template <class ExecSpace, int components, bool stored, bool factorized, bool diagonal>
-void run_cells(const HexLayout<ExecSpace>& layout, LowOrderScatter scatter,
-               const Kokkos::View<double**, Kokkos::LayoutRight, typename ExecSpace::memory_space>& factors,
-               const Kokkos::View<double*, typename ExecSpace::memory_space>& src,
-               const Kokkos::View<double*, typename ExecSpace::memory_space>& dst) {
+void run_cells(const HexLayout<ExecSpace>& layout, LowOrderScatter scatter, const BlockLists<ExecSpace>& blocks,
+               const FactorView<ExecSpace>& factors, const ValueView<ExecSpace>& src, const ValueView<ExecSpace>& dst) {
   const char* name = components == 1 ? "tensormg::low_order::laplace" : "tensormg::low_order::elasticity";
-  if (scatter == LowOrderScatter::atomic) {
+  // The diagonal is set-up work: with the block scatter, by atomic additions.
+  if (scatter == LowOrderScatter::atomic || (diagonal && scatter == LowOrderScatter::block)) {
     LowOrderCellKernel<ExecSpace, components, stored, factorized, false, diagonal> k{
         layout.cells(), layout.points(), layout.coefficient(), layout.lame_lambda(), layout.lame_mu(), factors,
         layout.cell_order(), 0, src, dst};
     Kokkos::parallel_for(name, Kokkos::RangePolicy<ExecSpace>(0, layout.n_cells()), k);
     return;
+  }
+  if constexpr (!diagonal) {
+    if (scatter == LowOrderScatter::block) {
+      using Kernel = LowOrderBlockKernel<ExecSpace, components, stored, factorized>;
+      Kernel k{{layout.cells(), layout.points(), layout.coefficient(), layout.lame_lambda(), layout.lame_mu(), factors,
+                layout.cell_order(), 0, src, dst},
+               blocks.offsets,
+               blocks.vertices,
+               blocks.incidence_offsets,
+               blocks.incidence,
+               layout.n_cells(),
+               blocks.block_cells};
+      const local_index league = local_index(blocks.offsets.extent(0)) - 1;
+      if (league <= 0) return;
+      const int team = runs_on_host<ExecSpace>() ? 1 : blocks.block_cells;
+      Kokkos::parallel_for(name, typename Kernel::Policy(league, team), k);
+      return;
+    }
   }
   const auto& offsets = layout.colour_offsets();
   for (std::size_t colour = 0; colour + 1 < offsets.size(); ++colour) {
@@ -403,32 +557,29 @@ void run_cells(const HexLayout<ExecSpace>& layout, LowOrderScatter scatter,
 }
 
 template <class ExecSpace, int components, bool diagonal>
-void dispatch_variant(const HexLayout<ExecSpace>& layout, const LowOrderOptions& o,
-                      const Kokkos::View<double**, Kokkos::LayoutRight, typename ExecSpace::memory_space>& factors,
-                      const Kokkos::View<double*, typename ExecSpace::memory_space>& src,
-                      const Kokkos::View<double*, typename ExecSpace::memory_space>& dst) {
+void dispatch_variant(const HexLayout<ExecSpace>& layout, const LowOrderOptions& o, const BlockLists<ExecSpace>& blocks,
+                      const FactorView<ExecSpace>& factors, const ValueView<ExecSpace>& src,
+                      const ValueView<ExecSpace>& dst) {
   const bool stored = o.geometry == LowOrderGeometry::stored;
   // The diagonal is always formed point by point (set-up work, no factorized variant).
   const bool factorized = !diagonal && o.evaluation == LowOrderEvaluation::factorized;
   if (stored && factorized)
-    run_cells<ExecSpace, components, true, true, diagonal>(layout, o.scatter, factors, src, dst);
+    run_cells<ExecSpace, components, true, true, diagonal>(layout, o.scatter, blocks, factors, src, dst);
   else if (stored)
-    run_cells<ExecSpace, components, true, false, diagonal>(layout, o.scatter, factors, src, dst);
+    run_cells<ExecSpace, components, true, false, diagonal>(layout, o.scatter, blocks, factors, src, dst);
   else if (factorized)
-    run_cells<ExecSpace, components, false, true, diagonal>(layout, o.scatter, factors, src, dst);
+    run_cells<ExecSpace, components, false, true, diagonal>(layout, o.scatter, blocks, factors, src, dst);
   else
-    run_cells<ExecSpace, components, false, false, diagonal>(layout, o.scatter, factors, src, dst);
+    run_cells<ExecSpace, components, false, false, diagonal>(layout, o.scatter, blocks, factors, src, dst);
 }
 
 template <class ExecSpace, bool diagonal>
-void dispatch(const HexLayout<ExecSpace>& layout, const LowOrderOptions& o,
-              const Kokkos::View<double**, Kokkos::LayoutRight, typename ExecSpace::memory_space>& factors,
-              const Kokkos::View<double*, typename ExecSpace::memory_space>& src,
-              const Kokkos::View<double*, typename ExecSpace::memory_space>& dst) {
+void dispatch(const HexLayout<ExecSpace>& layout, const LowOrderOptions& o, const BlockLists<ExecSpace>& blocks,
+              const FactorView<ExecSpace>& factors, const ValueView<ExecSpace>& src, const ValueView<ExecSpace>& dst) {
   if (o.problem == LowOrderProblem::laplace)
-    dispatch_variant<ExecSpace, 1, diagonal>(layout, o, factors, src, dst);
+    dispatch_variant<ExecSpace, 1, diagonal>(layout, o, blocks, factors, src, dst);
   else
-    dispatch_variant<ExecSpace, 3, diagonal>(layout, o, factors, src, dst);
+    dispatch_variant<ExecSpace, 3, diagonal>(layout, o, blocks, factors, src, dst);
 }
 
 /// dst(i) = value(i) for the constrained DoFs i (value = src for identity rows, 1 for the diagonal).
@@ -450,7 +601,8 @@ void LowOrderOperator<ExecSpace>::vmult(vector_type& dst, const vector_type& src
   ScopedRegion region("tensormg::low_order::vmult");
   src.update_ghosts();
   dst.fill(0.0);
-  dispatch<ExecSpace, false>(*layout_, options_, geometry_, src.view(), dst.view());
+  dispatch<ExecSpace, false>(*layout_, options_, block_lists<BlockLists<ExecSpace>>(), geometry_, src.view(),
+                             dst.view());
   dst.compress_add();
   set_constrained<ExecSpace>(layout_->constrained_dofs(), dst.view(), src.view(), false);
 }
@@ -458,7 +610,8 @@ void LowOrderOperator<ExecSpace>::vmult(vector_type& dst, const vector_type& src
 template <class ExecSpace>
 void LowOrderOperator<ExecSpace>::compute_diagonal(vector_type& diagonal) const {
   diagonal.fill(0.0);
-  dispatch<ExecSpace, true>(*layout_, options_, geometry_, diagonal.view(), diagonal.view());
+  dispatch<ExecSpace, true>(*layout_, options_, block_lists<BlockLists<ExecSpace>>(), geometry_, diagonal.view(),
+                            diagonal.view());
   diagonal.compress_add();
   set_constrained<ExecSpace>(layout_->constrained_dofs(), diagonal.view(), diagonal.view(), true);
 }

@@ -5,9 +5,12 @@
 /// −∇·(λ tr ε(u) I + 2μ ε(u)) with per-cell (λ, μ). One thread per cell: it reads its 8 vertices'
 /// coordinates and values, forms the Jacobian of the trilinear map at each of the 2×2×2 Gauss points
 /// (or reads it, stored, as a variant), applies the quadrature-point operator and adds its 8 (24)
-/// results into the destination, by atomic additions or colour by colour without atomics.
+/// results into the destination: by atomic additions, colour by colour without atomics, or
+/// summed first per block of consecutive cells in scratch (one team per block, one atomic per
+/// distinct vertex of the block).
 /// Dirichlet rows are identity (the layout's constrained DoFs), the columns of Dirichlet DoFs zero.
 
+#include <cstdint>
 #include <string>
 
 #include "core/distributed_vector.hpp"
@@ -20,9 +23,12 @@ enum class LowOrderProblem { laplace, elasticity };
 /// (nothing stored: 24 coordinates per cell read) or read from per-quadrature-point arrays
 /// (10 values per point: 80 per cell).
 enum class LowOrderGeometry { on_the_fly, stored };
-/// How cells add into shared vertices: atomic additions, or one launch per colour of cells that
-/// share no vertex, plain additions.
-enum class LowOrderScatter { atomic, coloured };
+/// How cells add into shared vertices: atomic additions; one launch per colour of cells that
+/// share no vertex, plain additions; or block: a team of threads takes a block of consecutive
+/// (Morton-ordered, so compact) cells, puts its cells' results into scratch, sums them per
+/// distinct vertex of the block and adds each sum atomically: with blocks of 128 cells about
+/// 1.8 instead of 8 atomic additions per cell and component, in the order of the vertex numbers.
+enum class LowOrderScatter { atomic, coloured, block };
 /// How J and ∇_ξ u reach the Gauss points and the result the vertices: point by point, sums over
 /// the 8 vertices (paper 004 Algorithm 2), or factorized: edge differences interpolated along the
 /// other two directions (the tensor structure of Q1; 2.5× fewer flops).
@@ -44,6 +50,8 @@ struct LowOrderOptions {
   LowOrderGeometry geometry = LowOrderGeometry::on_the_fly;
   LowOrderScatter scatter = LowOrderScatter::atomic;
   LowOrderEvaluation evaluation = LowOrderEvaluation::factorized;
+  /// Block scatter: cells per block (the team's threads on a GPU), 1..1024.
+  int block_cells = 128;
 };
 
 /// Floating-point operations of one cell's product (the kernel's count, per variant).
@@ -74,15 +82,25 @@ class LowOrderOperator {
   const LowOrderOptions& options() const { return options_; }
   /// Flops of one vmult on this rank (cells × flops per cell).
   double flops() const;
-  /// Device bytes the operator holds beyond the layout (the stored geometry).
-  double device_bytes() const { return double(geometry_.span()) * sizeof(double); }
+  /// Device bytes the operator holds beyond the layout (the stored geometry, the block scatter's
+  /// vertex lists).
+  double device_bytes() const;
 
  private:
   void apply_cells(vector_type& dst, const vector_type& src) const;
+  template <class Lists>
+  Lists block_lists() const {
+    return {block_offsets_, block_vertices_, incidence_offsets_, incidence_, options_.block_cells};
+  }
   std::shared_ptr<const HexLayout<ExecSpace>> layout_;
   LowOrderOptions options_;
   /// Stored variant: [point * 10 + (J⁻¹ row-major 0..8, w det J 9)][cell], cells contiguous.
   Kokkos::View<double**, Kokkos::LayoutRight, memory_space> geometry_;
+  /// Block scatter: block b's distinct non-Dirichlet vertices are block_vertices_(i) for i in
+  /// [block_offsets_(b), block_offsets_(b + 1)), ascending; vertex i sums the scratch entries
+  /// incidence_(j) = (cell in block) · 8 + corner for j in [incidence_offsets_(i), incidence_offsets_(i + 1)).
+  Kokkos::View<local_index*, memory_space> block_offsets_, block_vertices_, incidence_offsets_;
+  Kokkos::View<std::uint16_t*, memory_space> incidence_;
 };
 
 }  // namespace tensormg

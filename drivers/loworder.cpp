@@ -216,6 +216,7 @@ void check_size(const Options& o, double n_cells, double n_vertices, double n_bo
   }
   if (o.op == "assembled") need.device_bytes += e.csr_bytes;
   if (o.op == "matrix-free" && o.geometry == "stored") need.device_bytes += e.geometry_bytes;
+  if (o.op == "matrix-free" && o.scatter == "block") need.device_bytes += e.block_scatter_bytes;
   // Host: the whole mesh on every rank, the layout's host copies, the matrix assembled on the host,
   // the right-hand side, the errors and the output staged through host vectors.
   need.host_bytes = e.mesh_host_bytes + e.layout_device_bytes + 3 * e.vector_bytes;
@@ -692,7 +693,8 @@ int main(int argc, char** argv) {
     app.add_option("--seed", o.seed, "brick: seed of the perturbation and the renumbering");
     app.add_option("--operator", o.op, "matrix-free or assembled (KokkosSparse CRS)");
     app.add_option("--geometry", o.geometry, "matrix-free: on-the-fly (Jacobians from the vertices) or stored");
-    app.add_option("--scatter", o.scatter, "matrix-free: atomic or coloured (one launch per colour, no atomics)");
+    app.add_option("--scatter", o.scatter, "matrix-free: atomic, coloured (one launch per colour, no atomics) or block "
+                                           "(summed per block of 128 cells in scratch, one atomic per vertex of a block)");
     app.add_option("--evaluation", o.evaluation,
                    "matrix-free: factorized (edge differences, the tensor structure of Q1) or pointwise (sums over "
                    "the 8 vertices at each Gauss point, paper 004 Algorithm 2)");

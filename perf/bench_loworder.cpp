@@ -58,6 +58,7 @@ struct Sweep {
   std::vector<MfVariant> mf;
   bool spmv = false, noop = false;
   int repeats = 10, cg_iterations = 20;
+  int block_cells = 128;  ///< cells per block of the block scatter
   double perturbation = 0.2;
   bool renumber = false;
   long long seed = 1;
@@ -272,6 +273,7 @@ class SizeBench {
     lo.geometry = v.geometry;
     lo.scatter = v.scatter;
     lo.evaluation = v.evaluation;
+    lo.block_cells = sweep_.block_cells;
     const LowOrderOperator<Exec> A(layout_, lo);
     const double flops = sum_over_ranks(A.flops(), comm_);
     const double bytes = layout_bytes_ + sum_over_ranks(A.device_bytes(), comm_);
@@ -280,6 +282,7 @@ class SizeBench {
     m.record["evaluation"] = v.evaluation_name;
     m.record["geometry"] = v.geometry_name;
     m.record["scatter"] = v.scatter_name;
+    if (v.scatter == LowOrderScatter::block) m.record["block_cells"] = sweep_.block_cells;
     m.record["flops_per_cell"] = low_order_flops_per_cell(problem_, v.geometry, v.evaluation);
     if (reference_) {
       A.vmult(y_, x_);
@@ -415,6 +418,7 @@ int run_size(LowOrderProblem problem, double target, const Sweep& sweep, const p
   for (const auto& v : sweep.mf) {
     MemoryNeed need = base;
     if (v.geometry == LowOrderGeometry::stored) need.device_bytes += e.geometry_bytes;
+    if (v.scatter == LowOrderScatter::block) need.device_bytes += e.block_scatter_bytes;
     const std::string why = memory_refusal(need, what.str() + ", geometry " + v.geometry_name + ")",
                                            sweep.single_case, comm);
     if (!why.empty()) {
@@ -436,7 +440,7 @@ int main(int argc, char** argv) {
     CLI::App app{"tensormg-bench-loworder: Q1 Laplace and elasticity on perturbed hexahedral bricks, matrix-free "
                  "against SpMV and the NoOp-SpMV bound (paper 004)"};
     std::vector<std::string> problems{"laplace", "elasticity"}, operators{"mf", "spmv", "noop"},
-        geometries{"on-the-fly", "stored"}, scatters{"atomic", "coloured"}, evaluations{"factorized", "pointwise"};
+        geometries{"on-the-fly", "stored"}, scatters{"atomic", "coloured", "block"}, evaluations{"factorized", "pointwise"};
     std::vector<double> dofs{1e4, 1e5, 1e6};
     Sweep sweep;
     std::string ceilings_path, output;
@@ -448,7 +452,9 @@ int main(int argc, char** argv) {
                    "mf (matrix-free), spmv (assembled CRS) and/or noop (the matrix streamed once: the SpMV bound)")
         ->delimiter(',');
     app.add_option("--geometry", geometries, "mf: on-the-fly and/or stored")->delimiter(',');
-    app.add_option("--scatter", scatters, "mf: atomic and/or coloured")->delimiter(',');
+    app.add_option("--scatter", scatters, "mf: atomic, coloured and/or block (summed per block of cells in scratch)")
+        ->delimiter(',');
+    app.add_option("--block-cells", sweep.block_cells, "mf, block scatter: cells per block (threads per team), 1..1024");
     app.add_option("--evaluation", evaluations,
                    "mf: factorized (edge differences) and/or pointwise (paper 004 Algorithm 2)")
         ->delimiter(',');
@@ -498,6 +504,8 @@ int main(int argc, char** argv) {
       TENSORMG_CHECK(sweep.perturbation >= 0 && sweep.perturbation < 1,
                      "--perturbation must be in [0, 1), given " << sweep.perturbation);
       TENSORMG_CHECK(sweep.seed >= 0, "--seed must be >= 0, given " << sweep.seed);
+      TENSORMG_CHECK(sweep.block_cells >= 1 && sweep.block_cells <= 1024,
+                     "--block-cells must be in 1..1024, given " << sweep.block_cells);
       TENSORMG_CHECK(sweep.repeats >= 1 && sweep.repeats <= 10000,
                      "--repeats must be in 1..10000, given " << sweep.repeats);
       TENSORMG_CHECK(sweep.cg_iterations >= 0 && sweep.cg_iterations <= 10000,

@@ -149,13 +149,24 @@ TYPED_TEST(LowOrderTest, MatrixFreeEqualsAssembled) {
     const auto ref = to_host(y_csr);
     const double scale = max_abs(ref);
     ASSERT_GT(scale, 0);
+    for (const int bad : {0, 1025}) {
+      LowOrderOptions o{p, LowOrderGeometry::on_the_fly, LowOrderScatter::block};
+      o.block_cells = bad;
+      EXPECT_THROW(LowOrderOperator<TypeParam>(layout, o), InputError) << bad;
+    }
+    // Block scatter: blocks of 7 cells (17 blocks of the 120, the last one short) and of 128 (one).
     for (const auto g : {LowOrderGeometry::on_the_fly, LowOrderGeometry::stored})
-      for (const auto s : {LowOrderScatter::atomic, LowOrderScatter::coloured})
-      for (const auto e : {LowOrderEvaluation::pointwise, LowOrderEvaluation::factorized}) {
-        const LowOrderOperator<TypeParam> A(layout, {p, g, s, e});
+      for (const auto s : {LowOrderScatter::atomic, LowOrderScatter::coloured, LowOrderScatter::block})
+      for (const auto e : {LowOrderEvaluation::pointwise, LowOrderEvaluation::factorized})
+      for (const int block_cells : {7, 128}) {
+        if (s != LowOrderScatter::block && block_cells != 128) continue;
+        LowOrderOptions o{p, g, s, e};
+        o.block_cells = block_cells;
+        const LowOrderOperator<TypeParam> A(layout, o);
         A.vmult(y_mf, x);
-        EXPECT_LE(max_difference(to_host(y_mf), ref), 1e-12 * scale)
-            << to_string(p) << " " << to_string(g) << " " << to_string(s) << " " << to_string(e);
+        EXPECT_LE(max_difference(to_host(y_mf), ref), 1e-12 * scale) << to_string(p) << " " << to_string(g) << " "
+                                                                     << to_string(s) << " " << to_string(e)
+                                                                     << " cells per block " << block_cells;
         // Diagonal: A e_i summed over a probing of the diagonal is not needed; compare with the
         // assembled matrix's diagonal entries (CRS rows hold the rank's partial sums).
         A.compute_diagonal(diag);
@@ -398,6 +409,7 @@ TEST(LowOrderOptions, NamesAndDirichletSetsParse) {
   EXPECT_EQ(parse_low_order_problem("elasticity"), LowOrderProblem::elasticity);
   EXPECT_EQ(parse_low_order_geometry("on-the-fly"), LowOrderGeometry::on_the_fly);
   EXPECT_EQ(parse_low_order_scatter("colored"), LowOrderScatter::coloured);
+  EXPECT_EQ(parse_low_order_scatter("block"), LowOrderScatter::block);
   EXPECT_EQ(parse_low_order_evaluation("pointwise"), LowOrderEvaluation::pointwise);
   EXPECT_THROW(parse_low_order_problem("stokes"), InputError);
   const HexDirichlet d = parse_hex_dirichlet("tag:3+z=0.5+x=-1");
