@@ -471,8 +471,8 @@ LowOrderOperator<ExecSpace>::LowOrderOperator(std::shared_ptr<const HexLayout<Ex
   TENSORMG_CHECK(layout_->components() == expected, "the " << to_string(options_.problem) << " operator needs a layout with "
                                                            << expected << " components per vertex, not "
                                                            << layout_->components());
-  TENSORMG_CHECK(options_.block_cells >= 1 && options_.block_cells <= 1024,
-                 "cells per block of the block scatter must be in 1..1024, given " << options_.block_cells);
+  TENSORMG_CHECK(options_.block_cells >= 1 && options_.block_cells <= 256,
+                 "cells per block of the block scatter must be in 1..256, given " << options_.block_cells);
   if (options_.scatter == LowOrderScatter::block) {
     const HostBlockLists h = build_block_lists(layout_->host_cells(), layout_->dirichlet_vertex(), layout_->n_cells(),
                                                options_.block_cells);
@@ -542,7 +542,12 @@ void run_cells(const HexLayout<ExecSpace>& layout, LowOrderScatter scatter, cons
                blocks.block_cells};
       const local_index league = local_index(blocks.offsets.extent(0)) - 1;
       if (league <= 0) return;
-      const int team = runs_on_host<ExecSpace>() ? 1 : blocks.block_cells;
+      // A thread per cell where the registers allow, else fewer threads taking several cells each.
+      int team = 1;
+      if (!runs_on_host<ExecSpace>()) {
+        const int most = typename Kernel::Policy(league, Kokkos::AUTO).team_size_max(k, Kokkos::ParallelForTag());
+        team = std::min(blocks.block_cells, most);
+      }
       Kokkos::parallel_for(name, typename Kernel::Policy(league, team), k);
       return;
     }

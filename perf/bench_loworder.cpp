@@ -454,7 +454,7 @@ int main(int argc, char** argv) {
     app.add_option("--geometry", geometries, "mf: on-the-fly and/or stored")->delimiter(',');
     app.add_option("--scatter", scatters, "mf: atomic, coloured and/or block (summed per block of cells in scratch)")
         ->delimiter(',');
-    app.add_option("--block-cells", sweep.block_cells, "mf, block scatter: cells per block (threads per team), 1..1024");
+    app.add_option("--block-cells", sweep.block_cells, "mf, block scatter: cells per block (threads per team), 1..256");
     app.add_option("--evaluation", evaluations,
                    "mf: factorized (edge differences) and/or pointwise (paper 004 Algorithm 2)")
         ->delimiter(',');
@@ -504,8 +504,8 @@ int main(int argc, char** argv) {
       TENSORMG_CHECK(sweep.perturbation >= 0 && sweep.perturbation < 1,
                      "--perturbation must be in [0, 1), given " << sweep.perturbation);
       TENSORMG_CHECK(sweep.seed >= 0, "--seed must be >= 0, given " << sweep.seed);
-      TENSORMG_CHECK(sweep.block_cells >= 1 && sweep.block_cells <= 1024,
-                     "--block-cells must be in 1..1024, given " << sweep.block_cells);
+      TENSORMG_CHECK(sweep.block_cells >= 1 && sweep.block_cells <= 256,
+                     "--block-cells must be in 1..256, given " << sweep.block_cells);
       TENSORMG_CHECK(sweep.repeats >= 1 && sweep.repeats <= 10000,
                      "--repeats must be in 1..10000, given " << sweep.repeats);
       TENSORMG_CHECK(sweep.cg_iterations >= 0 && sweep.cg_iterations <= 10000,
