@@ -45,8 +45,10 @@ BakeOffOperator<Number, ExecSpace>::BakeOffOperator(std::shared_ptr<const Deform
     cells_per_team_ = choose_cells_per_team<ExecSpace>(kernels_, options.cells_per_team,
                                                        to_string(options.problem) + " at Q" + std::to_string(k));
   });
-  staged_ = options.element_io == BakeOffElementIo::automatic ? bake_off_tuning(k, tuning_target<ExecSpace>()).staged
-                                                               : options.element_io == BakeOffElementIo::staged;
+  const BakeOffTuning row = bake_off_tuning(k, tuning_target<ExecSpace>());
+  staged_ = options.element_io == BakeOffElementIo::automatic ? row.staged : options.element_io == BakeOffElementIo::staged;
+  staged_fused_ = options.element_io == BakeOffElementIo::automatic ? row.staged_fused[int(options.problem)]
+                                                                    : options.element_io == BakeOffElementIo::staged;
   prefetch_ = options.prefetch == BakeOffPrefetch::automatic ? bake_off_tuning(k, tuning_target<ExecSpace>()).prefetch[int(options.problem)]
                                                               : options.prefetch == BakeOffPrefetch::on;
   tables_ = bake_off_tables_1d(k, quadrature_of(options.problem));
@@ -151,6 +153,7 @@ void BakeOffOperator<Number, ExecSpace>::vmult(vector_type& dst, const vector_ty
     args.dst = dst.view();
     args.gathered = true;
     args.constrained = true;
+    args.staged = staged_fused_;
     kernels_.apply(args);
     dst.compress_add();
   }

@@ -82,6 +82,8 @@ class BakeOffOperator {
   int cells_per_team() const { return cells_per_team_; }
   /// The element I/O apply_elements uses (automatic resolved).
   BakeOffElementIo element_io() const { return staged_ ? BakeOffElementIo::staged : BakeOffElementIo::lines; }
+  /// How vmult's fused gather reads and adds to the continuous vector (automatic resolved).
+  BakeOffElementIo fused_io() const { return staged_fused_ ? BakeOffElementIo::staged : BakeOffElementIo::lines; }
   /// Whether the kernels prefetch the factors (automatic resolved).
   bool prefetches() const { return prefetch_; }
   local_index n_cells() const;
@@ -101,7 +103,7 @@ class BakeOffOperator {
   BakeOffKernelTable<Number, ExecSpace> kernels_;
   GeometricFactors<Number, ExecSpace> factors_;
   int cells_per_team_ = 1;
-  bool staged_ = false, prefetch_ = false;
+  bool staged_ = false, staged_fused_ = false, prefetch_ = false;
   mutable element_vector e_src_, e_dst_;  // BakeOffGather::separate, allocated at first use
 };
 

@@ -21,23 +21,45 @@ struct BakeOffTuning {
   /// The team's geometric factors prefetched into L2 at the start by default, per problem
   /// (BP1.0, BP3.5, BP3.0: the order of enum BakeOff).
   bool prefetch[3] = {false, false, false};
+  /// The full operator (fused gather): the continuous vector gathered and added to through
+  /// scratch, node by node, by default, per problem; else along the first and last steps' lines.
+  bool staged_fused[3] = {false, false, false};
   const char* reason = "";
   const char* record = "";
 };
 
 namespace detail {
-/// The device rows (H100).
+/// The device rows (H100; the fused gather's staging measured on an H200).
 inline constexpr BakeOffTuning bake_off_device_rows[] = {
     // Staging E-vectors through scratch measured 0.76-0.97x of line-wise access (call2-element-io);
     // prefetching the factors 1.06-1.41x (FP64), except BP3.0 at k = 6: 0.91x (call3-prefetch).
-    {1, 256, 2, 256, false, {true, true, true}, "cells per team of up to 256 threads, a thread per line; factors prefetched (1.14/1.16/1.31x)", "h100-2026-11-25-bp/call3-prefetch"},
-    {2, 256, 2, 256, false, {true, true, true}, "cells per team of up to 256 threads, a thread per line; factors prefetched (1.09/1.35/1.38x)", "h100-2026-11-25-bp/call3-prefetch"},
-    {3, 256, 2, 256, false, {true, true, true}, "cells per team of up to 256 threads, a thread per line; factors prefetched (1.07/1.25/1.37x)", "h100-2026-11-25-bp/call3-prefetch"},
-    {4, 256, 2, 256, false, {true, true, true}, "cells per team of up to 256 threads, a thread per line; factors prefetched (1.06/1.20/1.41x)", "h100-2026-11-25-bp/call3-prefetch"},
-    {5, 256, 2, 256, false, {true, true, true}, "cells per team of up to 256 threads, a thread per line; factors prefetched (1.06/1.18/1.12x)", "h100-2026-11-25-bp/call3-prefetch"},
-    {6, 256, 2, 256, false, {true, true, false}, "cells per team of up to 256 threads, a thread per line; factors prefetched for BP1.0/BP3.5 (1.08/1.16x), not BP3.0 (0.91x)", "h100-2026-11-25-bp/call3-prefetch"},
-    {7, 256, 2, 256, false, {true, true, true}, "cells per team of up to 256 threads, a thread per line; factors prefetched (1.07/1.00/1.10x)", "h100-2026-11-25-bp/call3-prefetch"},
-    {8, 256, 2, 256, false, {true, true, true}, "cells per team of up to 256 threads, a thread per line; factors prefetched (1.12/1.07/1.15x)", "h100-2026-11-25-bp/call3-prefetch"},
+    // Staging the fused gather/scatter (h200-2026-11-28-bp-fused, FP64 2e7 DoFs, staged / lines
+    // at k = 2..8): BP1.0 0.85 1.11 1.32 1.04 1.25 0.94 0.88, BP3.5 0.94 1.07 1.18 1.05 1.10 1.08
+    // 0.93, BP3.0 0.75-0.90 (k = 1 not measured: lines).
+    {1, 256, 2, 256, false, {true, true, true}, {false, false, false},
+     "cells per team of up to 256 threads, a thread per line; factors prefetched (1.14/1.16/1.31x); fused gather along lines",
+     "h100-2026-11-25-bp/call3-prefetch"},
+    {2, 256, 2, 256, false, {true, true, true}, {false, false, false},
+     "cells per team of up to 256 threads, a thread per line; factors prefetched (1.09/1.35/1.38x); fused gather along lines (staged 0.85/0.94/0.88x)",
+     "h200-2026-11-28-bp-fused"},
+    {3, 256, 2, 256, false, {true, true, true}, {true, true, false},
+     "cells per team of up to 256 threads, a thread per line; factors prefetched (1.07/1.25/1.37x); fused gather staged for BP1.0/BP3.5 (1.11/1.07x), not BP3.0 (0.82x)",
+     "h200-2026-11-28-bp-fused"},
+    {4, 256, 2, 256, false, {true, true, true}, {true, true, false},
+     "cells per team of up to 256 threads, a thread per line; factors prefetched (1.06/1.20/1.41x); fused gather staged for BP1.0/BP3.5 (1.32/1.18x), not BP3.0 (0.82x)",
+     "h200-2026-11-28-bp-fused"},
+    {5, 256, 2, 256, false, {true, true, true}, {true, true, false},
+     "cells per team of up to 256 threads, a thread per line; factors prefetched (1.06/1.18/1.12x); fused gather staged for BP1.0/BP3.5 (1.04/1.05x), not BP3.0 (0.82x)",
+     "h200-2026-11-28-bp-fused"},
+    {6, 256, 2, 256, false, {true, true, false}, {true, true, false},
+     "cells per team of up to 256 threads, a thread per line; factors prefetched for BP1.0/BP3.5 (1.08/1.16x), not BP3.0 (0.91x); fused gather staged for BP1.0/BP3.5 (1.25/1.10x), not BP3.0 (0.90x)",
+     "h200-2026-11-28-bp-fused"},
+    {7, 256, 2, 256, false, {true, true, true}, {false, true, false},
+     "cells per team of up to 256 threads, a thread per line; factors prefetched (1.07/1.00/1.10x); fused gather staged for BP3.5 (1.08x), not BP1.0/BP3.0 (0.94/0.75x)",
+     "h200-2026-11-28-bp-fused"},
+    {8, 256, 2, 256, false, {true, true, true}, {false, false, false},
+     "cells per team of up to 256 threads, a thread per line; factors prefetched (1.12/1.07/1.15x); fused gather along lines (staged 0.88/0.93/0.75x)",
+     "h200-2026-11-28-bp-fused"},
 };
 }  // namespace detail
 
@@ -48,8 +70,9 @@ constexpr BakeOffTuning bake_off_tuning(int k, TuningTarget target) {
       if (target == TuningTarget::device) return row;
       BakeOffTuning host = row;
       host.team_threads = 1;
-      host.reason = "host: one cell per team of one thread, no prefetch (the host has none)";
+      host.reason = "host: one cell per team of one thread, no prefetch (the host has none), fused gather along lines";
       for (bool& p : host.prefetch) p = false;
+      for (bool& f : host.staged_fused) f = false;
       host.record = "cpu-2026-11-25-bp";
       return host;
     }

@@ -170,6 +170,7 @@ Json run_case(const Case& c, const DeformationOptions& deformation, MPI_Comm com
   Json v = Json::object();
   v["gather"] = to_string(c.gather);
   v["interior_nodes"] = c.atomic_interior ? "atomic" : "store";
+  v["fused_io"] = to_string(op.fused_io());
   v["seconds"] = vmult_seconds;
   v["GDoFps"] = dofs / vmult_seconds / 1e9;
   // Least traffic of the full operator: read x, write y (both continuous) and the factors.
@@ -219,7 +220,8 @@ Json run_case(const Case& c, const DeformationOptions& deformation, MPI_Comm com
                 to_string(c.problem).c_str(), c.degree, c.precision.c_str(), to_string(op.element_io()).c_str(),
                 op.prefetches() ? "+p" : "  ", c.atomic_interior ? "a" : " ", dofs, dofs / element_seconds / 1e9,
                 flops / element_seconds / 1e9, flops / model_bytes, model_bytes / element_seconds / 1e9, pct_dram,
-                to_string(c.gather).c_str(), dofs / vmult_seconds / 1e9,
+                (to_string(c.gather) + (c.gather == BakeOffGather::fused && op.fused_io() == BakeOffElementIo::staged ? "/st" : "")).c_str(),
+                dofs / vmult_seconds / 1e9,
                 cg_iterations > 0 ? dofs * cg_iterations / cg_seconds / 1e9 : 0.0, cg_marginal > 0 ? dofs / cg_marginal / 1e9 : 0.0);
   line = text;
   return r;
@@ -339,7 +341,7 @@ int main(int argc, char** argv) {
       results.push_back(std::move(r));
     }
     if (env.rank() == 0)
-      std::printf("io: +p factors prefetched, a: interior nodes added atomically; GDoF/s and GFLOP/s: element "
+      std::printf("io: +p factors prefetched, a: interior nodes added atomically; /st: fused gather staged; GDoF/s and GFLOP/s: element "
                   "kernel on E-vectors; F/B, GB/s and %%DRAM by paper 003's Table 2 model; "
                   "op: the full operator on the continuous vector; CG: per iteration of a whole solve (its set-up and final "
                   "residual included), marg.: of the iterations beyond the first\n");

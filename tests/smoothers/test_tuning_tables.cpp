@@ -128,6 +128,7 @@ TEST(TuningTables, BakeOffRows) {
       if (target == TuningTarget::host) {
         EXPECT_EQ(r.team_threads, 1) << where;
         for (bool p : r.prefetch) EXPECT_FALSE(p) << where << ": the host has no prefetch";
+        for (bool f : r.staged_fused) EXPECT_FALSE(f) << where << ": the host gathers along lines";
       }
       expect_record(r.reason, r.record, where);
     }
