@@ -50,8 +50,8 @@ struct LowOrderOptions {
   LowOrderGeometry geometry = LowOrderGeometry::on_the_fly;
   LowOrderScatter scatter = LowOrderScatter::atomic;
   LowOrderEvaluation evaluation = LowOrderEvaluation::factorized;
-  /// Block scatter: cells per block, 1..256 (a GPU team has one thread per cell where the
-  /// kernel's registers allow; its scratch holds 8 results per cell and component).
+  /// Block scatter: cells per block, 1..256 (a GPU team has one thread per cell; its scratch
+  /// holds 8 results per cell and component).
   int block_cells = 128;
 };
 
