@@ -329,14 +329,16 @@ struct LowOrderBlockKernel {
   local_index n_cells = 0;
   int block_cells = 1;
 
-  static std::size_t scratch_values(int block_cells) { return std::size_t(block_cells) * 8 * components; }
-  std::size_t team_shmem_size(int) const { return scratch_values(block_cells) * sizeof(double); }
+  KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes(int block_cells) {
+    return std::size_t(block_cells) * 8 * components * sizeof(double);
+  }
+  std::size_t team_shmem_size(int) const { return scratch_bytes(block_cells); }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     const local_index b = team.league_rank();
     const local_index first = b * local_index(block_cells);
     const int count = n_cells - first < block_cells ? int(n_cells - first) : block_cells;
-    double* sums = static_cast<double*>(team.team_scratch(0).get_shmem(team_shmem_size(0)));
+    double* sums = static_cast<double*>(team.team_scratch(0).get_shmem(scratch_bytes(block_cells)));
     for (int lc = team.team_rank(); lc < count; lc += team.team_size()) {
       local_index v[8];
       bool fixed[8];
