@@ -11,8 +11,9 @@
 /// loads the line into registers and forms its outputs with the shared contraction
 /// (core/tensor_contraction.hpp). Consecutive threads take consecutive lines of one cell, so the
 /// per-point geometric factors are read in coalesced rows; the first and last steps read and
-/// write the element vectors along their lines (n values per thread, merged by the L1), or, as a
-/// measured-slower variant, through scratch by consecutive threads (BakeOffArgs::staged). Where
+/// write the element vectors along their lines (n values per thread, merged by the L1), or
+/// through scratch by consecutive threads (BakeOffArgs::staged: measured slower for E-vectors,
+/// faster for the fused gather/scatter at middle degrees, bake_off_tuning.hpp). Where
 /// the tuning row says, each team first asks L2 for its cells' factors (BakeOffArgs::prefetch).
 /// Input and output are element vectors (E-vectors, [cell][n³]) or, gathered, the continuous
 /// vector through the cell's node map (cell_nodes.hpp), with atomic adds at the nodes a cell shares
