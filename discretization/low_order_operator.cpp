@@ -478,11 +478,12 @@ LowOrderOperator<ExecSpace>::LowOrderOperator(std::shared_ptr<const HexLayout<Ex
   if (options_.scatter == LowOrderScatter::block) {
     const HostBlockLists h = build_block_lists(layout_->host_cells(), layout_->dirichlet_vertex(), layout_->n_cells(),
                                                options_.block_cells);
-    block_offsets_ = to_device<local_index, memory_space>(h.offsets, "tensormg::low_order::block_offsets");
-    block_vertices_ = to_device<local_index, memory_space>(h.vertices, "tensormg::low_order::block_vertices");
-    incidence_offsets_ =
+    blocks_.offsets = to_device<local_index, memory_space>(h.offsets, "tensormg::low_order::block_offsets");
+    blocks_.vertices = to_device<local_index, memory_space>(h.vertices, "tensormg::low_order::block_vertices");
+    blocks_.incidence_offsets =
         to_device<local_index, memory_space>(h.incidence_offsets, "tensormg::low_order::incidence_offsets");
-    incidence_ = to_device<std::uint16_t, memory_space>(h.incidence, "tensormg::low_order::incidence");
+    blocks_.incidence = to_device<std::uint16_t, memory_space>(h.incidence, "tensormg::low_order::incidence");
+    blocks_.block_cells = options_.block_cells;
   }
   if (options_.geometry == LowOrderGeometry::stored) {
     geometry_ = decltype(geometry_)("tensormg::low_order::geometry", 80, layout_->n_cells());
@@ -495,8 +496,9 @@ LowOrderOperator<ExecSpace>::LowOrderOperator(std::shared_ptr<const HexLayout<Ex
 template <class ExecSpace>
 double LowOrderOperator<ExecSpace>::device_bytes() const {
   return double(geometry_.span()) * sizeof(double) +
-         double(block_offsets_.span() + block_vertices_.span() + incidence_offsets_.span()) * sizeof(local_index) +
-         double(incidence_.span()) * sizeof(std::uint16_t);
+         double(blocks_.offsets.span() + blocks_.vertices.span() + blocks_.incidence_offsets.span()) *
+             sizeof(local_index) +
+         double(blocks_.incidence.span()) * sizeof(std::uint16_t);
 }
 
 template <class ExecSpace>
@@ -505,22 +507,13 @@ double LowOrderOperator<ExecSpace>::flops() const {
 }
 
 namespace {
-/// The block scatter's vertex lists (LowOrderOperator's members), handed to the launches.
-template <class ExecSpace>
-struct BlockLists {
-  using mem = typename ExecSpace::memory_space;
-  Kokkos::View<const local_index*, mem> offsets, vertices, incidence_offsets;
-  Kokkos::View<const std::uint16_t*, mem> incidence;
-  int block_cells = 1;
-};
-
 template <class ExecSpace>
 using FactorView = Kokkos::View<double**, Kokkos::LayoutRight, typename ExecSpace::memory_space>;
 template <class ExecSpace>
 using ValueView = Kokkos::View<double*, typename ExecSpace::memory_space>;
 
 template <class ExecSpace, int components, bool stored, bool factorized, bool diagonal>
-void run_cells(const HexLayout<ExecSpace>& layout, LowOrderScatter scatter, const BlockLists<ExecSpace>& blocks,
+void run_cells(const HexLayout<ExecSpace>& layout, LowOrderScatter scatter, const LowOrderScatterBlocks<ExecSpace>& blocks,
                const FactorView<ExecSpace>& factors, const ValueView<ExecSpace>& src, const ValueView<ExecSpace>& dst) {
   const char* name = components == 1 ? "tensormg::low_order::laplace" : "tensormg::low_order::elasticity";
   // The diagonal is set-up work: with the block scatter, by atomic additions.
@@ -561,7 +554,7 @@ void run_cells(const HexLayout<ExecSpace>& layout, LowOrderScatter scatter, cons
 }
 
 template <class ExecSpace, int components, bool diagonal>
-void dispatch_variant(const HexLayout<ExecSpace>& layout, const LowOrderOptions& o, const BlockLists<ExecSpace>& blocks,
+void dispatch_variant(const HexLayout<ExecSpace>& layout, const LowOrderOptions& o, const LowOrderScatterBlocks<ExecSpace>& blocks,
                       const FactorView<ExecSpace>& factors, const ValueView<ExecSpace>& src,
                       const ValueView<ExecSpace>& dst) {
   const bool stored = o.geometry == LowOrderGeometry::stored;
@@ -578,7 +571,7 @@ void dispatch_variant(const HexLayout<ExecSpace>& layout, const LowOrderOptions&
 }
 
 template <class ExecSpace, bool diagonal>
-void dispatch(const HexLayout<ExecSpace>& layout, const LowOrderOptions& o, const BlockLists<ExecSpace>& blocks,
+void dispatch(const HexLayout<ExecSpace>& layout, const LowOrderOptions& o, const LowOrderScatterBlocks<ExecSpace>& blocks,
               const FactorView<ExecSpace>& factors, const ValueView<ExecSpace>& src, const ValueView<ExecSpace>& dst) {
   if (o.problem == LowOrderProblem::laplace)
     dispatch_variant<ExecSpace, 1, diagonal>(layout, o, blocks, factors, src, dst);
@@ -605,8 +598,7 @@ void LowOrderOperator<ExecSpace>::vmult(vector_type& dst, const vector_type& src
   ScopedRegion region("tensormg::low_order::vmult");
   src.update_ghosts();
   dst.fill(0.0);
-  dispatch<ExecSpace, false>(*layout_, options_, block_lists<BlockLists<ExecSpace>>(), geometry_, src.view(),
-                             dst.view());
+  dispatch<ExecSpace, false>(*layout_, options_, blocks_, geometry_, src.view(), dst.view());
   dst.compress_add();
   set_constrained<ExecSpace>(layout_->constrained_dofs(), dst.view(), src.view(), false);
 }
@@ -614,8 +606,7 @@ void LowOrderOperator<ExecSpace>::vmult(vector_type& dst, const vector_type& src
 template <class ExecSpace>
 void LowOrderOperator<ExecSpace>::compute_diagonal(vector_type& diagonal) const {
   diagonal.fill(0.0);
-  dispatch<ExecSpace, true>(*layout_, options_, block_lists<BlockLists<ExecSpace>>(), geometry_, diagonal.view(),
-                            diagonal.view());
+  dispatch<ExecSpace, true>(*layout_, options_, blocks_, geometry_, diagonal.view(), diagonal.view());
   diagonal.compress_add();
   set_constrained<ExecSpace>(layout_->constrained_dofs(), diagonal.view(), diagonal.view(), true);
 }

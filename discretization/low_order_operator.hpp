@@ -59,6 +59,18 @@ struct LowOrderOptions {
 double low_order_flops_per_cell(LowOrderProblem problem, LowOrderGeometry geometry,
                                 LowOrderEvaluation evaluation = LowOrderEvaluation::factorized);
 
+/// The block scatter's vertex lists, built once by the operator: block b's distinct
+/// non-Dirichlet vertices are vertices(i) for i in [offsets(b), offsets(b + 1)), ascending; vertex
+/// i sums the scratch entries incidence(j) = (cell in block) · 8 + corner for j in
+/// [incidence_offsets(i), incidence_offsets(i + 1)).
+template <class ExecSpace>
+struct LowOrderScatterBlocks {
+  using memory_space = typename ExecSpace::memory_space;
+  Kokkos::View<local_index*, memory_space> offsets, vertices, incidence_offsets;
+  Kokkos::View<std::uint16_t*, memory_space> incidence;
+  int block_cells = 1;
+};
+
 template <class ExecSpace = DefaultExec>
 class LowOrderOperator {
  public:
@@ -89,19 +101,11 @@ class LowOrderOperator {
 
  private:
   void apply_cells(vector_type& dst, const vector_type& src) const;
-  template <class Lists>
-  Lists block_lists() const {
-    return {block_offsets_, block_vertices_, incidence_offsets_, incidence_, options_.block_cells};
-  }
   std::shared_ptr<const HexLayout<ExecSpace>> layout_;
   LowOrderOptions options_;
   /// Stored variant: [point * 10 + (J⁻¹ row-major 0..8, w det J 9)][cell], cells contiguous.
   Kokkos::View<double**, Kokkos::LayoutRight, memory_space> geometry_;
-  /// Block scatter: block b's distinct non-Dirichlet vertices are block_vertices_(i) for i in
-  /// [block_offsets_(b), block_offsets_(b + 1)), ascending; vertex i sums the scratch entries
-  /// incidence_(j) = (cell in block) · 8 + corner for j in [incidence_offsets_(i), incidence_offsets_(i + 1)).
-  Kokkos::View<local_index*, memory_space> block_offsets_, block_vertices_, incidence_offsets_;
-  Kokkos::View<std::uint16_t*, memory_space> incidence_;
+  LowOrderScatterBlocks<ExecSpace> blocks_;  ///< empty unless the scatter is block
 };
 
 }  // namespace tensormg
