@@ -10,7 +10,8 @@
 /// `BlockContraction<ExecSpace, Number, dim, N>` is the trait a kernel calls; the primary template
 /// here is the portable one (one thread per line of the block, the register-level dot products of
 /// core/tensor_contraction.hpp), and a backend specialises it where it has something faster
-/// (backends/cuda_mma/block_contraction_cuda.hpp: `mma.sync` on Kokkos::Cuda for FP64 N = 8).
+/// (backends/cuda_mma/block_contraction_cuda.hpp: `mma.sync` on Kokkos::Cuda for FP64 N = 8 and,
+/// padded to 16, N = 9..16).
 /// backends/block_contraction.hpp gathers the specialisations; core includes no backend.
 ///
 /// A trait names the scratch layout its kernels want (`Layout`, e.g. the XOR-swizzled one of the
@@ -18,6 +19,13 @@
 /// benchmark can run the same kernel on another layout (the bank-conflict study). The caller
 /// allocates the blocks, synchronises the team between calls, and keeps `out` apart from every
 /// `in` (the tensor-core kernels read other threads' values of `in` while they write `out`).
+///
+/// A trait may store the block padded (`stored_n` > N values per direction, paper 001 §5.3): a
+/// tensor-core shape of 16 then serves N = 9..15. Its kernels contract the whole stored block with
+/// the N × N matrices continued by zeros, so the caller keeps the padding of every block it hands
+/// in zero (or at least finite), and the padding of the results then comes out zero; the values at
+/// positions below N are those of the unpadded contraction. Positions go through the layout,
+/// whose extent is stored_n.
 ///
 /// The products' arithmetic is the trait's last parameter (`Products`): the block's own number, or
 /// FP16 operands with FP32 sums, without or with the error correction of paper 001 Algorithm 1.
@@ -110,6 +118,8 @@ struct PortableBlockContraction {
   static constexpr const char* name =
       P == Products::native ? "portable" : P == Products::f16 ? "portable-f16-emulated" : "portable-f16ec-emulated";
   using Layout = PlainLayout<N>;
+  /// Values per direction of a block in scratch: N, no padding.
+  static constexpr int stored_n = N;
   /// Threads a team needs per block (any team size works; more than this idle).
   static constexpr int threads_per_block = block_size<dim, N> / N;
 

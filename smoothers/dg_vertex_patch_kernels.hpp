@@ -81,26 +81,33 @@ struct DgPatchKernel {
   template <block::Products P>
   using HalfBlocks = block::BlockContraction<ExecSpace, Number, dim, N, P>;
   static constexpr bool has_half_blocks = std::is_same_v<Number, float> && N == 8;
+  /// The patch's values (N^dim); a trait may store its blocks padded (B::stored_n > N: the FP64
+  /// tensor cores of sm_90 take k = 4..6, 2(k + 1) = 10..14, as blocks of 16^dim).
   static constexpr int block_values = block::block_size<dim, N>;
   /// A block kernel's team and launch bound. Tensor cores: 128 threads (each warp two tiles in 3D),
   /// 6 blocks per SM (80 registers). Same-call A/Bs against the line kernel (3D k = 3 Dirichlet,
   /// h100-2026-11-25-tensor-cores): inside the line kernel under its bound 0.92x (call3); a kernel
   /// of its own with a warp per tile and no cap: 254 registers, 0.37x (call4); with
   /// LaunchBounds<256, 1>: 95 registers, 2 blocks per SM, 0.66x (call5); this, 72 registers and
-  /// few spills: 1.19x (call6). N = 16 (k = 7, FP64 m16n8k16): the four buffers take 128 KB of
-  /// the opt-in shared memory, one team per SM, so the team is 512 threads (16 warps, 128
-  /// registers each). The portable contraction keeps the line kernel's bound.
+  /// few spills: 1.19x (call6). Blocks of 16 (k = 7, and k = 4..6 padded; FP64 m16n8k16): the
+  /// four buffers take 128 KB of the opt-in shared memory, one team per SM, so the team is 512
+  /// threads (16 warps, 128 registers each). The portable contraction keeps the line kernel's bound.
   template <class B>
-  static constexpr int block_team_size = B::tensor_cores && N == 16                ? 512
+  static constexpr bool wide_blocks = B::tensor_cores && B::stored_n == 16;
+  template <class B>
+  static constexpr int block_team_size = wide_blocks<B>                         ? 512
                                          : B::threads_per_block < max_team ? B::threads_per_block
                                                                            : max_team;
   template <class B>
   using BlockPolicy = Kokkos::TeamPolicy<
       ExecSpace,
-      std::conditional_t<B::tensor_cores, Kokkos::LaunchBounds<block_team_size<B>, (N == 16 ? 1 : 6)>, Bounds>>;
-  /// Four buffers of a patch in the block layout, each aligned to 16 bytes (tensor-core stores).
-  static constexpr int block_stride = (block_values + 3) / 4 * 4;
-  static std::size_t block_scratch_bytes() { return 4 * block_stride * sizeof(Number) + 16; }
+      std::conditional_t<B::tensor_cores, Kokkos::LaunchBounds<block_team_size<B>, (wide_blocks<B> ? 1 : 6)>, Bounds>>;
+  /// Four buffers of a patch in B's layout (B::stored_n^dim values, padding included), each
+  /// aligned to 16 bytes (tensor-core stores).
+  template <class B>
+  static constexpr int block_stride = (block::block_size<dim, B::stored_n> + 3) / 4 * 4;
+  template <class B>
+  static std::size_t block_scratch_bytes() { return 4 * block_stride<B> * sizeof(Number) + 16; }
 
   DgPatchArgs<Number, ExecSpace> args;
   FastDivisor by_patches[2];
@@ -352,14 +359,22 @@ struct DgPatchKernel {
     run_blocks<Blocks>(team, c0, array);
   }
 
-  /// to[L::at(X, Y, Z)] = v(g) for the team's share of the patch values, in memory order (coalesced).
-  template <class L, class V>
+  /// to[L::at(X, Y, Z)] = v(g) for the team's share of the patch values, in memory order
+  /// (coalesced), and 0 at the padding of a block stored with S > N values per direction (the
+  /// blocks a padded contraction reads; the other buffers are written whole by contractions).
+  template <class L, int S, class V>
   KOKKOS_INLINE_FUNCTION void gather_block(const V& v, const local_index c0[3], int rank, int size, Number* to) const {
     for (int e = rank; e < block_values; e += size) {
       local_index g;
       int X, Y, Z;
       patch_position(c0, e, g, X, Y, Z);
       to[L::at(X, Y, Z)] = v(g);
+    }
+    if constexpr (S > N) {
+      for (int e = rank; e < block::block_size<dim, S>; e += size) {
+        const int X = e % S, Y = (e / S) % S, Z = dim == 3 ? e / (S * S) : 0;
+        if (X >= N || Y >= N || Z >= N) to[L::at(X, Y, Z)] = Number(0);
+      }
     }
   }
 
@@ -375,17 +390,18 @@ struct DgPatchKernel {
     using block::Term;
     using block::Write;
     using L = typename Blocks::Layout;
+    constexpr int S = Blocks::stored_n, stride = block_stride<Blocks>;
     Number* const U = static_cast<Number*>(
-        team.team_scratch(args.scratch_level).get_shmem_aligned(4 * block_stride * sizeof(Number), 16));
-    Number* const A = U + block_stride;
-    Number* const B = A + block_stride;
-    Number* const E = B + block_stride;
+        team.team_scratch(args.scratch_level).get_shmem_aligned(4 * stride * sizeof(Number), 16));
+    Number* const A = U + stride;
+    Number* const B = A + stride;
+    Number* const E = B + stride;
     const int rank = team.team_rank(), size = team.team_size();
     constexpr int last = dim - 1;
     const Number one = 1;
     Number* r = A;  // the residual's buffer
     if (args.local_residual) {
-      gather_block<L>(args.x, c0, rank, size, U);
+      gather_block<L, S>(args.x, c0, rank, size, U);
       team.team_barrier();
       {
         const Term<Number> mx[1] = {{src.m(0).p, U}}, lx[1] = {{src.l(0).p, U}};
@@ -426,7 +442,7 @@ struct DgPatchKernel {
       }
       if (args.apply) return;  // uniform over the team
     } else {
-      gather_block<L>(args.b, c0, rank, size, r);
+      gather_block<L, S>(args.b, c0, rank, size, r);
     }
     team.team_barrier();
     // δ = S diag(1 / (a Σλ + b)) Sᵀ r: the transforms alternate between two free buffers (p holds
@@ -635,8 +651,8 @@ template <class Blocks, class Kernel>
 void launch_dg_patch_blocks(Kernel kernel, local_index patches) {
   using ExecSpace = typename Kernel::Policy::execution_space;
   const int team_size = runs_on_host<ExecSpace>() ? 1 : Kernel::template block_team_size<Blocks>;
-  const std::size_t bytes = Kernel::block_scratch_bytes();
-  // Tensor cores may take the opt-in shared memory (N = 16: 128 KB, one team per SM); the
+  const std::size_t bytes = Kernel::template block_scratch_bytes<Blocks>();
+  // Tensor cores may take the opt-in shared memory (blocks of 16: 128 KB, one team per SM); the
   // portable contraction keeps the 48 KB of the line kernel.
   const std::size_t fast = Blocks::tensor_cores ? DeviceTraits<ExecSpace>::large_scratch_bytes(team_size)
                                                 : DeviceTraits<ExecSpace>::fast_scratch_bytes(team_size);

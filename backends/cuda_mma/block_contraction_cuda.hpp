@@ -7,7 +7,7 @@
 /// conflicts (mma_fragments.hpp), its 8 × 8 result stored as 16-byte pairs. The lanes' 1D-matrix
 /// registers are loaded once per call.
 ///
-/// FP64 blocks of N = 16 on sm_90 by the m16n8k16 shape (below).
+/// FP64 blocks of N = 9..16 on sm_90 by the m16n8k16 shape, N < 16 padded to 16 (below).
 ///
 /// Float blocks of N = 8 with FP16 products (Products::f16, f16_corrected; paper 001 §5–6): a tile
 /// is one m16n8k8 per term, or with the error correction of Algorithm 1 one m16n8k16 that forms the
@@ -49,6 +49,7 @@ struct BlockContraction<Kokkos::Cuda, double, dim, 8> {
   static constexpr const char* name = "mma-f64-m8n8k4";
   using Layout = cuda_mma::XorSwizzle8;
   using Fragments = cuda_mma::MmaF64N8;
+  static constexpr int stored_n = 8;
   /// Threads a team needs per block: one warp per tile.
   static constexpr int threads_per_block = 32 * Fragments::tiles(dim);
 
@@ -89,13 +90,17 @@ struct BlockContraction<Kokkos::Cuda, double, dim, 8> {
 /// one mma per term (d = 1, 2: the matrix times 8 lines) or two (d = 0: 16 lines times both halves
 /// of the transposed matrix); operands from the XOR-swizzled layout (MmaF64N16, XorSwizzle16).
 /// The lane's matrix registers (8 per term) are loaded once per call.
-template <int dim>
-struct BlockContraction<Kokkos::Cuda, double, dim, 16> {
+/// N = 9..15 (the DG patches of k = 4..6: 10, 12, 14) run the same kernel on blocks padded to 16
+/// (paper 001 §5.3, core/block_contraction.hpp): the N × N matrix, read with its own stride, is
+/// continued by zeros in the registers, so only the caller's blocks carry the padding.
+template <int dim, int N_>
+struct BlockContraction<Kokkos::Cuda, double, dim, N_, Products::native, std::enable_if_t<(N_ > 8 && N_ <= 16)>> {
   static constexpr bool tensor_cores = true;
-  static constexpr const char* name = "mma-f64-m16n8k16";
+  static constexpr const char* name = N_ == 16 ? "mma-f64-m16n8k16" : "mma-f64-m16n8k16-padded";
   using Layout = cuda_mma::XorSwizzle16;
   using Fragments = cuda_mma::MmaF64N16;
   static constexpr int N = 16;
+  static constexpr int stored_n = 16;
   /// Threads a team needs per block: one warp per tile of d = 1, 2.
   static constexpr int threads_per_block = 32 * Fragments::tiles(dim, 1);
 
@@ -114,7 +119,7 @@ struct BlockContraction<Kokkos::Cuda, double, dim, 16> {
       for (int e = 0; e < 8; ++e) {
         const int row = d == 0 ? g + 8 * (e >> 2) : g + 8 * (e & 1);
         const int col = d == 0 ? 4 * (e & 3) + l : 4 * (e >> 1) + l;
-        m[p][e] = t[p].matrix[t[p].transposed ? col * N + row : row * N + col];
+        m[p][e] = N_ == N || (row < N_ && col < N_) ? t[p].matrix[t[p].transposed ? col * N_ + row : row * N_ + col] : 0.0;
       }
     }
     const int tiles = Fragments::tiles(dim, d);
@@ -186,6 +191,7 @@ struct BlockContraction<Kokkos::Cuda, float, dim, 8, P, std::enable_if_t<P != Pr
   static constexpr const char* name = corrected ? "mma-f16ec-m16n8k16" : "mma-f16-m16n8k8";
   using Layout = cuda_mma::XorSwizzleF32N8;
   using Fragments = cuda_mma::MmaF16N8;
+  static constexpr int stored_n = 8;
   static constexpr int threads_per_block = 32 * Fragments::tiles(dim);
 
   /// Every thread of the team calls it; the team's size must be a multiple of 32 (whole warps).

@@ -1,7 +1,8 @@
 // core/block_contraction.hpp and its tensor-core specialisation: every direction, one and two
 // terms, plain and transposed matrices, assign and add, against a host loop on random data, on
 // every execution space, in the trait's own layout and in the plain one; on CUDA the tensor-core
-// kernel (FP64, N = 8) also against the portable kernel on the device (≤ 1e-13 relative). On the
+// kernels (FP64: N = 8, 16, and 9..15 padded to 16) also against the portable kernel on the
+// device (≤ 1e-13 relative). On the
 // host: the XOR-swizzled layout leaves the tensor-core fragments' shared-memory accesses free of
 // bank conflicts, which the plain layout does not. FP16 products (portable emulation, tensor
 // cores on CUDA): error-corrected as accurate as FP32, uncorrected measurably worse.
@@ -66,20 +67,26 @@ std::vector<double> reference(const Setting& s, int blocks, const std::vector<do
   return out;
 }
 
-/// Copies each block into team scratch in layout L, runs Contraction::apply, copies back.
+/// Copies each block into team scratch in layout L, runs Contraction::apply, copies back. A
+/// trait that stores its blocks padded (stored_n > N) gets blocks of stored_n^dim with the padding
+/// zero, as its callers must hand them in.
 template <class ExecSpace, class Contraction, class L, int dim, int N, class Number>
 struct ContractionKernel {
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   using View = Kokkos::View<Number*, typename ExecSpace::memory_space>;
   static constexpr int size = block::block_size<dim, N>;
+  static constexpr int S = Contraction::stored_n;
+  static constexpr int stored = (block::block_size<dim, S> + 1) / 2 * 2;  // 16-byte aligned blocks
   View x, y, o, A, B;
   Setting s;
 
   KOKKOS_INLINE_FUNCTION void operator()(const typename Policy::member_type& team) const {
     const int b = team.league_rank();
-    Number* const sx = static_cast<Number*>(team.team_scratch(0).get_shmem_aligned(3 * size * sizeof(Number), 16));
-    Number* const sy = sx + size;
-    Number* const so = sy + size;
+    Number* const sx = static_cast<Number*>(team.team_scratch(0).get_shmem_aligned(3 * stored * sizeof(Number), 16));
+    Number* const sy = sx + stored;
+    Number* const so = sy + stored;
+    for (int e = team.team_rank(); e < 3 * stored; e += team.team_size()) sx[e] = Number(0);
+    team.team_barrier();
     for (int e = team.team_rank(); e < size; e += team.team_size()) {
       const int at = L::at(e % N, (e / N) % N, dim == 3 ? e / (N * N) : 0);
       sx[at] = x(b * size + e);
@@ -115,7 +122,7 @@ std::vector<double> run(const Setting& s, int blocks, const std::vector<double>&
   // At most 256 threads (N = 16 wants 1024: more registers than a block of them has without a
   // launch bound); the contractions take any whole number of warps.
   const int team = tensormg::runs_on_host<ExecSpace>() ? 1 : std::min(Contraction::threads_per_block, 256);
-  const std::size_t bytes = 3 * Kernel::size * sizeof(Number) + 16;  // N = 16 FP64: 96 KB (the opt-in)
+  const std::size_t bytes = 3 * Kernel::stored * sizeof(Number) + 16;  // stored 16 FP64: 96 KB (the opt-in)
   Kokkos::parallel_for("tensormg::test::block_contraction",
                        typename Kernel::Policy(blocks, team).set_scratch_size(0, Kokkos::PerTeam(bytes)), k);
   auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), k.o);
@@ -161,7 +168,8 @@ void check_all(double tolerance) {
           const auto ref = reference<dim, N>(s, blocks, x, y, o, A, B);
           const auto own = run<ExecSpace, Trait, typename Trait::Layout, dim, N, Number>(s, blocks, x, y, o, A, B);
           EXPECT_LE(relative_difference(own, ref), tolerance) << "in " << Trait::Layout::name;
-          const auto plain = run<ExecSpace, Trait, block::PlainLayout<N>, dim, N, Number>(s, blocks, x, y, o, A, B);
+          using Plain = block::PlainLayout<Trait::stored_n>;
+          const auto plain = run<ExecSpace, Trait, Plain, dim, N, Number>(s, blocks, x, y, o, A, B);
           EXPECT_LE(relative_difference(plain, ref), tolerance) << "in the plain layout";
           if constexpr (Trait::tensor_cores) {
             const auto portable = run<ExecSpace, Portable, block::PlainLayout<N>, dim, N, Number>(s, blocks, x, y, o, A, B);
@@ -281,6 +289,12 @@ TYPED_TEST(BlockContractionTest, MatchesHostLoop) {
   check_all<Exec, 3, 8, float>(1e-5);
   check_all<Exec, 3, 16, double>(1e-13);  // the FP64 m16n8k16 case on CUDA (sm_90)
   check_all<Exec, 2, 16, double>(1e-13);
+  // Padded to 16 on CUDA sm_90 (the DG patches of k = 4..6), and an odd size.
+  check_all<Exec, 3, 10, double>(1e-13);
+  check_all<Exec, 3, 12, double>(1e-13);
+  check_all<Exec, 3, 14, double>(1e-13);
+  check_all<Exec, 2, 14, double>(1e-13);
+  check_all<Exec, 3, 9, double>(1e-13);
 }
 
 /// Shared-memory wavefronts of one warp-wide access of `bytes` per lane to the element offsets

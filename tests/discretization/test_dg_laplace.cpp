@@ -167,7 +167,8 @@ TYPED_TEST(DgLaplace, PatchWiseEvaluationMatchesAssembledMatrix) {
       EXPECT_LE((matrix_free_vs_assembled<double, TypeParam>(dim, k, options, 60 + k)), 1e-12) << dim << "D k=" << k;
       EXPECT_LE((matrix_free_vs_assembled<float, TypeParam>(dim, k, options, 70 + k)), 2e-5) << dim << "D k=" << k;
     }
-  // Block contractions (tensor cores on CUDA in FP64 at k = 3, else portable) and lines.
+  // Block contractions (tensor cores on CUDA in FP64 at k = 3, m8n8k4, and k = 4, m16n8k16 on
+  // blocks padded to 16; else portable) and lines.
   for (const auto contraction : {DgPatchContraction::blocks, DgPatchContraction::lines}) {
     options.patch_contraction = contraction;
     for (int dim = 2; dim <= 3; ++dim)

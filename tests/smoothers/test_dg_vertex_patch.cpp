@@ -275,6 +275,18 @@ TYPED_TEST(DgVertexPatch, N16BlockContractionsMatchLineKernel) {
   }
 }
 
+/// 2(k + 1) = 10, 12, 14 (k = 4..6): block contractions (on CUDA sm_90 the FP64 m16n8k16 tensor
+/// cores on blocks padded to 16, core/block_contraction.hpp) give the line kernel's two steps,
+/// every local solver, interior and boundary patches; 2D at k = 6. Under the sanitizers k = 4.
+TYPED_TEST(DgVertexPatch, PaddedBlockContractionsMatchLineKernel) {
+  if (world_size() > 1) GTEST_SKIP() << "one rank";
+  for (const auto solver : {DgLocalSolver::dirichlet, DgLocalSolver::full, DgLocalSolver::clamped}) {
+    for (int k = 4; k <= (sanitized ? 4 : 6); ++k)
+      EXPECT_LE(blocks_against_lines<TypeParam>(3, k, {3, 4, 3}, solver), 1e-12) << "3D k = " << k << " " << to_string(solver);
+    EXPECT_LE(blocks_against_lines<TypeParam>(2, 6, {5, 4, 1}, solver), 1e-12) << "2D k = 6 " << to_string(solver);
+  }
+}
+
 /// Relative max-norm difference of two smoothing steps of the line kernel with its team buffers in
 /// the opt-in shared memory against the same steps with them in the block's shared memory or,
 /// where they do not fit (3D FP64 k >= 7), global-memory scratch: the same arithmetic, so the same
