@@ -90,24 +90,27 @@ struct DgPatchKernel {
   /// of its own with a warp per tile and no cap: 254 registers, 0.37x (call4); with
   /// LaunchBounds<256, 1>: 95 registers, 2 blocks per SM, 0.66x (call5); this, 72 registers and
   /// few spills: 1.19x (call6). Blocks of 16 (k = 7, and k = 4..6 padded; FP64 m16n8k16): the
-  /// four buffers take 128 KB of the opt-in shared memory, one team per SM, so the team is 512
-  /// threads (16 warps, 128 registers each). The portable contraction keeps the line kernel's bound.
+  /// three buffers take 96 KB of the opt-in shared memory, two teams per SM (one team's barriers
+  /// overlap the other's contractions) of 256 threads (8 warps, 128 registers each). With four
+  /// buffers (128 KB) a single team of 512 threads held an SM. The portable contraction keeps the
+  /// line kernel's bound.
   template <class B>
   static constexpr bool wide_blocks = B::tensor_cores && B::stored_n == 16;
   template <class B>
-  static constexpr int block_team_size = wide_blocks<B>                         ? 512
+  static constexpr int block_team_size = wide_blocks<B>                         ? 256
                                          : B::threads_per_block < max_team ? B::threads_per_block
                                                                            : max_team;
   template <class B>
   using BlockPolicy = Kokkos::TeamPolicy<
       ExecSpace,
-      std::conditional_t<B::tensor_cores, Kokkos::LaunchBounds<block_team_size<B>, (wide_blocks<B> ? 1 : 6)>, Bounds>>;
-  /// Four buffers of a patch in B's layout (B::stored_n^dim values, padding included), each
+      std::conditional_t<B::tensor_cores, Kokkos::LaunchBounds<block_team_size<B>, (wide_blocks<B> ? 2 : 6)>, Bounds>>;
+  /// Three buffers of a patch in B's layout (B::stored_n^dim values, padding included), each
   /// aligned to 16 bytes (tensor-core stores).
+  static constexpr int block_buffers = 3;
   template <class B>
   static constexpr int block_stride = (block::block_size<dim, B::stored_n> + 3) / 4 * 4;
   template <class B>
-  static std::size_t block_scratch_bytes() { return 4 * block_stride<B> * sizeof(Number) + 16; }
+  static std::size_t block_scratch_bytes() { return block_buffers * block_stride<B> * sizeof(Number) + 16; }
 
   DgPatchArgs<Number, ExecSpace> args;
   FastDivisor by_patches[2];
@@ -379,11 +382,13 @@ struct DgPatchKernel {
   }
 
   /// One patch by block contractions (core/block_contraction.hpp; tensor cores where the trait
-  /// has them), buffers U, A, B, E in the trait's layout:
-  ///   residual (local):  A = M_x U, B = L_x U;  3D: U ← M_y A, E = L_y A + M_y B, then along the
-  ///                      last direction r = b − (a (L U' + M E') + b_mass M U') with (U', E') =
-  ///                      (U, E) in 3D and (A, B) in 2D;  or r gathered from the global residual;
-  ///   solve:             δ = S diag(1 / (a Σλ + b_mass)) Sᵀ r, one direction at a time;  x += δ.
+  /// has them), three buffers U, A, B in the trait's layout:
+  ///   residual (local):  A = M_x U, B = L_x U;  3D: U ← L_y A + M_y B, then B ← M_y A; along the
+  ///                      last direction r = b − (a (L P + M Q) + b_mass M P) with (P, Q) = (B, U)
+  ///                      in 3D and (A, B) in 2D, r in the free buffer (A in 3D, U in 2D);
+  ///                      or r gathered from the global residual;
+  ///   solve:             δ = S diag(1 / (a Σλ + b_mass)) Sᵀ r, one direction at a time between r's
+  ///                      buffer and a free one;  x += δ.
   /// The eigen-space coordinates beyond the local space come out zero from S's zero columns.
   template <class Blocks, class M>
   KOKKOS_INLINE_FUNCTION void run_blocks(const M& team, const local_index c0[3], const ArraySource& src) const {
@@ -392,10 +397,9 @@ struct DgPatchKernel {
     using L = typename Blocks::Layout;
     constexpr int S = Blocks::stored_n, stride = block_stride<Blocks>;
     Number* const U = static_cast<Number*>(
-        team.team_scratch(args.scratch_level).get_shmem_aligned(4 * stride * sizeof(Number), 16));
+        team.team_scratch(args.scratch_level).get_shmem_aligned(block_buffers * stride * sizeof(Number), 16));
     Number* const A = U + stride;
     Number* const B = A + stride;
-    Number* const E = B + stride;
     const int rank = team.team_rank(), size = team.team_size();
     constexpr int last = dim - 1;
     const Number one = 1;
@@ -412,12 +416,13 @@ struct DgPatchKernel {
       const Number* t0 = A;
       const Number* t1 = B;
       if constexpr (dim == 3) {
-        const Term<Number> my[1] = {{src.m(1).p, A}}, sum[2] = {{src.l(1).p, A}, {src.m(1).p, B}};
-        Blocks::template apply<L>(team, 1, my, one, Write::assign, U);
-        Blocks::template apply<L>(team, 1, sum, one, Write::assign, E);
+        const Term<Number> sum[2] = {{src.l(1).p, A}, {src.m(1).p, B}}, my[1] = {{src.m(1).p, A}};
+        Blocks::template apply<L>(team, 1, sum, one, Write::assign, U);
         team.team_barrier();
-        t0 = U;
-        t1 = E;
+        Blocks::template apply<L>(team, 1, my, one, Write::assign, B);
+        team.team_barrier();
+        t0 = B;
+        t1 = U;
         r = A;
       } else {
         r = U;
@@ -445,17 +450,15 @@ struct DgPatchKernel {
       gather_block<L, S>(args.b, c0, rank, size, r);
     }
     team.team_barrier();
-    // δ = S diag(1 / (a Σλ + b)) Sᵀ r: the transforms alternate between two free buffers (p holds
-    // the latest result), never in place.
-    Number* const free0 = r == A ? B : A;
-    Number* const free1 = r == E ? U : E;
+    // δ = S diag(1 / (a Σλ + b)) Sᵀ r: each transform from p into q, then the two swap (never in
+    // place; r is not needed once transformed).
     Number* p = r;
-    Number* q = free0;
+    Number* q = r == A ? B : A;
     for (int d = 0; d < dim; ++d) {
       const Term<Number> st[1] = {{src.s(d).p, p, true}};
       Blocks::template apply<L>(team, d, st, one, Write::assign, q);
       team.team_barrier();
-      Number* const t = p == r ? free1 : p;
+      Number* const t = p;
       p = q;
       q = t;
     }
@@ -466,8 +469,8 @@ struct DgPatchKernel {
     }
     team.team_barrier();
     for (int d = dim - 1; d >= 0; --d) {
-      const Term<Number> s[1] = {{src.s(d).p, p}};
-      Blocks::template apply<L>(team, d, s, one, Write::assign, q);
+      const Term<Number> st[1] = {{src.s(d).p, p}};
+      Blocks::template apply<L>(team, d, st, one, Write::assign, q);
       team.team_barrier();
       Number* const t = p;
       p = q;
@@ -652,7 +655,7 @@ void launch_dg_patch_blocks(Kernel kernel, local_index patches) {
   using ExecSpace = typename Kernel::Policy::execution_space;
   const int team_size = runs_on_host<ExecSpace>() ? 1 : Kernel::template block_team_size<Blocks>;
   const std::size_t bytes = Kernel::template block_scratch_bytes<Blocks>();
-  // Tensor cores may take the opt-in shared memory (blocks of 16: 128 KB, one team per SM); the
+  // Tensor cores may take the opt-in shared memory (blocks of 16: 96 KB, two teams per SM); the
   // portable contraction keeps the 48 KB of the line kernel.
   const std::size_t fast = Blocks::tensor_cores ? DeviceTraits<ExecSpace>::large_scratch_bytes(team_size)
                                                 : DeviceTraits<ExecSpace>::fast_scratch_bytes(team_size);
