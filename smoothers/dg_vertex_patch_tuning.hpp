@@ -34,13 +34,15 @@ struct DgPatchTuning {
   /// (the VM measured 0.6× at 2D k = 2).
   bool dense_inverse_on_device = false;
   /// DgPatchContraction::automatic on a device whose BlockContraction has tensor cores for the
-  /// kernel's number and size (CUDA FP64: 2(k + 1) = 8, m8n8k4; 2(k + 1) = 16 on sm_90, m16n8k16):
-  /// block contractions instead of lines. Same-call A/Bs, one smoothing step, blocks / lines:
-  /// 3D k = 3 (h100-2026-11-25-tensor-cores/call6, 16M DoF) Dirichlet 1.19x, clamped 1.11x, full
-  /// 1.07x (a 3D Q3 134M-DoF FGMRES + V-cycle solve 0.885 -> 0.838 s); 2D k = 3 Dirichlet 0.83x,
-  /// clamped 0.82x, full 1.11x: blocks in 3D only. 3D k = 7 (h100-2026-11-25-fp16/call2, 30M DoF,
-  /// 128 KB of opt-in shared memory per team) Dirichlet 2.07x, clamped 2.02x, full 1.37x (a 3D
-  /// Q7 134M-DoF solve 1.81 -> 0.99 s, call3). 2D k = 7 not measured: lines.
+  /// kernel's number and size (CUDA FP64: 2(k + 1) = 8, m8n8k4; 2(k + 1) = 10..16 on sm_90,
+  /// m16n8k16 on blocks of 16): block contractions instead of lines. Same-call A/Bs, one smoothing
+  /// step, blocks / lines: 3D k = 3 (h100-2026-11-25-tensor-cores/call6, 16M DoF) Dirichlet 1.19x,
+  /// clamped 1.11x, full 1.07x (a 3D Q3 134M-DoF FGMRES + V-cycle solve 0.885 -> 0.838 s); 2D
+  /// k = 3 Dirichlet 0.83x, clamped 0.82x, full 1.11x: blocks in 3D only. 3D, 3e7 DoF, three
+  /// buffers and two teams of 256 threads per SM for blocks of 16 (h200-2026-11-28-dg-padded,
+  /// call1, two rounds): k = 3 Dirichlet 1.08-1.09x, full 1.03-1.04x; k = 4 (padded 10 -> 16)
+  /// 0.63x, 0.76x: lines; k = 5 (12 -> 16) 1.12-1.13x, 1.05-1.06x; k = 6 (14 -> 16) 1.61-1.62x,
+  /// 1.16-1.17x; k = 7 1.96-1.98x, 1.33x. 2D not measured: lines.
   bool tensor_cores = false;
   /// DgPatchSharedMemory::automatic: the line kernel's buffers take the opt-in shared memory where
   /// they need more than a block's 48 KB, instead of global memory. Same-call A/B, one smoothing
@@ -60,7 +62,7 @@ constexpr DgPatchTuning dg_patch_tuning(int dim, int k) {
   return {dim, k, wins,
           wins ? "functor-held interior matrices faster in the A/B" : "device-array matrices faster in the A/B",
           "h100-2026-11-24-dg/smoother-constants", fp64, fp32, patches, dim == 2 && k <= 2,
-          dim == 3 && (k == 3 || k == 7), dim == 3 && k == 7};
+          dim == 3 && (k == 3 || (k >= 5 && k <= 7)), dim == 3 && k == 7};
 }
 
 }  // namespace tensormg
