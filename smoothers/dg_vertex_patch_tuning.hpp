@@ -39,10 +39,10 @@ struct DgPatchTuning {
   /// step, blocks / lines: 3D k = 3 (h100-2026-11-25-tensor-cores/call6, 16M DoF) Dirichlet 1.19x,
   /// clamped 1.11x, full 1.07x (a 3D Q3 134M-DoF FGMRES + V-cycle solve 0.885 -> 0.838 s); 2D
   /// k = 3 Dirichlet 0.83x, clamped 0.82x, full 1.11x: blocks in 3D only. 3D, 3e7 DoF, three
-  /// buffers and two teams of 256 threads per SM for blocks of 16 (h200-2026-11-28-dg-padded,
-  /// call1, two rounds): k = 3 Dirichlet 1.08-1.09x, full 1.03-1.04x; k = 4 (padded 10 -> 16)
-  /// 0.63x, 0.76x: lines; k = 5 (12 -> 16) 1.12-1.13x, 1.05-1.06x; k = 6 (14 -> 16) 1.61-1.62x,
-  /// 1.16-1.17x; k = 7 1.96-1.98x, 1.33x. 2D not measured: lines.
+  /// buffers and two teams of 384 threads per SM for blocks of 16 (h200-2026-11-28-dg-padded,
+  /// call5, two rounds): k = 3 Dirichlet 1.07x, full 1.03x; k = 4 (padded 10 -> 16) 0.65x, 0.80x:
+  /// lines; k = 5 (12 -> 16) 1.19x, 1.09x; k = 6 (14 -> 16) 1.69x, 1.22x; k = 7 2.16x, 1.42x
+  /// (FGMRES + V-cycle solves k = 5, 6, 7: 1.16x, 1.55x, 1.84x). 2D not measured: lines.
   bool tensor_cores = false;
   /// DgPatchSharedMemory::automatic: the line kernel's buffers take the opt-in shared memory where
   /// they need more than a block's 48 KB, instead of global memory. Same-call A/B, one smoothing
