@@ -91,11 +91,11 @@ struct DgPatchKernel {
   /// LaunchBounds<256, 1>: 95 registers, 2 blocks per SM, 0.66x (call5); this, 72 registers and
   /// few spills: 1.19x (call6). Blocks of 16 (k = 7, and k = 4..6 padded; FP64 m16n8k16): the
   /// three buffers take 96 KB of the opt-in shared memory, two teams per SM (one team's barriers
-  /// overlap the other's contractions) of 384 threads (12 warps, at most 85 registers each). Same-call
-  /// A/B, one smoothing step (h200-2026-11-28-dg-padded/call4): 384 threads against 256 (128
-  /// registers) 1.04x at k = 5, 6 and 1.10x at k = 7; 512 (64 registers) 0.86-1.06x. With four
-  /// buffers (128 KB) a single team of 512 threads held an SM: 0.74-0.77x (call1).
-  /// The portable contraction keeps the line kernel's bound.
+  /// overlap the other's contractions) of 384 threads (12 warps, at most 85 registers each).
+  /// Same-call A/B, one smoothing step (h200-2026-11-28-dg-padded/call4): 384 threads against 256
+  /// (128 registers) 1.04x at k = 5, 6 and 1.10x at k = 7; 512 (64 registers) 0.86-1.06x. With
+  /// four buffers (128 KB) a single team of 512 threads held an SM: 0.74-0.77x (call1). The
+  /// portable contraction keeps the line kernel's bound.
   template <class B>
   static constexpr bool wide_blocks = B::tensor_cores && B::stored_n == 16;
   template <class B>
