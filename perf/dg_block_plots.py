@@ -80,6 +80,7 @@ def main():
                 for c in sorted({c for (_, c) in series}):
                     pts = sorted((k, v) for (k, cc), v in series.items() if cc == c)
                     ax.plot([k for k, _ in pts], [v for _, v in pts], marker="o", label=f"{label}: {c}")
+            ax.set_xticks(sorted({k for series in data.values() for (k, _) in series}))
             ax.set_xlabel("degree k (3D, FP64)")
             ax.set_ylabel("GDoF/s")
             ax.set_title(title)
