@@ -21,10 +21,11 @@
 /// `in` (the tensor-core kernels read other threads' values of `in` while they write `out`).
 ///
 /// A trait may store the block padded (`stored_n` > N values per direction, paper 001 §5.3): a
-/// tensor-core shape of 16 then serves N = 9..15. Its kernels contract the whole stored block with
-/// the N × N matrices continued by zeros, so the caller keeps the padding of every block it hands
-/// in zero (or at least finite), and the padding of the results then comes out zero; the values at
-/// positions below N are those of the unpadded contraction. Positions go through the layout,
+/// tensor-core shape of 16 then serves N = 9..15. Its kernels contract the stored block with the
+/// N × N matrices continued by zeros and skip the tiles whose results lie in padded planes only.
+/// So the caller keeps the padding of every block zero, inputs and outputs alike: the padded
+/// results a kernel does write come out zero, the skipped ones stay as they were, and the values
+/// at positions below N are those of the unpadded contraction. Positions go through the layout,
 /// whose extent is stored_n.
 ///
 /// The products' arithmetic is the trait's last parameter (`Products`): the block's own number, or

@@ -364,10 +364,8 @@ struct DgPatchKernel {
     run_blocks<Blocks>(team, c0, array);
   }
 
-  /// to[L::at(X, Y, Z)] = v(g) for the team's share of the patch values, in memory order
-  /// (coalesced), and 0 at the padding of a block stored with S > N values per direction (the
-  /// blocks a padded contraction reads; the other buffers are written whole by contractions).
-  template <class L, int S, class V>
+  /// to[L::at(X, Y, Z)] = v(g) for the team's share of the patch values, in memory order (coalesced).
+  template <class L, class V>
   KOKKOS_INLINE_FUNCTION void gather_block(const V& v, const local_index c0[3], int rank, int size, Number* to) const {
     for (int e = rank; e < block_values; e += size) {
       local_index g;
@@ -375,10 +373,17 @@ struct DgPatchKernel {
       patch_position(c0, e, g, X, Y, Z);
       to[L::at(X, Y, Z)] = v(g);
     }
+  }
+
+  /// 0 at the padding of every buffer of a block stored with S > N values per direction: a padded
+  /// contraction reads zero padding and keeps it zero (it may skip the tiles of padded planes).
+  template <class L, int S>
+  KOKKOS_INLINE_FUNCTION static void zero_padding(int rank, int size, Number* buffers, int stride) {
     if constexpr (S > N) {
       for (int e = rank; e < block::block_size<dim, S>; e += size) {
         const int X = e % S, Y = (e / S) % S, Z = dim == 3 ? e / (S * S) : 0;
-        if (X >= N || Y >= N || Z >= N) to[L::at(X, Y, Z)] = Number(0);
+        if (X >= N || Y >= N || Z >= N)
+          for (int b = 0; b < block_buffers; ++b) buffers[b * stride + L::at(X, Y, Z)] = Number(0);
       }
     }
   }
@@ -406,8 +411,9 @@ struct DgPatchKernel {
     constexpr int last = dim - 1;
     const Number one = 1;
     Number* r = A;  // the residual's buffer
+    zero_padding<L, S>(rank, size, U, stride);
     if (args.local_residual) {
-      gather_block<L, S>(args.x, c0, rank, size, U);
+      gather_block<L>(args.x, c0, rank, size, U);
       team.team_barrier();
       {
         const Term<Number> mx[1] = {{src.m(0).p, U}}, lx[1] = {{src.l(0).p, U}};
@@ -449,7 +455,7 @@ struct DgPatchKernel {
       }
       if (args.apply) return;  // uniform over the team
     } else {
-      gather_block<L, S>(args.b, c0, rank, size, r);
+      gather_block<L>(args.b, c0, rank, size, r);
     }
     team.team_barrier();
     // δ = S diag(1 / (a Σλ + b)) Sᵀ r: each transform from p into q, then the two swap (never in

@@ -92,7 +92,9 @@ struct BlockContraction<Kokkos::Cuda, double, dim, 8> {
 /// The lane's matrix registers (8 per term) are loaded once per call.
 /// N = 9..15 (the DG patches of k = 4..6: 10, 12, 14) run the same kernel on blocks padded to 16
 /// (paper 001 §5.3, core/block_contraction.hpp): the N × N matrix, read with its own stride, is
-/// continued by zeros in the registers, so only the caller's blocks carry the padding.
+/// continued by zeros in the registers, so only the caller's blocks carry the padding; in 3D the
+/// tiles of planes at or beyond N (along z for d = 0, 1, along y for d = 2) are skipped, their
+/// results being the zero padding the caller keeps.
 template <int dim, int N_>
 struct BlockContraction<Kokkos::Cuda, double, dim, N_, Products::native, std::enable_if_t<(N_ > 8 && N_ <= 16)>> {
   static constexpr bool tensor_cores = true;
@@ -122,7 +124,9 @@ struct BlockContraction<Kokkos::Cuda, double, dim, N_, Products::native, std::en
         m[p][e] = N_ == N || (row < N_ && col < N_) ? t[p].matrix[t[p].transposed ? col * N_ + row : row * N_ + col] : 0.0;
       }
     }
-    const int tiles = Fragments::tiles(dim, d);
+    // The tiles with results below N_ in their outer direction (tile = z for d = 0, 2 outer + the
+    // x-half for d = 1, 2); in 2D every tile has some.
+    const int tiles = dim == 3 && N_ < N ? (d == 0 ? N_ : 2 * N_) : Fragments::tiles(dim, d);
     for (int tile = warp; tile < tiles; tile += warps) {
       if (d == 0) {
         double c[2][4] = {{0, 0, 0, 0}, {0, 0, 0, 0}};
