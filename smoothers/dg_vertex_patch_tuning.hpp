@@ -42,7 +42,9 @@ struct DgPatchTuning {
   /// buffers and two teams of 384 threads per SM for blocks of 16 (h200-2026-11-28-dg-padded,
   /// call5, two rounds): k = 3 Dirichlet 1.07x, full 1.03x; k = 4 (padded 10 -> 16) 0.65x, 0.80x:
   /// lines; k = 5 (12 -> 16) 1.19x, 1.09x; k = 6 (14 -> 16) 1.69x, 1.22x; k = 7 2.16x, 1.42x
-  /// (FGMRES + V-cycle solves k = 5, 6, 7: 1.16x, 1.55x, 1.84x). 2D not measured: lines.
+  /// (FGMRES + V-cycle solves k = 5, 6, 7: 1.16x, 1.55x, 1.84x). With the padded planes' tiles
+  /// skipped (call7): k = 4 0.74x (lines), k = 5 1.28x (solve 1.25x), k = 6 1.65x. 2D not
+  /// measured: lines.
   bool tensor_cores = false;
   /// DgPatchSharedMemory::automatic: the line kernel's buffers take the opt-in shared memory where
   /// they need more than a block's 48 KB, instead of global memory. Same-call A/B, one smoothing
