@@ -2,10 +2,10 @@
 // terms, plain and transposed matrices, assign and add, against a host loop on random data, on
 // every execution space, in the trait's own layout and in the plain one; on CUDA the tensor-core
 // kernels (FP64: N = 8, 16, and 9..15 padded to 16) also against the portable kernel on the
-// device (≤ 1e-13 relative). On the
-// host: the XOR-swizzled layout leaves the tensor-core fragments' shared-memory accesses free of
-// bank conflicts, which the plain layout does not. FP16 products (portable emulation, tensor
-// cores on CUDA): error-corrected as accurate as FP32, uncorrected measurably worse.
+// device (≤ 1e-13 relative). On the host: the XOR-swizzled layout leaves the tensor-core
+// fragments' shared-memory accesses free of bank conflicts, which the plain layout does not. FP16
+// products (portable emulation, tensor cores on CUDA): error-corrected as accurate as FP32,
+// uncorrected measurably worse.
 #include <gtest/gtest.h>
 
 #include <Kokkos_Core.hpp>
