@@ -188,7 +188,7 @@ void validate(Options& o) {
                    "polynomials); use full or dirichlet");
     if (parse_dg_patch_inversion(o.patch_inversion) == DgPatchInversion::inverse) check_dg_dense_inverse(o.dim, o.degree);
     // FP16 products: the float multigrid of --precision float or mixed (mixed FMG's double start
-    // keeps double arithmetic), degree 3, the fast-diagonalization solve.
+    // keeps double arithmetic), degrees 3..7, the fast-diagonalization solve.
     check_dg_patch_contraction(parse_dg_patch_contraction(o.contraction), o.dim, o.degree,
                                o.precision != "double" && uses_multigrid(o),
                                uses_dg_dense_inverse(parse_dg_patch_inversion(o.patch_inversion), o.dim, o.degree,
@@ -639,7 +639,7 @@ int main(int argc, char** argv) {
                    "(a thread per patch line, CUDA cores), blocks (whole-patch block contractions, tensor cores "
                    "where available: FP64 k = 3; paper 001), f16 or f16ec (block contractions with FP16 operands and "
                    "FP32 sums, without or with error correction, paper 001 §6: tensor cores in CUDA builds, emulated "
-                   "elsewhere; the float multigrid of --precision float|mixed, k = 3)");
+                   "elsewhere; the float multigrid of --precision float|mixed, k = 3..7)");
     app.add_option("--dg-evaluation", o.dg_evaluation,
                    "dg: operator evaluation: cell (cell-centric, default) or patch (patch-wise, paper 001 §2.1; one rank)");
     app.add_option("--halo-overlap", o.halo_overlap,

@@ -94,10 +94,11 @@ void validate(const Settings& s, int ranks) {
     const DgPatchContraction contraction = parse_dg_patch_contraction(c);
     const bool runs = s.study == "dg-smoother" &&
                       std::find(s.precisions.begin(), s.precisions.end(), "float") != s.precisions.end() &&
-                      std::find(s.degrees.begin(), s.degrees.end(), 3) != s.degrees.end();
+                      std::any_of(s.degrees.begin(), s.degrees.end(), [](int k) { return dg_patch_has_f16(k); });
     TENSORMG_CHECK((contraction != DgPatchContraction::f16 && contraction != DgPatchContraction::f16ec) || runs,
-                   "--dg-contractions " << c << " (FP16 products) runs on float DG smoothers of degree 3: give "
-                                        << "--study dg-smoother with float among --precisions and 3 among --degrees");
+                   "--dg-contractions " << c << " (FP16 products) runs on float DG smoothers of degrees 3..7: give "
+                                        << "--study dg-smoother with float among --precisions and a degree in 3..7 "
+                                           "among --degrees");
   }
   TENSORMG_CHECK(!s.dims.empty() && !s.degrees.empty() && !s.levels.empty() && !s.smoothers.empty() &&
                      !s.precisions.empty() && !s.patches_per_team.empty() && !s.threads_per_patch.empty(),

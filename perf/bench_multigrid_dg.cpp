@@ -145,10 +145,10 @@ void dg_smoother_cases(const Settings& s, MPI_Comm comm, bool root, int dim, int
     DgPatchKernelOptions options{patch_layout, ppt, parse_dg_patch_inversion(inversion_name)};
     options.contraction = parse_dg_patch_contraction(contraction_name);
     options.shared_memory = parse_dg_patch_shared_memory(shared_name);
-    // FP16 products run on float smoothers of degree 3 with the fast-diagonalization solve; the
+    // FP16 products run on float smoothers of degrees 3..7 with the fast-diagonalization solve; the
     // sweep's other cases skip them (validate checks that some case runs them).
     if ((options.contraction == DgPatchContraction::f16 || options.contraction == DgPatchContraction::f16ec) &&
-        (!std::is_same_v<Number, float> || k != 3 ||
+        (!std::is_same_v<Number, float> || !dg_patch_has_f16(k) ||
          uses_dg_dense_inverse(options.inversion, dim, k, !runs_on_host<Exec>())))
       continue;
     const DgVertexPatchSmoother<Number, Exec> smoother(op, solver, options);

@@ -287,9 +287,11 @@ int main(int argc, char** argv) {
             for (const auto& p : precisions)
               for (const auto& s : disc == "dg" ? dg_evaluations : scatters)  // DG: no scatter, an evaluation
                 for (const auto& contraction : disc == "dg" && s == "patch" ? dg_contractions : std::vector<std::string>{"auto"}) {
-                  // FP16 products: float patch-wise operators of degree 3 only; other cases skip them.
+                  // FP16 products: float patch-wise operators of degrees 3..7 only; other cases skip them.
                   const DgPatchContraction pc = parse_dg_patch_contraction(contraction);
-                  if ((pc == DgPatchContraction::f16 || pc == DgPatchContraction::f16ec) && (p != "float" || k != 3)) continue;
+                  if ((pc == DgPatchContraction::f16 || pc == DgPatchContraction::f16ec) &&
+                      (p != "float" || !dg_patch_has_f16(k)))
+                    continue;
                   for (int cpt : cells_per_team)
                     cases.push_back({disc == "dg", dim, k, n, p, disc == "dg" ? "" : s, cpt, disc == "dg" ? s : "", contraction});
                 }
@@ -298,8 +300,8 @@ int main(int argc, char** argv) {
       const bool half = pc == DgPatchContraction::f16 || pc == DgPatchContraction::f16ec;
       TENSORMG_CHECK_COLLECTIVE(
           env.comm(), !half || std::any_of(cases.begin(), cases.end(), [&](const Case& c) { return c.contraction == e; }),
-          "--dg-contractions " << e << " (FP16 products) runs on float DG patch-wise operators of degree 3: give "
-                               << "--discretizations dg --dg-evaluations patch --precisions float --degrees 3");
+          "--dg-contractions " << e << " (FP16 products) runs on float DG patch-wise operators of degrees 3..7: give "
+                               << "--discretizations dg --dg-evaluations patch --precisions float and a degree in 3..7");
     }
     check_sweep_sizes(cases, spmv_max_gib, env.comm());
 

@@ -55,9 +55,10 @@ bool uses_dg_dense_inverse(DgPatchInversion inversion, int dim, int k, bool on_d
 /// How the DG patch kernel contracts its 1D matrices (paper 001): one thread per patch line with
 /// its own dot products (the tuned CUDA-core kernel), or whole-patch block contractions through
 /// the backend's BlockContraction trait (core/block_contraction.hpp), which runs on tensor cores
-/// where the backend has them (CUDA, FP64, 2(k + 1) = 8: k = 3) and is the portable block
-/// contraction elsewhere. The dense-inverse local solve keeps the line kernel. Float smoothers of
-/// 2(k + 1) = 8 also take FP16 products (paper 001 §6): tensor cores on CUDA, emulated elsewhere.
+/// where the backend has them (CUDA, FP64, 2(k + 1) = 8 and, on sm_90, 10..16: k = 3..7) and is the
+/// portable block contraction elsewhere. The dense-inverse local solve keeps the line kernel. Float
+/// smoothers of k = 3..7 also take FP16 products (paper 001 §6): tensor cores on CUDA, emulated
+/// elsewhere.
 enum class DgPatchContraction {
   automatic,  ///< blocks where the trait has tensor cores for the kernel's number and size, else lines
   lines,      ///< one thread per line
@@ -68,8 +69,12 @@ enum class DgPatchContraction {
 std::string to_string(DgPatchContraction c);
 /// Parses "auto", "lines", "blocks", "f16" or "f16ec"; throws InputError naming them.
 DgPatchContraction parse_dg_patch_contraction(const std::string& text);
+/// The degrees whose patches take FP16 products: 2(k + 1) = 8 (one tensor-core shape) to 16
+/// (k = 4..6 padded to 16), k = 3..7.
+constexpr bool dg_patch_has_f16(int k) { return k >= 3 && k <= 7; }
 /// Throws InputError where `contraction` has FP16 products (f16, f16ec) and the smoother is not a
-/// float one of 2(k + 1) = 8 with the fast-diagonalization solve; every other contraction passes.
+/// float one of a degree with FP16 kernels (dg_patch_has_f16) with the fast-diagonalization solve;
+/// every other contraction passes.
 void check_dg_patch_contraction(DgPatchContraction contraction, int dim, int k, bool float_numbers,
                                 bool dense_inverse);
 

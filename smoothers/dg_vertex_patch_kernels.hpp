@@ -75,12 +75,12 @@ struct DgPatchKernel {
   static constexpr int cell_values = dim == 2 ? n * n : n * n * n;
 
   /// The block contractions (DgPatchContraction::blocks): the backend's trait; with FP16 products
-  /// (f16, f16ec: float, N = 8) the trait of that arithmetic. Each runs as a kernel of its own
+  /// (f16, f16ec: float, N = 8..16, dg_patch_has_f16) the trait of that arithmetic. Each runs as a kernel of its own
   /// (DgPatchBlockKernel), its buffers in the trait's layout.
   using Blocks = block::BlockContraction<ExecSpace, Number, dim, N>;
   template <block::Products P>
   using HalfBlocks = block::BlockContraction<ExecSpace, Number, dim, N, P>;
-  static constexpr bool has_half_blocks = std::is_same_v<Number, float> && N == 8;
+  static constexpr bool has_half_blocks = std::is_same_v<Number, float> && dg_patch_has_f16(n - 1);
   /// The patch's values (N^dim); a trait may store its blocks padded (B::stored_n > N: the FP64
   /// tensor cores of sm_90 take k = 4..6, 2(k + 1) = 10..14, as blocks of 16^dim).
   static constexpr int block_values = block::block_size<dim, N>;

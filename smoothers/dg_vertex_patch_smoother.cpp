@@ -56,8 +56,8 @@ void check_dg_patch_contraction(DgPatchContraction contraction, int dim, int k, 
   TENSORMG_CHECK(float_numbers, "DG patch contraction " << name
                                                           << " rounds float operands to FP16: it needs a float smoother "
                                                              "(--precision float or mixed)");
-  TENSORMG_CHECK(2 * (k + 1) == 8 && (dim == 2 || dim == 3),
-                 "DG patch contraction " << name << " has kernels for 2(k + 1) = 8 only (degree 3); " << dim
+  TENSORMG_CHECK(dg_patch_has_f16(k) && (dim == 2 || dim == 3),
+                 "DG patch contraction " << name << " has kernels for 2(k + 1) = 8..16 only (degrees 3..7); " << dim
                                          << "D degree " << k << " has " << 2 * (k + 1));
   TENSORMG_CHECK(!dense_inverse, "DG patch contraction " << name
                                                          << " runs the fast-diagonalization solve; the dense-inverse "

@@ -11,8 +11,8 @@
 ///
 /// Float blocks of N = 8 with FP16 products (Products::f16, f16_corrected; paper 001 §5–6): a tile
 /// is one m16n8k8 per term, or with the error correction of Algorithm 1 one m16n8k16 that forms the
-/// main product and the correction at once (below). Other numbers and sizes keep the portable
-/// contraction. Included through backends/block_contraction.hpp, only when the CUDA backend is
+/// main product and the correction at once (below); float blocks of N = 9..16 the same by
+/// m16n8k16, padded to 16. Other numbers and sizes keep the portable contraction. Included through backends/block_contraction.hpp, only when the CUDA backend is
 /// compiled.
 
 #include <Kokkos_Core.hpp>
@@ -40,6 +40,26 @@ KOKKOS_FORCEINLINE_FUNCTION void store_pair(Number* at, Number v0, Number v1, Nu
     v.y += old.y;
   }
   *to = v;
+}
+
+/// The pair (v0, v1) as two FP16 pairs in registers (v0 in the low half): the FP16 parts and,
+/// with the correction, the FP16 of the remainders scaled by 2¹¹ (paper 001 Algorithm 1, lines
+/// 1–4; without it low is 0).
+template <bool corrected>
+KOKKOS_FORCEINLINE_FUNCTION void split_f16x2(float v0, float v1, unsigned& high, unsigned& low) {
+#if defined(__CUDA_ARCH__)
+  const __half2 h = __floats2half2_rn(v0, v1);
+  high = *reinterpret_cast<const unsigned*>(&h);
+  if constexpr (corrected) {
+    const float2 f = __half22float2(h);
+    const __half2 l = __floats2half2_rn((v0 - f.x) * 2048.f, (v1 - f.y) * 2048.f);
+    low = *reinterpret_cast<const unsigned*>(&l);
+  } else {
+    low = 0;
+  }
+#else
+  (void)v0, (void)v1, high = low = 0;
+#endif
 }
 }  // namespace detail
 
@@ -248,22 +268,122 @@ struct BlockContraction<Kokkos::Cuda, float, dim, 8, P, std::enable_if_t<P != Pr
   }
 
  private:
-  /// The pair (v0, v1) as two FP16 pairs in registers (v0 in the low half): the FP16 parts and,
-  /// with the correction, the FP16 of the remainders scaled by 2¹¹ (Algorithm 1, lines 1–4).
   KOKKOS_FORCEINLINE_FUNCTION static void split(float v0, float v1, unsigned& high, unsigned& low) {
-#if defined(__CUDA_ARCH__)
-    const __half2 h = __floats2half2_rn(v0, v1);
-    high = *reinterpret_cast<const unsigned*>(&h);
-    if constexpr (corrected) {
-      const float2 f = __half22float2(h);
-      const __half2 l = __floats2half2_rn((v0 - f.x) * 2048.f, (v1 - f.y) * 2048.f);
-      low = *reinterpret_cast<const unsigned*>(&l);
-    } else {
-      low = 0;
+    detail::split_f16x2<corrected>(v0, v1, high, low);
+  }
+};
+
+/// FP16 tensor cores for float blocks of N = 16 (the DG patch of k = 7) and, padded to 16 as the
+/// FP64 kernel above, N = 9..15 (k = 4..6); FP32 sums, `mma.m16n8k16.f32.f16.f16.f32` (sm_80 on).
+/// Operands as MmaF16N16 in the layout XorSwizzleF32N16; the lane's matrix registers (four FP16x2
+/// per term, and as many scaled remainders with the correction) are loaded once per call. Without
+/// the correction a tile is one mma per term (d = 1, 2) or two (d = 0: both output halves); with
+/// it, paper 001 Algorithm 1 as three products into two accumulators,
+///   main += M_h X_h,  correction += M_h δX + δM X_h   (d = 0: X_h M_hᵀ and X_h δMᵀ + δX M_hᵀ),
+/// the result main + 2⁻¹¹ correction (the N = 8 kernel fits both into one m16n8k16; at N = 16
+/// the k-extent is full).
+template <int dim, int N_, Products P>
+struct BlockContraction<Kokkos::Cuda, float, dim, N_, P,
+                        std::enable_if_t<(N_ > 8 && N_ <= 16 && P != Products::native)>> {
+  static constexpr bool tensor_cores = true;
+  static constexpr bool corrected = P == Products::f16_corrected;
+  static constexpr const char* name = corrected ? (N_ == 16 ? "mma-f16ec-m16n8k16" : "mma-f16ec-m16n8k16-padded")
+                                                : (N_ == 16 ? "mma-f16-m16n8k16" : "mma-f16-m16n8k16-padded");
+  using Layout = cuda_mma::XorSwizzleF32N16;
+  using Fragments = cuda_mma::MmaF16N16;
+  static constexpr int N = 16;
+  static constexpr int stored_n = 16;
+  static constexpr int threads_per_block = 32 * Fragments::tiles(dim, 1);
+
+  /// Every thread of the team calls it; the team's size must be a multiple of 32 (whole warps).
+  /// Layouts must keep neighbours along x adjacent (8-byte pairs), as PlainLayout and Layout do.
+  template <class L, int terms, class Member>
+  KOKKOS_INLINE_FUNCTION static void apply(const Member& team, int d, const Term<float> (&t)[terms], float scale,
+                                           Write write, float* out) {
+    const int lane = team.team_rank() & 31, warp = team.team_rank() >> 5, warps = team.team_size() >> 5;
+    // Matrix register r of term p: FP16 parts mh, scaled remainders ml (zero beyond N_).
+    unsigned mh[terms][4], ml[terms][4];
+    TENSORMG_UNROLL_ALL
+    for (int p = 0; p < terms; ++p) {
+      TENSORMG_UNROLL_ALL
+      for (int r = 0; r < 4; ++r) {
+        float v[2];
+        TENSORMG_UNROLL_ALL
+        for (int h = 0; h < 2; ++h) {
+          const int e = Fragments::matrix_index(lane, r, h, t[p].transposed);
+          const int row = e / N, col = e % N;
+          v[h] = N_ == N || (row < N_ && col < N_) ? t[p].matrix[row * N_ + col] : 0.f;
+        }
+        detail::split_f16x2<corrected>(v[0], v[1], mh[p][r], ml[p][r]);
+      }
     }
-#else
-    (void)v0, (void)v1, high = low = 0;
-#endif
+    const int tiles = dim == 3 && N_ < N ? (d == 0 ? N_ : 2 * N_) : Fragments::tiles(dim, d);
+    for (int tile = warp; tile < tiles; tile += warps) {
+      if (d == 0) {
+        float c[2][4] = {}, e[2][4] = {};  // main, correction; per output half q
+        TENSORMG_UNROLL_ALL
+        for (int p = 0; p < terms; ++p) {
+          unsigned ah[4], al[4];
+          TENSORMG_UNROLL_ALL
+          for (int a = 0; a < 4; ++a) {  // a = 2j + r: row half r, x = 2t + 8j
+            int at[3];
+            Fragments::data_position(0, lane, 2 * (a >> 1), a & 1, tile, at);
+            const float2 v = *reinterpret_cast<const float2*>(t[p].in + L::at(at[0], at[1], at[2]));
+            detail::split_f16x2<corrected>(v.x, v.y, ah[a], al[a]);
+          }
+          TENSORMG_UNROLL_ALL
+          for (int q = 0; q < 2; ++q) {
+            const unsigned bh[2] = {mh[p][q], mh[p][2 + q]};
+            cuda_mma::mma_m16n8k16_f16(c[q], ah, bh);
+            if constexpr (corrected) {
+              const unsigned bl[2] = {ml[p][q], ml[p][2 + q]};
+              cuda_mma::mma_m16n8k16_f16(e[q], ah, bl);
+              cuda_mma::mma_m16n8k16_f16(e[q], al, bh);
+            }
+          }
+        }
+        TENSORMG_UNROLL_ALL
+        for (int q = 0; q < 2; ++q)
+          TENSORMG_UNROLL_ALL
+          for (int r = 0; r < 2; ++r) store<L>(0, lane, r, q, tile, c[q], e[q], scale, write, out);
+      } else {
+        float c[4] = {}, e[4] = {};
+        TENSORMG_UNROLL_ALL
+        for (int p = 0; p < terms; ++p) {
+          unsigned bh[2], bl[2];
+          TENSORMG_UNROLL_ALL
+          for (int j = 0; j < 2; ++j) {
+            float v[2];
+            TENSORMG_UNROLL_ALL
+            for (int h = 0; h < 2; ++h) {
+              int at[3];
+              Fragments::data_position(d, lane, 2 * j + h, 0, tile, at);
+              v[h] = t[p].in[L::at(at[0], at[1], at[2])];
+            }
+            detail::split_f16x2<corrected>(v[0], v[1], bh[j], bl[j]);
+          }
+          cuda_mma::mma_m16n8k16_f16(c, mh[p], bh);
+          if constexpr (corrected) {
+            cuda_mma::mma_m16n8k16_f16(e, mh[p], bl);
+            cuda_mma::mma_m16n8k16_f16(e, ml[p], bh);
+          }
+        }
+        TENSORMG_UNROLL_ALL
+        for (int r = 0; r < 2; ++r) store<L>(d, lane, r, 0, tile, c, e, scale, write, out);
+      }
+    }
+  }
+
+ private:
+  /// Row half r of an accumulator pair (main c, correction e) into its two result positions.
+  template <class L>
+  KOKKOS_FORCEINLINE_FUNCTION static void store(int d, int lane, int r, int q, int tile, const float (&c)[4],
+                                                const float (&e)[4], float scale, Write write, float* out) {
+    int at[3];
+    Fragments::result_position(d, lane, r, q, tile, at);
+    const float v0 = corrected ? c[2 * r] + e[2 * r] * (1.f / 2048.f) : c[2 * r];
+    const float v1 = corrected ? c[2 * r + 1] + e[2 * r + 1] * (1.f / 2048.f) : c[2 * r + 1];
+    detail::store_pair<float2>(out + L::at(at[0], at[1], at[2]), v0, v1, scale, write);
   }
 };
 

@@ -155,4 +155,59 @@ struct MmaF16N8 {
   }
 };
 
+/// XOR-swizzled layout of a 16 × 16 × 16 block of 4-byte values (float; a plane in 2D) for the FP16
+/// m16n8k16 contraction of N = 16 (MmaF16N16). Two rows y = 2s, 2s + 1 make a 32-value segment,
+/// one row of the 32 banks: value (x, y, z) at 256 z + 32 s + ((16 (y & 1) + x) ⊕ (8 f3 + 16 f4)),
+/// f3 = (y₁ ⊕ z₁), f4 = (y₂ ⊕ z₂ ⊕ z₀) (bit i of a coordinate: ·ᵢ). Within a segment the flip is
+/// constant, so the layout is a permutation, and it keeps bit 0 of x (pairs along x adjacent,
+/// 8-byte loads and stores). The lanes of an access spread over g (bits 0–2 of the bank, or, for
+/// 8-byte accesses, over y₀ and y₁ resp. z₀ and z₁) and over t (the position along d, 2t + i,
+/// in y₁y₂ or z₁z₂): f3, f4 send those two bits of t, and the bits of g that the plain layout
+/// leaves out of the bank, to bank bits 3 and 4. The host test counts every access conflict-free.
+struct XorSwizzleF32N16 {
+  static constexpr const char* name = "xor-swizzled";
+  KOKKOS_FORCEINLINE_FUNCTION static constexpr int at(int x, int y, int z) {
+    return 256 * z + 32 * (y >> 1) +
+           ((16 * (y & 1) + x) ^ (8 * (((y >> 1) ^ (z >> 1)) & 1) + 16 * (((y >> 2) ^ (z >> 2) ^ z) & 1)));
+  }
+};
+
+/// The operand and result positions of the N = 16 FP16 m16n8k16 contraction of float blocks
+/// (block_contraction_cuda.hpp), lane = 4 g + t. A lane's four values of a 16-long fragment
+/// column or row sit at k = 2t + i₀ + 8 i₁ (i = 0..3; pairs i = 0, 1 and 2, 3 are one FP16x2
+/// register, the lower k in the low half), the m16n8k16 .f16 fragments of the PTX ISA:
+///  - d = 1, 2: a tile is 8 lines (x = 8 h + g) of one plane (d = 1: z) or row (d = 2: y); the 1D
+///    matrix is operand A (four registers: rows g + 8 (r & 1), columns 2t + 8 (r >> 1) and + 1),
+///    the tile operand B (b[j]: positions 2t + 8j and + 1 along d of line g);
+///  - d = 0: a tile is 16 lines (y = g + 8r) of one plane z, operand A (a[2j + r]: x = 2t + 8j
+///    and + 1, one 8-byte load); the matrix is operand B, two mma per tile (output half q:
+///    b = {A-register q, A-register 2 + q} of the d = 1, 2 case).
+/// Tiles and results as MmaF64N16.
+struct MmaF16N16 {
+  static constexpr int N = 16;
+  KOKKOS_FORCEINLINE_FUNCTION static constexpr int tiles(int dim, int d) { return MmaF64N16::tiles(dim, d); }
+  /// Position along the contraction of lane's value i (0..3).
+  KOKKOS_FORCEINLINE_FUNCTION static constexpr int k_of(int lane, int i) { return 2 * (lane & 3) + (i & 1) + 8 * (i >> 1); }
+  /// Index into the row-major 16 × 16 matrix of the low (h = 0) or high (h = 1) half of lane's
+  /// matrix register r (0..3): A_1D[g + 8 (r & 1)][2t + 8 (r >> 1) + h], transposed swapped.
+  KOKKOS_FORCEINLINE_FUNCTION static constexpr int matrix_index(int lane, int r, int h, bool transposed) {
+    const int row = (lane >> 2) + 8 * (r & 1), col = k_of(lane, 2 * (r >> 1) + h);
+    return transposed ? col * N + row : row * N + col;
+  }
+  /// Block position of lane's value i of tile `tile` along d; for d = 0 of row half r (line
+  /// y = g + 8r), for d = 1, 2 r is unused.
+  KOKKOS_FORCEINLINE_FUNCTION static constexpr void data_position(int d, int lane, int i, int r, int tile,
+                                                                  int (&c)[3]) {
+    const int g = lane >> 2, k = k_of(lane, i);
+    const int x = 8 * (tile & 1) + g, outer = d == 0 ? tile : tile >> 1;
+    c[0] = d == 0 ? k : x;
+    c[1] = d == 0 ? g + 8 * r : d == 1 ? k : outer;
+    c[2] = d == 2 ? k : outer;
+  }
+  KOKKOS_FORCEINLINE_FUNCTION static constexpr void result_position(int d, int lane, int r, int q, int tile,
+                                                                    int (&c)[3]) {
+    MmaF64N16::result_position(d, lane, r, q, tile, c);
+  }
+};
+
 }  // namespace tensormg::cuda_mma

@@ -4,8 +4,8 @@
 // kernels (FP64: N = 8, 16, and 9..15 padded to 16) also against the portable kernel on the
 // device (≤ 1e-13 relative). On the host: the XOR-swizzled layout leaves the tensor-core
 // fragments' shared-memory accesses free of bank conflicts, which the plain layout does not. FP16
-// products (portable emulation, tensor cores on CUDA): error-corrected as accurate as FP32,
-// uncorrected measurably worse.
+// products (portable emulation, tensor cores on CUDA; N = 8, 16 and padded 10..14): error-corrected
+// as accurate as FP32, uncorrected measurably worse.
 #include <gtest/gtest.h>
 
 #include <Kokkos_Core.hpp>
@@ -187,19 +187,19 @@ double max_error(const std::vector<double>& a, const std::vector<double>& ref) {
   return diff / norm;
 }
 
-/// FP16 products (block::Products) on float blocks of N = 8 against the exact result of the same
-/// float inputs: with error correction (paper 001 Algorithm 1) within 4× of the FP32 contraction's
-/// error, without it at least 20× worse than the corrected one; in the trait's layout and the plain
-/// one. Where the trait runs on tensor cores, also against the portable emulation (the same
-/// roundings of the operands; only the FP32 sums' order differs).
-template <class ExecSpace, int dim>
+/// FP16 products (block::Products) on float blocks of N values per direction against the exact
+/// result of the same float inputs: with error correction (paper 001 Algorithm 1) within 4× of the
+/// FP32 contraction's error, without it at least 20× worse than the corrected one; in the trait's
+/// layout and the plain one. Where the trait runs on tensor cores, also against the portable
+/// emulation (the same roundings of the operands; only the FP32 sums' order differs).
+template <class ExecSpace, int dim, int N>
 void check_f16() {
-  constexpr int N = 8, size = block::block_size<dim, N>;
+  constexpr int size = block::block_size<dim, N>;
   using F32 = block::BlockContraction<ExecSpace, float, dim, N>;
   using H = block::BlockContraction<ExecSpace, float, dim, N, block::Products::f16>;
   using EC = block::BlockContraction<ExecSpace, float, dim, N, block::Products::f16_corrected>;
   const int blocks = 5;
-  std::mt19937 gen(4321 + dim);
+  std::mt19937 gen(4321 + dim + 7 * N);
   std::uniform_real_distribution<double> dist(-1, 1);
   const auto random = [&](int n) {
     std::vector<double> v(n);
@@ -214,14 +214,14 @@ void check_f16() {
       for (bool transposed : {false, true})
         for (Write write : {Write::assign, Write::add}) {
           const Setting s{d, terms, transposed, write, 0.75};
-          SCOPED_TRACE(::testing::Message() << EC::name << " dim " << dim << " d " << d << " terms " << terms
+          SCOPED_TRACE(::testing::Message() << EC::name << " dim " << dim << " N " << N << " d " << d << " terms " << terms
                                             << (transposed ? " transposed" : "") << (write == Write::add ? " add" : " assign"));
           const auto ref = reference<dim, N>(s, blocks, x, y, o, A, B);
           const double e32 = max_error(run<ExecSpace, F32, typename F32::Layout, dim, N, float>(s, blocks, x, y, o, A, B), ref);
           const auto h = run<ExecSpace, H, typename H::Layout, dim, N, float>(s, blocks, x, y, o, A, B);
           const auto ec = run<ExecSpace, EC, typename EC::Layout, dim, N, float>(s, blocks, x, y, o, A, B);
-          const auto ec_plain = run<ExecSpace, EC, block::PlainLayout<N>, dim, N, float>(s, blocks, x, y, o, A, B);
-          const auto h_plain = run<ExecSpace, H, block::PlainLayout<N>, dim, N, float>(s, blocks, x, y, o, A, B);
+          const auto ec_plain = run<ExecSpace, EC, block::PlainLayout<EC::stored_n>, dim, N, float>(s, blocks, x, y, o, A, B);
+          const auto h_plain = run<ExecSpace, H, block::PlainLayout<H::stored_n>, dim, N, float>(s, blocks, x, y, o, A, B);
           const double e16 = max_error(h, ref), eec = max_error(ec, ref);
           EXPECT_LE(eec, 4 * e32) << "FP32 error " << e32;
           EXPECT_LE(max_error(ec_plain, ref), 4 * e32) << "in the plain layout";
@@ -237,12 +237,18 @@ void check_f16() {
             EXPECT_LE(relative_difference(h, eh_emulated), 1e-5) << "tensor cores against the emulation";
           }
         }
-  std::printf("[ info ] %s %dD: FP16 error-corrected / FP32 error at most %.2f\n", EC::name, dim, worst_ratio);
+  std::printf("[ info ] %s %dD N = %d: FP16 error-corrected / FP32 error at most %.2f\n", EC::name, dim, N,
+              worst_ratio);
 }
 
 TYPED_TEST(BlockContractionTest, FP16ProductsWithErrorCorrectionMatchFP32) {
-  check_f16<TypeParam, 3>();
-  check_f16<TypeParam, 2>();
+  check_f16<TypeParam, 3, 8>();  // m16n8k8 / m16n8k16 with the correction in one product on CUDA
+  check_f16<TypeParam, 2, 8>();
+  check_f16<TypeParam, 3, 16>();  // m16n8k16 on CUDA
+  check_f16<TypeParam, 2, 16>();
+  check_f16<TypeParam, 3, 10>();  // padded to 16 on CUDA (the DG patches of k = 4..6)
+  check_f16<TypeParam, 3, 14>();
+  check_f16<TypeParam, 2, 12>();
 }
 
 TEST(BlockContractionRounding, RoundToF16MatchesBinary16) {
@@ -418,6 +424,93 @@ int worst_excess_n16(int dim) {
   return worst;
 }
 
+/// The same for the N = 16 FP16 contraction of float blocks (MmaF16N16) in layout L: d = 0 loads
+/// pairs along x (8 bytes), d = 1, 2 one value per position (4 bytes); results stored as 8-byte
+/// pairs.
+template <class L>
+int worst_excess_f16_n16(int dim) {
+  using F = tensormg::cuda_mma::MmaF16N16;
+  int worst = 0;
+  for (int d = 0; d < dim; ++d)
+    for (int tile = 0; tile < F::tiles(dim, d); ++tile) {
+      for (int i = 0; i < 4; ++i)
+        for (int r = 0; r < (d == 0 ? 2 : 1); ++r) {
+          if (d == 0 && (i & 1)) continue;  // the second of a pair: the same 8-byte load
+          int offset[32];
+          for (int lane = 0; lane < 32; ++lane) {
+            int c[3];
+            F::data_position(d, lane, i, r, tile, c);
+            offset[lane] = L::at(c[0], c[1], c[2]);
+            if (d == 0) {
+              int c1[3];
+              F::data_position(d, lane, i + 1, r, tile, c1);
+              EXPECT_EQ(L::at(c1[0], c1[1], c1[2]), offset[lane] + 1) << "a d = 0 operand pair must be adjacent";
+              EXPECT_EQ(offset[lane] % 2, 0) << "a d = 0 operand pair must be 8-byte aligned";
+            }
+          }
+          worst = std::max(worst, d == 0 ? wavefronts(offset, 8, 4) - 2 : wavefronts(offset, 4, 4) - 1);
+        }
+      for (int r = 0; r < 2; ++r)
+        for (int q = 0; q < (d == 0 ? 2 : 1); ++q) {
+          int offset[32];
+          for (int lane = 0; lane < 32; ++lane) {
+            int c[3];
+            F::result_position(d, lane, r, q, tile, c);
+            offset[lane] = L::at(c[0], c[1], c[2]);
+            EXPECT_EQ(offset[lane] % 2, 0) << "a result pair must be 8-byte aligned";
+            EXPECT_EQ(L::at(c[0] + 1, c[1], c[2]), offset[lane] + 1) << "a result pair must be adjacent";
+          }
+          worst = std::max(worst, wavefronts(offset, 8, 4) - 2);
+        }
+    }
+  return worst;
+}
+
+/// Every position of the FP16 N = 16 contraction is read once per tile row and written once, and
+/// the lanes' matrix registers hold every matrix entry once (per output half for d = 0).
+TEST(BlockContractionLayout, F16N16FragmentsCoverTheBlock) {
+  using F = tensormg::cuda_mma::MmaF16N16;
+  for (int dim : {2, 3})
+    for (int d = 0; d < dim; ++d) {
+      std::map<int, int> read, written;
+      for (int tile = 0; tile < F::tiles(dim, d); ++tile)
+        for (int lane = 0; lane < 32; ++lane) {
+          for (int i = 0; i < 4; ++i)
+            for (int r = 0; r < (d == 0 ? 2 : 1); ++r) {
+              int c[3];
+              F::data_position(d, lane, i, r, tile, c);
+              ++read[c[0] + 16 * (c[1] + 16 * c[2])];
+            }
+          for (int r = 0; r < 2; ++r)
+            for (int q = 0; q < (d == 0 ? 2 : 1); ++q) {
+              int c[3];
+              F::result_position(d, lane, r, q, tile, c);
+              ++written[c[0] + 16 * (c[1] + 16 * c[2])];
+              ++written[c[0] + 1 + 16 * (c[1] + 16 * c[2])];
+            }
+        }
+      const std::size_t size = dim == 2 ? 256 : 4096;
+      EXPECT_EQ(read.size(), size) << dim << "D d " << d;
+      EXPECT_EQ(written.size(), size) << dim << "D d " << d;
+      for (const auto& [at, n] : written) EXPECT_EQ(n, 1) << dim << "D d " << d << " offset " << at;
+      for (const auto& [at, n] : read) EXPECT_EQ(n, 1) << dim << "D d " << d << " offset " << at;
+    }
+  std::map<int, int> entries;
+  for (int lane = 0; lane < 32; ++lane)
+    for (int r = 0; r < 4; ++r)
+      for (int h = 0; h < 2; ++h) {
+        ++entries[F::matrix_index(lane, r, h, false)];
+        EXPECT_EQ(F::matrix_index(lane, r, h, true) % 16, F::matrix_index(lane, r, h, false) / 16) << "transposed";
+      }
+  EXPECT_EQ(entries.size(), 256u);
+  for (const auto& [at, n] : entries) EXPECT_EQ(n, 1) << "matrix entry " << at;
+  std::set<int> seen;
+  for (int z = 0; z < 16; ++z)
+    for (int y = 0; y < 16; ++y)
+      for (int x = 0; x < 16; ++x) seen.insert(tensormg::cuda_mma::XorSwizzleF32N16::at(x, y, z));
+  EXPECT_TRUE(seen.size() == 4096u && *seen.begin() == 0 && *seen.rbegin() == 4095) << "a permutation";
+}
+
 /// Every position of an N = 16 contraction is read once per k-slot and written once: the
 /// fragments cover the block.
 TEST(BlockContractionLayout, N16FragmentsCoverTheBlock) {
@@ -469,6 +562,9 @@ TEST(BlockContractionLayout, SwizzledFragmentsAreConflictFree) {
   for (int dim : {2, 3}) {
     EXPECT_EQ(worst_excess_n16<tensormg::cuda_mma::XorSwizzle16>(dim), 0) << dim << "D, N = 16";
     EXPECT_GT(worst_excess_n16<block::PlainLayout<16>>(dim), 0) << dim << "D, N = 16: the plain layout has conflicts";
+    EXPECT_EQ(worst_excess_f16_n16<tensormg::cuda_mma::XorSwizzleF32N16>(dim), 0) << dim << "D, FP16 products, N = 16";
+    EXPECT_GT(worst_excess_f16_n16<block::PlainLayout<16>>(dim), 0)
+        << dim << "D, FP16 products, N = 16: the plain layout has conflicts";
   }
   std::set<int> seen16;
   for (int z = 0; z < 16; ++z)

@@ -344,32 +344,41 @@ double float_step_error(int dim, int k, std::array<int, 3> cells, DgLocalSolver 
 
 /// FP16 products in the float smoother (paper 001 §6; tensor cores on CUDA, the emulation
 /// elsewhere): with error correction the step is as accurate as the FP32 line kernel's (within
-/// 4×), without it measurably worse; 2D and 3D k = 3, every local solver, interior and boundary
-/// patches. Other numbers, degrees and the dense inverse are refused.
+/// 4×), without it measurably worse; 2D and 3D k = 3 (N = 8), 3D k = 7 (N = 16) and k = 5 (N = 12,
+/// padded to 16 on CUDA), every local solver, interior and boundary patches. Other numbers,
+/// degrees and the dense inverse are refused.
 TYPED_TEST(DgVertexPatch, FP16ProductsWithErrorCorrectionMatchFloatStep) {
   if (world_size() > 1) GTEST_SKIP() << "one rank";
   // Under the sanitizers one local solver (the three share the contraction).
   const auto solvers = sanitized ? std::vector<DgLocalSolver>{DgLocalSolver::clamped}
                                  : std::vector<DgLocalSolver>{DgLocalSolver::dirichlet, DgLocalSolver::full,
                                                               DgLocalSolver::clamped};
+  struct Case {
+    int dim, k;
+    std::array<int, 3> cells;
+  };
+  std::vector<Case> cases = {{2, 3, {5, 6, 1}}, {3, 3, {4, 3, 4}}, {3, 7, {3, 3, 3}}};
+  if (!sanitized) cases.push_back({3, 5, {3, 4, 3}});
   for (const auto solver : solvers)
-    for (const int dim : {2, 3}) {
-      const std::array<int, 3> cells = dim == 2 ? std::array<int, 3>{5, 6, 1} : std::array<int, 3>{4, 3, 4};
-      const double e32 = float_step_error<TypeParam>(dim, 3, cells, solver, DgPatchContraction::lines);
-      const double eec = float_step_error<TypeParam>(dim, 3, cells, solver, DgPatchContraction::f16ec);
-      const double e16 = float_step_error<TypeParam>(dim, 3, cells, solver, DgPatchContraction::f16);
-      std::printf("[ info ] %dD k = 3 %s: float step error FP32 lines %.2e, FP16 EC %.2e, FP16 %.2e\n", dim,
+    for (const auto& [dim, k, cells] : cases) {
+      const double e32 = float_step_error<TypeParam>(dim, k, cells, solver, DgPatchContraction::lines);
+      const double eec = float_step_error<TypeParam>(dim, k, cells, solver, DgPatchContraction::f16ec);
+      const double e16 = float_step_error<TypeParam>(dim, k, cells, solver, DgPatchContraction::f16);
+      std::printf("[ info ] %dD k = %d %s: float step error FP32 lines %.2e, FP16 EC %.2e, FP16 %.2e\n", dim, k,
                   to_string(solver).c_str(), e32, eec, e16);
-      EXPECT_LE(e32, 1e-5) << dim << "D " << to_string(solver);
-      EXPECT_LE(eec, 4 * e32) << dim << "D " << to_string(solver);
-      EXPECT_GE(e16, 20 * eec) << dim << "D " << to_string(solver);
+      EXPECT_LE(e32, 1e-5) << dim << "D k = " << k << " " << to_string(solver);
+      EXPECT_LE(eec, 4 * e32) << dim << "D k = " << k << " " << to_string(solver);
+      EXPECT_GE(e16, 20 * eec) << dim << "D k = " << k << " " << to_string(solver);
     }
   EXPECT_EQ(parse_dg_patch_contraction("f16ec"), DgPatchContraction::f16ec);
   EXPECT_EQ(to_string(DgPatchContraction::f16), "f16");
   EXPECT_THROW(check_dg_patch_contraction(DgPatchContraction::f16ec, 3, 3, false, false), InputError);  // double
   EXPECT_THROW(check_dg_patch_contraction(DgPatchContraction::f16, 3, 2, true, false), InputError);     // N = 6
+  EXPECT_THROW(check_dg_patch_contraction(DgPatchContraction::f16, 3, 8, true, false), InputError);     // N = 18
   EXPECT_THROW(check_dg_patch_contraction(DgPatchContraction::f16, 2, 3, true, true), InputError);      // dense inverse
   EXPECT_NO_THROW(check_dg_patch_contraction(DgPatchContraction::f16ec, 3, 3, true, false));
+  EXPECT_NO_THROW(check_dg_patch_contraction(DgPatchContraction::f16ec, 3, 7, true, false));
+  EXPECT_NO_THROW(check_dg_patch_contraction(DgPatchContraction::f16, 2, 5, true, false));
   EXPECT_NO_THROW(check_dg_patch_contraction(DgPatchContraction::blocks, 3, 2, false, true));
 }
 
