@@ -98,14 +98,20 @@ struct DgPatchKernel {
   /// portable contraction keeps the line kernel's bound.
   template <class B>
   static constexpr bool wide_blocks = B::tensor_cores && B::stored_n == 16;
+  /// Float blocks of 16 (FP16 tensor cores, k = 4..7) take 48 KB: four teams of 256 threads an SM
+  /// (64 registers each). Same-call A/B against the FP64 shape (2 × 384), one float smoothing step,
+  /// 3D ~3e7 DoF (h200-2026-11-29-fp16-n16/call2): k = 7 f16 4.20 → 5.31 GDoF/s, f16ec 3.73 →
+  /// 4.59; k = 5 f16 2.44 → 3.16, f16ec 2.20 → 2.63 (Dirichlet local solver).
   template <class B>
-  static constexpr int block_team_size = wide_blocks<B>                         ? 384
+  static constexpr bool wide_float = wide_blocks<B> && sizeof(Number) == 4;
+  template <class B>
+  static constexpr int block_team_size = wide_float<B> ? 256 : wide_blocks<B>  ? 384
                                          : B::threads_per_block < max_team ? B::threads_per_block
                                                                            : max_team;
   template <class B>
   using BlockPolicy = Kokkos::TeamPolicy<
       ExecSpace,
-      std::conditional_t<B::tensor_cores, Kokkos::LaunchBounds<block_team_size<B>, (wide_blocks<B> ? 2 : 6)>, Bounds>>;
+      std::conditional_t<B::tensor_cores, Kokkos::LaunchBounds<block_team_size<B>, (wide_float<B> ? 4 : wide_blocks<B> ? 2 : 6)>, Bounds>>;
   /// Three buffers of a patch in B's layout (B::stored_n^dim values, padding included), each
   /// aligned to 16 bytes (tensor-core stores).
   static constexpr int block_buffers = 3;
