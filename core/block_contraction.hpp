@@ -11,7 +11,7 @@
 /// here is the portable one (one thread per line of the block, the register-level dot products of
 /// core/tensor_contraction.hpp), and a backend specialises it where it has something faster
 /// (backends/cuda_mma/block_contraction_cuda.hpp: `mma.sync` on Kokkos::Cuda for FP64 N = 8 and,
-/// padded to 16, N = 9..16).
+/// padded to 16, N = 9..16 on sm_90; FP16 products of float blocks of N = 8..16).
 /// backends/block_contraction.hpp gathers the specialisations; core includes no backend.
 ///
 /// A trait names the scratch layout its kernels want (`Layout`, e.g. the XOR-swizzled one of the

@@ -12,8 +12,8 @@
 /// Float blocks of N = 8 with FP16 products (Products::f16, f16_corrected; paper 001 §5–6): a tile
 /// is one m16n8k8 per term, or with the error correction of Algorithm 1 one m16n8k16 that forms the
 /// main product and the correction at once (below); float blocks of N = 9..16 the same by
-/// m16n8k16, padded to 16. Other numbers and sizes keep the portable contraction. Included through backends/block_contraction.hpp, only when the CUDA backend is
-/// compiled.
+/// m16n8k16, padded to 16 below 16. Other numbers and sizes keep the portable contraction.
+/// Included through backends/block_contraction.hpp, only when the CUDA backend is compiled.
 
 #include <Kokkos_Core.hpp>
 
