@@ -370,41 +370,15 @@ struct DgPatchKernel {
     run_blocks<Blocks>(team, c0, array);
   }
 
-  /// The block path's passes over the patch values, thread `rank` of `size` taking values rank,
-  /// rank + size, … in memory order (coalesced), `gather_batch` at a time: first every global
-  /// load of the batch (load(i, g, at): value i of the batch at global index g and block offset
-  /// at), then every store (store(i, g, at)). Value by value, the compiler cannot move the next
-  /// load above a store into scratch (they might alias), so each value waited for a DRAM round
-  /// trip: the top stall sites of the k = 7 kernel (ncu source counters, h200-2026-11-29-fp16-n16
-  /// call7).
-  static constexpr int gather_batch = 4;
-  template <class L, class Load, class Store>
-  KOKKOS_INLINE_FUNCTION void batched_pass(const local_index c0[3], int rank, int size, const Load& load,
-                                           const Store& store) const {
-    for (int e0 = rank; e0 < block_values; e0 += gather_batch * size) {
-      local_index g[gather_batch];
-      int at[gather_batch];
-      TENSORMG_UNROLL_ALL
-      for (int i = 0; i < gather_batch; ++i)
-        if (e0 + i * size < block_values) {
-          int X, Y, Z;
-          patch_position(c0, e0 + i * size, g[i], X, Y, Z);
-          at[i] = L::at(X, Y, Z);
-          load(i, g[i], at[i]);
-        }
-      TENSORMG_UNROLL_ALL
-      for (int i = 0; i < gather_batch; ++i)
-        if (e0 + i * size < block_values) store(i, g[i], at[i]);
-    }
-  }
-
-  /// to[L::at(X, Y, Z)] = v(g) for the team's share of the patch values (batched_pass).
+  /// to[L::at(X, Y, Z)] = v(g) for the team's share of the patch values, in memory order (coalesced).
   template <class L, class V>
   KOKKOS_INLINE_FUNCTION void gather_block(const V& v, const local_index c0[3], int rank, int size, Number* to) const {
-    Number value[gather_batch];
-    batched_pass<L>(
-        c0, rank, size, [&](int i, local_index g, int) { value[i] = v(g); },
-        [&](int i, local_index, int at) { to[at] = value[i]; });
+    for (int e = rank; e < block_values; e += size) {
+      local_index g;
+      int X, Y, Z;
+      patch_position(c0, e, g, X, Y, Z);
+      to[L::at(X, Y, Z)] = v(g);
+    }
   }
 
   /// 0 at the padding of every buffer of a block stored with S > N values per direction: a padded
@@ -476,16 +450,15 @@ struct DgPatchKernel {
           team.team_barrier();
         }
       }
-      // r ← b − r, or the patch-wise operator's dst += A_P x (the colour's patches do not overlap).
-      Number value[gather_batch];
-      if (args.apply)
-        batched_pass<L>(
-            c0, rank, size, [&](int i, local_index g, int) { value[i] = args.dst(g); },
-            [&](int i, local_index g, int at) { args.dst(g) = value[i] + r[at]; });
-      else
-        batched_pass<L>(
-            c0, rank, size, [&](int i, local_index g, int) { value[i] = args.b(g); },
-            [&](int i, local_index, int at) { r[at] = value[i] - r[at]; });
+      // r ← b − r, or the patch-wise operator's dst += A_P x.
+      for (int e = rank; e < block_values; e += size) {
+        local_index g;
+        int X, Y, Z;
+        patch_position(c0, e, g, X, Y, Z);
+        const int at = L::at(X, Y, Z);
+        if (args.apply) args.dst(g) += r[at];  // the colour's patches do not overlap
+        else r[at] = args.b(g) - r[at];
+      }
       if (args.apply) return;  // uniform over the team
     } else {
       gather_block<L>(args.b, c0, rank, size, r);
@@ -517,10 +490,12 @@ struct DgPatchKernel {
       p = q;
       q = t;
     }
-    Number value[gather_batch];
-    batched_pass<L>(
-        c0, rank, size, [&](int i, local_index g, int) { value[i] = args.x(g); },
-        [&](int i, local_index g, int at) { args.x(g) = value[i] + p[at]; });
+    for (int e = rank; e < block_values; e += size) {
+      local_index g;
+      int X, Y, Z;
+      patch_position(c0, e, g, X, Y, Z);
+      args.x(g) += p[L::at(X, Y, Z)];
+    }
   }
 
   template <class Source>
