@@ -92,7 +92,11 @@ struct MmaF64N16 {
   /// row half r (0: line y = g, 1: y = g + 8), for d = 1, 2 r is unused.
   KOKKOS_FORCEINLINE_FUNCTION static constexpr void data_position(int d, int lane, int i, int r, int tile,
                                                                   int (&c)[3]) {
-    const int g = lane >> 2, k = 4 * i + (lane & 3);
+    position(d, lane >> 2, 4 * i + (lane & 3), r, tile, c);
+  }
+  /// The block position of the tile's operand value at position k along d of line g (d = 1, 2:
+  /// x = 8 (tile & 1) + g; d = 0: y = g + 8r), for every N = 16 shape (MmaF16N16 too).
+  KOKKOS_FORCEINLINE_FUNCTION static constexpr void position(int d, int g, int k, int r, int tile, int (&c)[3]) {
     const int x = 8 * (tile & 1) + g, outer = d == 0 ? tile : tile >> 1;
     c[0] = d == 0 ? k : x;
     c[1] = d == 0 ? g + 8 * r : d == 1 ? k : outer;
@@ -198,11 +202,7 @@ struct MmaF16N16 {
   /// y = g + 8r), for d = 1, 2 r is unused.
   KOKKOS_FORCEINLINE_FUNCTION static constexpr void data_position(int d, int lane, int i, int r, int tile,
                                                                   int (&c)[3]) {
-    const int g = lane >> 2, k = k_of(lane, i);
-    const int x = 8 * (tile & 1) + g, outer = d == 0 ? tile : tile >> 1;
-    c[0] = d == 0 ? k : x;
-    c[1] = d == 0 ? g + 8 * r : d == 1 ? k : outer;
-    c[2] = d == 2 ? k : outer;
+    MmaF64N16::position(d, lane >> 2, k_of(lane, i), r, tile, c);
   }
   KOKKOS_FORCEINLINE_FUNCTION static constexpr void result_position(int d, int lane, int r, int q, int tile,
                                                                     int (&c)[3]) {

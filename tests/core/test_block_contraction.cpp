@@ -466,10 +466,10 @@ int worst_excess_f16_n16(int dim) {
   return worst;
 }
 
-/// Every position of the FP16 N = 16 contraction is read once per tile row and written once, and
-/// the lanes' matrix registers hold every matrix entry once (per output half for d = 0).
-TEST(BlockContractionLayout, F16N16FragmentsCoverTheBlock) {
-  using F = tensormg::cuda_mma::MmaF16N16;
+/// Every position of an N = 16 contraction (fragments F) is read once per k-slot and written
+/// once: the fragments cover the block.
+template <class F>
+void check_n16_cover() {
   for (int dim : {2, 3})
     for (int d = 0; d < dim; ++d) {
       std::map<int, int> read, written;
@@ -495,6 +495,13 @@ TEST(BlockContractionLayout, F16N16FragmentsCoverTheBlock) {
       for (const auto& [at, n] : written) EXPECT_EQ(n, 1) << dim << "D d " << d << " offset " << at;
       for (const auto& [at, n] : read) EXPECT_EQ(n, 1) << dim << "D d " << d << " offset " << at;
     }
+}
+
+/// The FP16 N = 16 fragments cover the block, the lanes' matrix registers hold every matrix entry
+/// once (per output half for d = 0), and its float layout is a permutation.
+TEST(BlockContractionLayout, F16N16FragmentsCoverTheBlock) {
+  using F = tensormg::cuda_mma::MmaF16N16;
+  check_n16_cover<F>();
   std::map<int, int> entries;
   for (int lane = 0; lane < 32; ++lane)
     for (int r = 0; r < 4; ++r)
@@ -511,36 +518,7 @@ TEST(BlockContractionLayout, F16N16FragmentsCoverTheBlock) {
   EXPECT_TRUE(seen.size() == 4096u && *seen.begin() == 0 && *seen.rbegin() == 4095) << "a permutation";
 }
 
-/// Every position of an N = 16 contraction is read once per k-slot and written once: the
-/// fragments cover the block.
-TEST(BlockContractionLayout, N16FragmentsCoverTheBlock) {
-  using F = tensormg::cuda_mma::MmaF64N16;
-  for (int dim : {2, 3})
-    for (int d = 0; d < dim; ++d) {
-      std::map<int, int> read, written;
-      for (int tile = 0; tile < F::tiles(dim, d); ++tile)
-        for (int lane = 0; lane < 32; ++lane) {
-          for (int i = 0; i < 4; ++i)
-            for (int r = 0; r < (d == 0 ? 2 : 1); ++r) {
-              int c[3];
-              F::data_position(d, lane, i, r, tile, c);
-              ++read[c[0] + 16 * (c[1] + 16 * c[2])];
-            }
-          for (int r = 0; r < 2; ++r)
-            for (int q = 0; q < (d == 0 ? 2 : 1); ++q) {
-              int c[3];
-              F::result_position(d, lane, r, q, tile, c);
-              ++written[c[0] + 16 * (c[1] + 16 * c[2])];
-              ++written[c[0] + 1 + 16 * (c[1] + 16 * c[2])];
-            }
-        }
-      const std::size_t size = dim == 2 ? 256 : 4096;
-      EXPECT_EQ(read.size(), size) << dim << "D d " << d;
-      EXPECT_EQ(written.size(), size) << dim << "D d " << d;
-      for (const auto& [at, n] : written) EXPECT_EQ(n, 1) << dim << "D d " << d << " offset " << at;
-      for (const auto& [at, n] : read) EXPECT_EQ(n, 1) << dim << "D d " << d << " offset " << at;
-    }
-}
+TEST(BlockContractionLayout, N16FragmentsCoverTheBlock) { check_n16_cover<tensormg::cuda_mma::MmaF64N16>(); }
 
 TEST(BlockContractionLayout, SwizzleIsAPermutation) {
   std::set<int> seen;
