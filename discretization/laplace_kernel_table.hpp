@@ -29,6 +29,7 @@ struct CellKernelArgs {
   bool zero_boundary_input = true;  ///< Dirichlet nodes read as zero (constrained operator)
   bool skip_boundary_output = true; ///< nothing is added to Dirichlet rows
   bool atomic = true;               ///< atomic scatter (all cells at once) or plain adds (one color)
+  bool store_interior = false;      ///< plain stores at the nodes inside a cell (dst zero there)
   int color = -1;                   ///< -1: all cells; 0..2^d-1: cells with (c_d mod 2) = bit d
   int cells_per_team = 1;
 };

@@ -9,9 +9,14 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
 #include <utility>
 
 #include "backends/device_traits.hpp"
+#include "core/even_odd_contraction.hpp"
 #include "core/tensor_contraction.hpp"
 #include "discretization/cell_nodes.hpp"
 #include "discretization/laplace_kernel_table.hpp"
@@ -26,6 +31,12 @@ namespace tensormg {
 template <int dim, int n, class Number>
 struct Matrices1D {
   Number entry[dim][2][n][n];  // [direction][0: mass, 1: stiffness][row][column]
+};
+
+/// The same in even-odd form (core/even_odd_contraction.hpp): about half the entries.
+template <int dim, int n, class Number>
+struct EvenOddMatrices1D {
+  contraction::EvenOdd<n, Number> entry[dim][2];  // [direction][0: mass, 1: stiffness]
 };
 
 /// One team works on cells_per_team cells in scratch memory. Thread structure: each contraction
@@ -47,6 +58,10 @@ struct CellOperatorKernel {
   static_assert(tuning.dim == dim, "no tuning row for this (dim, k)");
   static constexpr int max_team_size = tuning.max_team_size;
   static constexpr int unroll = tuning.unroll_outputs;
+  /// Even-odd form: output pairs o, n − 1 − o (o < half), and the middle row of odd n.
+  static constexpr bool even_odd = tuning.even_odd;
+  static constexpr int half = n / 2, even_size = (n + 1) / 2;
+  static constexpr int pair_unroll = unroll == n ? half : 1;
   using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<tuning.max_team_size, tuning.min_teams_per_sm>>;
   using Member = typename Policy::member_type;
   using ScratchView = Kokkos::View<Number*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
@@ -59,7 +74,7 @@ struct CellOperatorKernel {
 
   CellKernelArgs<Number, ExecSpace> args;
   detail::CellRange cells;
-  Matrices1D<dim, n, Number> m;
+  std::conditional_t<even_odd, EvenOddMatrices1D<dim, n, Number>, Matrices1D<dim, n, Number>> m;
 
   /// Scratch per team, in Number units: two buffers per cell.
   KOKKOS_INLINE_FUNCTION static std::size_t scratch_entries(int cells_per_team) {
@@ -115,15 +130,7 @@ struct CellOperatorKernel {
           r[0][i] = idx >= 0 ? args.src(idx) : Number(0);
         }
       }
-      const int base = c * cell_stride + line * n;
-      TENSORMG_UNROLL(unroll)
-      for (int i = 0; i < n; ++i) {
-        DeviceTraits<ExecSpace>::template keep_unroll<unroll, n>();
-        Number sm[1], sa[1];
-        contraction::dot_two(m.entry[0][0][i], m.entry[0][1][i], r, sm, sa);
-        t0[base + i] = sm[0];
-        t1[base + i] = sa[0];
-      }
+      first_step(r, t0, t1, c * cell_stride + line * n);
     }
     team.team_barrier();
 
@@ -154,15 +161,7 @@ struct CellOperatorKernel {
         Number r0[1][n], r1[1][n];
         contraction::load_column(t0 + base, n, r0[0]);
         contraction::load_column(t1 + base, n, r1[0]);
-        // t1: two independent FMA chains (split).
-        TENSORMG_UNROLL(unroll)
-        for (int jo = 0; jo < n; ++jo) {
-          DeviceTraits<ExecSpace>::template keep_unroll<unroll, n>();
-          Number s0[1], s1[1];
-          contraction::dot_two_sum<contraction::Pair::split>(m.entry[1][0][jo], m.entry[1][1][jo], r0, r1, s0, s1);
-          t0[base + jo * n] = s0[0];
-          t1[base + jo * n] = s1[0];
-        }
+        middle_step(r0, r1, t0, t1, base);
       }
       team.team_barrier();
       // z (last): v = a A_z t0 + M_z (a t1 + b t0), added to the global vector.
@@ -182,6 +181,81 @@ struct CellOperatorKernel {
           r0[0][j] *= args.laplace;
         }
         scatter_line(ci, p, line / n, r0, r1);
+      }
+    }
+  }
+
+  /// The first step on a line u read from the global vector: t0 = M_x u, t1 = A_x u at
+  /// base + i (i < n).
+  KOKKOS_INLINE_FUNCTION void first_step(const Number (&r)[1][n], Number* t0, Number* t1, int base) const {
+    if constexpr (even_odd) {
+      Number re[1][even_size], ro[1][half];
+      contraction::split_even_odd(r, re, ro);
+      TENSORMG_UNROLL(pair_unroll)
+      for (int o = 0; o < half; ++o) {
+        DeviceTraits<ExecSpace>::template keep_unroll<pair_unroll, half>();
+        Number lo[1], hi[1];
+        contraction::dot_even_odd(m.entry[0][0], o, re, ro, lo, hi);
+        t0[base + o] = lo[0];
+        t0[base + n - 1 - o] = hi[0];
+        contraction::dot_even_odd(m.entry[0][1], o, re, ro, lo, hi);
+        t1[base + o] = lo[0];
+        t1[base + n - 1 - o] = hi[0];
+      }
+      if constexpr (n % 2 == 1) {
+        Number v[1];
+        contraction::dot_even_middle(m.entry[0][0], re, v);
+        t0[base + half] = v[0];
+        contraction::dot_even_middle(m.entry[0][1], re, v);
+        t1[base + half] = v[0];
+      }
+    } else {
+      TENSORMG_UNROLL(unroll)
+      for (int i = 0; i < n; ++i) {
+        DeviceTraits<ExecSpace>::template keep_unroll<unroll, n>();
+        Number sm[1], sa[1];
+        contraction::dot_two(m.entry[0][0][i], m.entry[0][1][i], r, sm, sa);
+        t0[base + i] = sm[0];
+        t1[base + i] = sa[0];
+      }
+    }
+  }
+
+  /// The middle step of 3D on a y-line of both buffers (r0 from t0, r1 from t1), in place:
+  /// t0 = M_y r0, t1 = A_y r0 + M_y r1 at base + j·n (j < n).
+  KOKKOS_INLINE_FUNCTION void middle_step(const Number (&r0)[1][n], const Number (&r1)[1][n], Number* t0, Number* t1,
+                                          int base) const {
+    if constexpr (even_odd) {
+      Number e0[1][even_size], o0[1][half], e1[1][even_size], o1[1][half];
+      contraction::split_even_odd(r0, e0, o0);
+      contraction::split_even_odd(r1, e1, o1);
+      TENSORMG_UNROLL(pair_unroll)
+      for (int o = 0; o < half; ++o) {
+        DeviceTraits<ExecSpace>::template keep_unroll<pair_unroll, half>();
+        Number lo[1], hi[1];
+        contraction::dot_even_odd(m.entry[1][0], o, e0, o0, lo, hi);
+        t0[base + o * n] = lo[0];
+        t0[base + (n - 1 - o) * n] = hi[0];
+        contraction::dot_sum_even_odd(m.entry[1][1], e0, o0, m.entry[1][0], e1, o1, o, lo, hi);
+        t1[base + o * n] = lo[0];
+        t1[base + (n - 1 - o) * n] = hi[0];
+      }
+      if constexpr (n % 2 == 1) {
+        Number v[1];
+        contraction::dot_even_middle(m.entry[1][0], e0, v);
+        t0[base + half * n] = v[0];
+        contraction::dot_sum_even_middle(m.entry[1][1], e0, m.entry[1][0], e1, v);
+        t1[base + half * n] = v[0];
+      }
+    } else {
+      // t1: two independent FMA chains (split).
+      TENSORMG_UNROLL(unroll)
+      for (int jo = 0; jo < n; ++jo) {
+        DeviceTraits<ExecSpace>::template keep_unroll<unroll, n>();
+        Number s0[1], s1[1];
+        contraction::dot_two_sum<contraction::Pair::split>(m.entry[1][0][jo], m.entry[1][1][jo], r0, r1, s0, s1);
+        t0[base + jo * n] = s0[0];
+        t1[base + jo * n] = s1[0];
       }
     }
   }
@@ -215,18 +289,47 @@ struct CellOperatorKernel {
   KOKKOS_INLINE_FUNCTION void scatter_line(const CellInfo& info, int p, int q, const Number (&r0)[1][n],
                                            const Number (&r1)[1][n]) const {
     constexpr int last = dim - 1;
-    // Two independent FMA chains (split), summed at the end.
-    TENSORMG_UNROLL(unroll)
-    for (int o = 0; o < n; ++o) {
-      DeviceTraits<ExecSpace>::template keep_unroll<unroll, n>();
-      Number v[1];
-      contraction::dot_sum<contraction::Pair::split>(m.entry[last][1][o], r0, m.entry[last][0][o], r1, v);
-      const local_index idx = dim == 2 ? node_index(info, p, o, 0, args.skip_boundary_output)
-                                       : node_index(info, p, q, o, args.skip_boundary_output);
-      if (idx < 0) continue;
-      if (args.atomic) Kokkos::atomic_add(&args.dst(idx), v[0]);
-      else args.dst(idx) += v[0];
+    // Nodes of this line inside the cell (no other cell adds to them) where p, q are.
+    const bool inner_line = args.store_interior && p > 0 && p < k && (dim == 2 || (q > 0 && q < k));
+    if constexpr (even_odd) {
+      Number e0[1][even_size], o0[1][half], e1[1][even_size], o1[1][half];
+      contraction::split_even_odd(r0, e0, o0);
+      contraction::split_even_odd(r1, e1, o1);
+      TENSORMG_UNROLL(pair_unroll)
+      for (int o = 0; o < half; ++o) {
+        DeviceTraits<ExecSpace>::template keep_unroll<pair_unroll, half>();
+        Number lo[1], hi[1];
+        contraction::dot_sum_even_odd(m.entry[last][1], e0, o0, m.entry[last][0], e1, o1, o, lo, hi);
+        add_to_node(info, p, q, o, inner_line && o > 0, lo[0]);
+        add_to_node(info, p, q, n - 1 - o, inner_line && o > 0, hi[0]);
+      }
+      if constexpr (n % 2 == 1) {
+        Number v[1];
+        contraction::dot_sum_even_middle(m.entry[last][1], e0, m.entry[last][0], e1, v);
+        add_to_node(info, p, q, half, inner_line, v[0]);
+      }
+    } else {
+      // Two independent FMA chains (split), summed at the end.
+      TENSORMG_UNROLL(unroll)
+      for (int o = 0; o < n; ++o) {
+        DeviceTraits<ExecSpace>::template keep_unroll<unroll, n>();
+        Number v[1];
+        contraction::dot_sum<contraction::Pair::split>(m.entry[last][1][o], r0, m.entry[last][0][o], r1, v);
+        add_to_node(info, p, q, o, inner_line && o > 0 && o < k, v[0]);
+      }
     }
+  }
+
+  /// Adds v to node o of the line (p, q) along the last direction: a plain store where the node
+  /// is inside the cell (`inner`: the vector was zeroed and no other cell touches it), else an
+  /// atomic add (all cells at once) or a plain add (one colour); nothing on a skipped Dirichlet node.
+  KOKKOS_FORCEINLINE_FUNCTION void add_to_node(const CellInfo& info, int p, int q, int o, bool inner, Number v) const {
+    const local_index idx = dim == 2 ? node_index(info, p, o, 0, args.skip_boundary_output)
+                                     : node_index(info, p, q, o, args.skip_boundary_output);
+    if (idx < 0) return;
+    if (inner) args.dst(idx) = v;
+    else if (args.atomic) Kokkos::atomic_add(&args.dst(idx), v);
+    else args.dst(idx) += v;
   }
 };
 
@@ -286,9 +389,20 @@ void launch_cell_operator(const CellKernelArgs<Number, ExecSpace>& args) {
   const local_index cells = kernel.cells.size();
   if (cells == 0) return;
   for (int d = 0; d < dim; ++d)
-    for (int w = 0; w < 2; ++w)
-      for (int i = 0; i < n; ++i)
-        for (int j = 0; j < n; ++j) kernel.m.entry[d][w][i][j] = args.host_matrices[((d * 2 + w) * n + i) * n + j];
+    for (int w = 0; w < 2; ++w) {
+      const Number* a = args.host_matrices + (d * 2 + w) * n * n;
+      if constexpr (Kernel::even_odd) {
+        // Exact only for centro-symmetric matrices (those of a Cartesian cell: rounding level).
+        const double deviation = contraction::make_even_odd(a, kernel.m.entry[d][w]);
+        if (deviation > 64 * std::numeric_limits<Number>::epsilon())
+          throw std::logic_error("the continuous Q" + std::to_string(n - 1) +
+                                 " operator's 1D matrices are not centro-symmetric (relative deviation " +
+                                 std::to_string(deviation) + "); its kernel needs the even-odd form");
+      } else {
+        for (int i = 0; i < n; ++i)
+          for (int j = 0; j < n; ++j) kernel.m.entry[d][w][i][j] = a[i * n + j];
+      }
+    }
   const int league = (cells + args.cells_per_team - 1) / args.cells_per_team;
   const int team_size = runs_on_host<ExecSpace>() ? 1 : args.cells_per_team * Kernel::lines;
   Kokkos::parallel_for("tensormg::operator::laplace::apply", typename Kernel::Policy(league, team_size), kernel);

@@ -9,7 +9,8 @@
 namespace tensormg {
 
 namespace {
-constexpr EnumName<ScatterMode> scatter_names[] = {{ScatterMode::atomic, "atomic"}, {ScatterMode::coloring, "coloring"}};
+constexpr EnumName<ScatterMode> scatter_names[] = {
+    {ScatterMode::atomic, "atomic"}, {ScatterMode::store_interior, "store-interior"}, {ScatterMode::coloring, "coloring"}};
 }  // namespace
 
 std::string to_string(ScatterMode m) { return enum_name(scatter_names, m); }
@@ -91,8 +92,9 @@ void LaplaceOperator<Number, ExecSpace>::apply(vector_type& dst, const vector_ty
   args.zero_boundary_input = constrained;
   args.skip_boundary_output = constrained;
   args.cells_per_team = cells_per_team_;
-  if (options_.scatter == ScatterMode::atomic) {
+  if (options_.scatter != ScatterMode::coloring) {
     args.atomic = true;
+    args.store_interior = options_.scatter == ScatterMode::store_interior;
     args.color = -1;
     kernels_.apply(args);
   } else {
@@ -135,13 +137,23 @@ void LaplaceOperator<Number, ExecSpace>::compute_diagonal(vector_type& diag) con
 
 template <class Number, class ExecSpace>
 double LaplaceOperator<Number, ExecSpace>::flops_per_vmult() const {
-  const int dim = layout_->dim();
-  const double n = layout_->degree() + 1;
-  const double cell = dim == 2 ? n * n : n * n * n;
-  // 2D: x step 2 contractions, y step 2 (+ n² for a t1 + b t0); 3D: x 2, y 3, z 2 (+ n³).
-  const double contractions = dim == 2 ? 4 : 7;
-  const double per_cell = contractions * 2 * n * cell + 3 * cell;
-  return per_cell * double(layout_->mesh().n_local_cells());
+  const int dim = layout_->dim(), k = layout_->degree(), n = k + 1;
+  const double cell = dim == 2 ? double(n) * n : double(n) * n * n, lines = cell / n;
+  // Per line: 1D products (a matrix on a column of n values; 2D: x 2, y 2; 3D: x 2, y 3, z 2),
+  // each 2 flops per multiply-add; in even-odd form (the tuning row's) a product takes
+  // (n/2)·n + (odd n: (n+1)/2) multiply-adds, and splitting a column into its even and odd parts
+  // or combining a pair of outputs 2·(n/2) additions (2D: 3 splits, 3 combinations; 3D: 5, 5).
+  // Plus 3 flops per cell entry for the coefficient combination a t1 + b t0.
+  const double products = dim == 2 ? 4 : 7;
+  const bool even_odd = laplace_tuning(dim, k, tuning_target<ExecSpace>()).even_odd;
+  double per_line = 0;
+  if (even_odd) {
+    const double fmas = (n / 2) * n + (n % 2 == 1 ? (n + 1) / 2 : 0), pair_adds = 2 * (n / 2);
+    per_line = products * 2 * fmas + (dim == 2 ? 6 : 10) * pair_adds;
+  } else {
+    per_line = products * 2 * double(n) * n;
+  }
+  return (per_line * lines + 3 * cell) * double(layout_->mesh().n_local_cells());
 }
 
 #define TENSORMG_INSTANTIATE(Number, Exec)                                                                 \

@@ -18,8 +18,9 @@ namespace tensormg {
 
 /// How cell contributions are summed into the global vector.
 enum class ScatterMode {
-  atomic,   ///< all cells in one launch, atomic adds
-  coloring  ///< 2^d launches over cells of equal parity, plain adds
+  atomic,          ///< all cells in one launch, atomic adds
+  store_interior,  ///< all cells in one launch, plain stores at the nodes inside a cell, atomic adds elsewhere
+  coloring         ///< 2^d launches over cells of equal parity, plain adds
 };
 std::string to_string(ScatterMode m);
 ScatterMode parse_scatter_mode(const std::string& text);

@@ -22,6 +22,10 @@ struct LaplaceTuning {
   int team_threads = 128;
   const char* reason = "";
   const char* record = "";
+  /// The 1D contractions in even-odd form (core/even_odd_contraction.hpp: half the FMAs and matrix
+  /// operands, for the centro-symmetric matrices of Cartesian cells); unrolled outputs are then
+  /// unrolled output pairs. Last, so that rows without it (the DG table) keep the direct form.
+  bool even_odd = false;
 };
 
 namespace detail {
@@ -30,24 +34,24 @@ namespace detail {
 /// requests, 9.7 GDoF/s), so there only the inner loop is unrolled and 3 teams (85 registers)
 /// run per SM; face merging +20/+22/+12% at k = 2/3/4, −11% at k = 6 (warps mix x positions).
 inline constexpr LaplaceTuning laplace_device_rows[] = {
-    {2, 1, 256, 4, 2, true, 128, "4 teams of 256 (64 registers), outputs unrolled, faces merged", "h100-2026-11-22-kernels/v4-final"},
-    {2, 2, 256, 4, 3, true, 128, "4 teams of 256 (64 registers), outputs unrolled, faces merged", "h100-2026-11-22-kernels/v4-final"},
-    {2, 3, 256, 4, 4, true, 128, "4 teams of 256 (64 registers), outputs unrolled, faces merged", "h100-2026-11-22-kernels/v4-final"},
-    {2, 4, 256, 4, 5, true, 128, "4 teams of 256 (64 registers), outputs unrolled, faces merged", "h100-2026-11-22-kernels/v4-final"},
-    {2, 5, 256, 3, 1, false, 128, "k + 1 > 5: outputs not unrolled, 85 registers, no face merging", "h100-2026-11-22-kernels/v4-final"},
-    {2, 6, 256, 3, 1, false, 128, "k + 1 > 5: outputs not unrolled, 85 registers, no face merging", "h100-2026-11-22-kernels/v4-final"},
-    {2, 7, 256, 3, 1, false, 128, "k + 1 > 5: outputs not unrolled, 85 registers, no face merging", "h100-2026-11-22-kernels/v4-final"},
-    {2, 8, 256, 3, 1, false, 128, "k + 1 > 5: outputs not unrolled, 85 registers, no face merging", "h100-2026-11-22-kernels/v4-final"},
-    {2, 9, 256, 3, 1, false, 128, "k + 1 > 5: outputs not unrolled, 85 registers, no face merging", "h100-2026-11-22-kernels/v4-final"},
-    {2, 10, 256, 3, 1, false, 128, "k + 1 > 5: outputs not unrolled, 85 registers, no face merging", "h100-2026-11-22-kernels/v4-final"},
-    {3, 1, 256, 4, 2, true, 128, "4 teams of 256 (64 registers), outputs unrolled, faces merged", "h100-2026-11-22-kernels/v4-final"},
-    {3, 2, 256, 4, 3, true, 128, "4 teams of 256 (64 registers), outputs unrolled, faces merged (+20%)", "h100-2026-11-22-kernels/v3-merged-faces"},
-    {3, 3, 256, 4, 4, true, 128, "4 teams of 256 (64 registers), outputs unrolled, faces merged (+22%)", "h100-2026-11-22-kernels/v3-merged-faces"},
-    {3, 4, 256, 4, 5, true, 128, "4 teams of 256 (64 registers), outputs unrolled, faces merged (+12%)", "h100-2026-11-22-kernels/v3-merged-faces"},
-    {3, 5, 256, 3, 1, false, 128, "k + 1 > 5: outputs not unrolled, 85 registers (spills gone)", "h100-2026-11-22-kernels/v4-final"},
-    {3, 6, 256, 3, 1, false, 128, "k + 1 > 5: outputs not unrolled, 85 registers (9.7 -> 23.2 GDoF/s)", "h100-2026-11-22-kernels/v4-final"},
-    {3, 7, 256, 3, 1, false, 128, "k + 1 > 5: outputs not unrolled, 85 registers, no face merging", "h100-2026-11-22-kernels/v4-final"},
-    {3, 8, 256, 3, 1, false, 128, "k + 1 > 5: outputs not unrolled, 85 registers, no face merging", "h100-2026-11-22-kernels/v4-final"},
+    {2, 1, 256, 4, 2, true, 128, "4 teams of 256 (64 registers), outputs unrolled, faces merged", "h100-2026-11-22-kernels/v4-final", true},
+    {2, 2, 256, 4, 3, true, 128, "4 teams of 256 (64 registers), outputs unrolled, faces merged", "h100-2026-11-22-kernels/v4-final", true},
+    {2, 3, 256, 4, 4, true, 128, "4 teams of 256 (64 registers), outputs unrolled, faces merged", "h100-2026-11-22-kernels/v4-final", true},
+    {2, 4, 256, 4, 5, true, 128, "4 teams of 256 (64 registers), outputs unrolled, faces merged", "h100-2026-11-22-kernels/v4-final", true},
+    {2, 5, 256, 3, 1, false, 128, "k + 1 > 5: outputs not unrolled, 85 registers, no face merging", "h100-2026-11-22-kernels/v4-final", true},
+    {2, 6, 256, 3, 1, false, 128, "k + 1 > 5: outputs not unrolled, 85 registers, no face merging", "h100-2026-11-22-kernels/v4-final", true},
+    {2, 7, 256, 3, 1, false, 128, "k + 1 > 5: outputs not unrolled, 85 registers, no face merging", "h100-2026-11-22-kernels/v4-final", true},
+    {2, 8, 256, 3, 1, false, 128, "k + 1 > 5: outputs not unrolled, 85 registers, no face merging", "h100-2026-11-22-kernels/v4-final", true},
+    {2, 9, 256, 3, 1, false, 128, "k + 1 > 5: outputs not unrolled, 85 registers, no face merging", "h100-2026-11-22-kernels/v4-final", true},
+    {2, 10, 256, 3, 1, false, 128, "k + 1 > 5: outputs not unrolled, 85 registers, no face merging", "h100-2026-11-22-kernels/v4-final", true},
+    {3, 1, 256, 4, 2, true, 128, "4 teams of 256 (64 registers), outputs unrolled, faces merged", "h100-2026-11-22-kernels/v4-final", true},
+    {3, 2, 256, 4, 3, true, 128, "4 teams of 256 (64 registers), outputs unrolled, faces merged (+20%)", "h100-2026-11-22-kernels/v3-merged-faces", true},
+    {3, 3, 256, 4, 4, true, 128, "4 teams of 256 (64 registers), outputs unrolled, faces merged (+22%)", "h100-2026-11-22-kernels/v3-merged-faces", true},
+    {3, 4, 256, 4, 5, true, 128, "4 teams of 256 (64 registers), outputs unrolled, faces merged (+12%)", "h100-2026-11-22-kernels/v3-merged-faces", true},
+    {3, 5, 256, 3, 1, false, 128, "k + 1 > 5: outputs not unrolled, 85 registers (spills gone)", "h100-2026-11-22-kernels/v4-final", true},
+    {3, 6, 256, 3, 1, false, 128, "k + 1 > 5: outputs not unrolled, 85 registers (9.7 -> 23.2 GDoF/s)", "h100-2026-11-22-kernels/v4-final", true},
+    {3, 7, 256, 3, 1, false, 128, "k + 1 > 5: outputs not unrolled, 85 registers, no face merging", "h100-2026-11-22-kernels/v4-final", true},
+    {3, 8, 256, 3, 1, false, 128, "k + 1 > 5: outputs not unrolled, 85 registers, no face merging", "h100-2026-11-22-kernels/v4-final", true},
 };
 }  // namespace detail
 

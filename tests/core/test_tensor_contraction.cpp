@@ -1,15 +1,18 @@
 // core/tensor_contraction.hpp: the register-level 1D contraction against a plain loop, for the
 // shapes the kernels use (rows < cols and rows > cols, C = 1..3 columns per thread, one and two
-// sums, transposed entries, the three ways of forming a pair), inside kernels on every execution space.
+// sums, transposed entries, the three ways of forming a pair), inside kernels on every execution
+// space; core/even_odd_contraction.hpp likewise for centro-symmetric matrices of even and odd n.
 #include <gtest/gtest.h>
 
 #include <Kokkos_Core.hpp>
 #include <mpi.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <vector>
 
+#include "core/even_odd_contraction.hpp"
 #include "core/tensor_contraction.hpp"
 #include "tests/test_spaces.hpp"
 
@@ -106,6 +109,108 @@ TYPED_TEST(TensorContraction, MatchesPlainLoops) {
   check_shape<11, 13, 3, Pair::chained, TypeParam>(3);   // the x step's three columns
   check_shape<9, 5, 1, Pair::split, TypeParam>(4);       // prolongation: more rows than columns
   check_shape<5, 9, 2, Pair::split, TypeParam>(5);       // restriction
+}
+
+/// Thread t, for its inputs scaled by (t + 1), in even-odd form: out0 = A x (dot_even_odd and, for
+/// odd n, dot_even_middle), out1 = A x + B y (dot_sum_even_odd / dot_sum_even_middle).
+template <int n, int C, class ExecSpace>
+struct EvenOddKernel {
+  contraction::EvenOdd<n, double> A, B;
+  double x[C][n], y[C][n];
+  Kokkos::View<double* [2][C][n], typename ExecSpace::memory_space> out;
+  KOKKOS_INLINE_FUNCTION void operator()(int t) const {
+    double xs[C][n], ys[C][n];
+    for (int c = 0; c < C; ++c)
+      for (int m = 0; m < n; ++m) {
+        xs[c][m] = (t + 1) * x[c][m];
+        ys[c][m] = (t + 1) * y[c][m];
+      }
+    double xe[C][(n + 1) / 2], xo[C][n / 2], ye[C][(n + 1) / 2], yo[C][n / 2];
+    contraction::split_even_odd(xs, xe, xo);
+    contraction::split_even_odd(ys, ye, yo);
+    for (int o = 0; o < n / 2; ++o) {
+      double lo[C], hi[C], slo[C], shi[C];
+      contraction::dot_even_odd(A, o, xe, xo, lo, hi);
+      contraction::dot_sum_even_odd(A, xe, xo, B, ye, yo, o, slo, shi);
+      for (int c = 0; c < C; ++c) {
+        out(t, 0, c, o) = lo[c];
+        out(t, 0, c, n - 1 - o) = hi[c];
+        out(t, 1, c, o) = slo[c];
+        out(t, 1, c, n - 1 - o) = shi[c];
+      }
+    }
+    if constexpr (n % 2 == 1) {
+      double v[C], w[C];
+      contraction::dot_even_middle(A, xe, v);
+      contraction::dot_sum_even_middle(A, xe, B, ye, w);
+      for (int c = 0; c < C; ++c) {
+        out(t, 0, c, n / 2) = v[c];
+        out(t, 1, c, n / 2) = w[c];
+      }
+    }
+  }
+};
+
+/// A random centro-symmetric n × n matrix (a[i][j] = a[n−1−i][n−1−j]), row-major.
+template <int n>
+std::vector<double> centro_symmetric(std::mt19937& rng) {
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::vector<double> a(n * n);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      if (i * n + j <= (n - 1 - i) * n + n - 1 - j) a[i * n + j] = a[(n - 1 - i) * n + n - 1 - j] = u(rng);
+  return a;
+}
+
+template <int n, int C, class ExecSpace>
+void check_even_odd(unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(-1, 1);
+  const auto a = centro_symmetric<n>(rng), b = centro_symmetric<n>(rng);
+  EvenOddKernel<n, C, ExecSpace> k;
+  EXPECT_LE(contraction::make_even_odd(a.data(), k.A), 0.0);
+  EXPECT_LE(contraction::make_even_odd(b.data(), k.B), 0.0);
+  for (int c = 0; c < C; ++c)
+    for (int m = 0; m < n; ++m) {
+      k.x[c][m] = u(rng);
+      k.y[c][m] = u(rng);
+    }
+  const int threads = 37;
+  k.out = decltype(k.out)("out", threads);
+  Kokkos::parallel_for(Kokkos::RangePolicy<ExecSpace>(0, threads), k);
+  const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), k.out);
+  double worst = 0;
+  for (int t = 0; t < threads; ++t)
+    for (int c = 0; c < C; ++c)
+      for (int o = 0; o < n; ++o) {
+        double ax = 0, by = 0;
+        for (int m = 0; m < n; ++m) {
+          ax += a[o * n + m] * k.x[c][m] * (t + 1);
+          by += b[o * n + m] * k.y[c][m] * (t + 1);
+        }
+        worst = std::max({worst, std::abs(h(t, 0, c, o) - ax) / (t + 1), std::abs(h(t, 1, c, o) - ax - by) / (t + 1)});
+      }
+  EXPECT_LE(worst, 1e-13) << "n " << n << " C " << C;
+  EXPECT_GT(std::abs(h(threads - 1, 1, C - 1, n - 1)), 0.0);
+}
+
+TYPED_TEST(TensorContraction, EvenOddFormMatchesPlainLoops) {
+  check_even_odd<2, 1, TypeParam>(11);  // k = 1
+  check_even_odd<3, 2, TypeParam>(12);  // k = 2: a middle row
+  check_even_odd<8, 1, TypeParam>(13);  // k = 7
+  check_even_odd<9, 2, TypeParam>(14);  // k = 8
+  check_even_odd<11, 3, TypeParam>(15); // 2D k = 10
+}
+
+TEST(EvenOddForm, ReportsMatricesThatAreNotCentroSymmetric) {
+  std::mt19937 rng(3);
+  auto a = centro_symmetric<5>(rng);
+  contraction::EvenOdd<5, double> form;
+  EXPECT_EQ(contraction::make_even_odd(a.data(), form), 0.0);
+  a[1 * 5 + 0] += 0.5;  // breaks a[1][0] = a[3][4]
+  double scale = 0;
+  for (double v : a) scale = std::max(scale, std::abs(v));
+  EXPECT_NEAR(contraction::make_even_odd(a.data(), form), 0.5 / scale, 1e-15);
 }
 
 }  // namespace

@@ -45,6 +45,19 @@ TYPED_TEST(LaplaceOperatorTest, MatchesAssembledMatrixForAllDegrees3D) {
     EXPECT_LE((matrix_free_vs_assembled<double, TypeParam>(3, k, {}, 20 + k)), 1e-12) << "k=" << k;
 }
 
+TYPED_TEST(LaplaceOperatorTest, InteriorStoresMatchAssembledMatrixForAllDegrees) {
+  LaplaceOptions options;
+  options.scatter = ScatterMode::store_interior;
+  options.mass_coefficient = 0.5;
+  for (int dim = 2; dim <= 3; ++dim)
+    for (int k = 1; k <= tensormg::max_degree(dim); ++k)
+      for (int cells_per_team : {0, 3}) {
+        options.cells_per_team = cells_per_team;
+        EXPECT_LE((matrix_free_vs_assembled<double, TypeParam>(dim, k, options, 40 + k)), 1e-12)
+            << "dim=" << dim << " k=" << k << " cells per team " << cells_per_team;
+      }
+}
+
 TYPED_TEST(LaplaceOperatorTest, ColoringAndHelmholtzTermsMatchAssembledMatrix) {
   LaplaceOptions options;
   options.scatter = ScatterMode::coloring;
@@ -54,8 +67,8 @@ TYPED_TEST(LaplaceOperatorTest, ColoringAndHelmholtzTermsMatchAssembledMatrix) {
     for (int k : {1, 2, 5})
       EXPECT_LE((matrix_free_vs_assembled<double, TypeParam>(dim, k, options, 7 * k)), 1e-12)
           << "dim=" << dim << " k=" << k;
-  // Segments of several cells (and a short last segment) with both scatter modes.
-  for (const auto scatter : {ScatterMode::atomic, ScatterMode::coloring})
+  // Segments of several cells (and a short last segment) with every scatter mode.
+  for (const auto scatter : {ScatterMode::atomic, ScatterMode::store_interior, ScatterMode::coloring})
     for (int cells_per_team : {2, 3}) {
       options.scatter = scatter;
       options.cells_per_team = cells_per_team;
