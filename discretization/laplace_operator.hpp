@@ -28,7 +28,7 @@ ScatterMode parse_scatter_mode(const std::string& text);
 struct LaplaceOptions {
   double laplace_coefficient = 1;  ///< a
   double mass_coefficient = 0;     ///< b
-  ScatterMode scatter = ScatterMode::atomic;
+  ScatterMode scatter = ScatterMode::store_interior;
   int cells_per_team = 0;          ///< 0: chosen per (dim, k) and backend
 };
 

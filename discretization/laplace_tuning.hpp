@@ -29,29 +29,34 @@ struct LaplaceTuning {
 };
 
 namespace detail {
-/// The device rows (H100). Full unrolling keeps every 1D matrix entry a constant-bank operand,
-/// but with k + 1 > 5 it keeps too many operands live (3D k = 6: 26.8M local-memory spill
-/// requests, 9.7 GDoF/s), so there only the inner loop is unrolled and 3 teams (85 registers)
-/// run per SM; face merging +20/+22/+12% at k = 2/3/4, −11% at k = 6 (warps mix x positions).
+/// The device rows (H100 for launch bounds and face merging, H200 for the even-odd form). Full
+/// unrolling keeps every 1D matrix entry a constant-bank operand. In the direct form, with
+/// k + 1 > 5 it kept too many operands live (3D k = 6: 26.8M local-memory spill requests,
+/// 9.7 GDoF/s), so there only the inner loop was unrolled; the even-odd form (k >= 3) halves the
+/// FMAs and entries of a product, and its (k + 1) / 2 output pairs unroll fully at 3 teams
+/// (85 registers): 3D FP64 k = 5..8 1.33–1.46x the direct form, 2D k = 9, 10 1.53x, 1.72x
+/// (h200-2026-11-29-even-odd: call1 even-odd against direct, call2 unrolled against not). At k <= 2 the split and combination cost what the
+/// form saves (3D k = 2: 0.98x), so those rows keep the direct form. Face merging +20/+22/+12% at
+/// k = 2/3/4, −11% at k = 6 (warps mix x positions).
 inline constexpr LaplaceTuning laplace_device_rows[] = {
-    {2, 1, 256, 4, 2, true, 128, "4 teams of 256 (64 registers), outputs unrolled, faces merged", "h100-2026-11-22-kernels/v4-final", true},
-    {2, 2, 256, 4, 3, true, 128, "4 teams of 256 (64 registers), outputs unrolled, faces merged", "h100-2026-11-22-kernels/v4-final", true},
-    {2, 3, 256, 4, 4, true, 128, "4 teams of 256 (64 registers), outputs unrolled, faces merged", "h100-2026-11-22-kernels/v4-final", true},
-    {2, 4, 256, 4, 5, true, 128, "4 teams of 256 (64 registers), outputs unrolled, faces merged", "h100-2026-11-22-kernels/v4-final", true},
-    {2, 5, 256, 3, 1, false, 128, "k + 1 > 5: outputs not unrolled, 85 registers, no face merging", "h100-2026-11-22-kernels/v4-final", true},
-    {2, 6, 256, 3, 1, false, 128, "k + 1 > 5: outputs not unrolled, 85 registers, no face merging", "h100-2026-11-22-kernels/v4-final", true},
-    {2, 7, 256, 3, 1, false, 128, "k + 1 > 5: outputs not unrolled, 85 registers, no face merging", "h100-2026-11-22-kernels/v4-final", true},
-    {2, 8, 256, 3, 1, false, 128, "k + 1 > 5: outputs not unrolled, 85 registers, no face merging", "h100-2026-11-22-kernels/v4-final", true},
-    {2, 9, 256, 3, 1, false, 128, "k + 1 > 5: outputs not unrolled, 85 registers, no face merging", "h100-2026-11-22-kernels/v4-final", true},
-    {2, 10, 256, 3, 1, false, 128, "k + 1 > 5: outputs not unrolled, 85 registers, no face merging", "h100-2026-11-22-kernels/v4-final", true},
-    {3, 1, 256, 4, 2, true, 128, "4 teams of 256 (64 registers), outputs unrolled, faces merged", "h100-2026-11-22-kernels/v4-final", true},
-    {3, 2, 256, 4, 3, true, 128, "4 teams of 256 (64 registers), outputs unrolled, faces merged (+20%)", "h100-2026-11-22-kernels/v3-merged-faces", true},
-    {3, 3, 256, 4, 4, true, 128, "4 teams of 256 (64 registers), outputs unrolled, faces merged (+22%)", "h100-2026-11-22-kernels/v3-merged-faces", true},
-    {3, 4, 256, 4, 5, true, 128, "4 teams of 256 (64 registers), outputs unrolled, faces merged (+12%)", "h100-2026-11-22-kernels/v3-merged-faces", true},
-    {3, 5, 256, 3, 1, false, 128, "k + 1 > 5: outputs not unrolled, 85 registers (spills gone)", "h100-2026-11-22-kernels/v4-final", true},
-    {3, 6, 256, 3, 1, false, 128, "k + 1 > 5: outputs not unrolled, 85 registers (9.7 -> 23.2 GDoF/s)", "h100-2026-11-22-kernels/v4-final", true},
-    {3, 7, 256, 3, 1, false, 128, "k + 1 > 5: outputs not unrolled, 85 registers, no face merging", "h100-2026-11-22-kernels/v4-final", true},
-    {3, 8, 256, 3, 1, false, 128, "k + 1 > 5: outputs not unrolled, 85 registers, no face merging", "h100-2026-11-22-kernels/v4-final", true},
+    {2, 1, 256, 4, 2, true, 128, "4 teams of 256 (64 registers), outputs unrolled, faces merged; direct form", "h100-2026-11-22-kernels/v4-final", false},
+    {2, 2, 256, 4, 3, true, 128, "4 teams of 256 (64 registers), outputs unrolled, faces merged; direct form", "h100-2026-11-22-kernels/v4-final", false},
+    {2, 3, 256, 4, 4, true, 128, "even-odd 1.00x direct (atomic scatter), pairs unrolled, faces merged", "h200-2026-11-29-even-odd/call1", true},
+    {2, 4, 256, 4, 5, true, 128, "even-odd 1.01x direct (atomic scatter), pairs unrolled, faces merged", "h200-2026-11-29-even-odd/call1", true},
+    {2, 5, 256, 3, 6, false, 128, "even-odd 1.03x direct (call1); pairs unrolled 1.01x not (41.5 GDoF/s, call2)", "h200-2026-11-29-even-odd", true},
+    {2, 6, 256, 3, 7, false, 128, "even-odd 1.05x direct (call1); pairs unrolled 1.02x not (43.9 GDoF/s, call2)", "h200-2026-11-29-even-odd", true},
+    {2, 7, 256, 3, 8, false, 128, "even-odd 1.05x direct (call1); pairs unrolled 1.02x not (44.0 GDoF/s, call2)", "h200-2026-11-29-even-odd", true},
+    {2, 8, 256, 3, 9, false, 128, "even-odd 1.09x direct (call1); pairs unrolled 1.01x not (45.0 GDoF/s, call2)", "h200-2026-11-29-even-odd", true},
+    {2, 9, 256, 3, 10, false, 128, "even-odd 1.28x direct (call1); pairs unrolled 1.15x not (47.1 GDoF/s, call2)", "h200-2026-11-29-even-odd", true},
+    {2, 10, 256, 3, 11, false, 128, "even-odd 1.44x direct (call1); pairs unrolled 1.11x not (47.4 GDoF/s, call2)", "h200-2026-11-29-even-odd", true},
+    {3, 1, 256, 4, 2, true, 128, "4 teams of 256 (64 registers), outputs unrolled, faces merged; direct form", "h100-2026-11-22-kernels/v4-final", false},
+    {3, 2, 256, 4, 3, true, 128, "faces merged (+20%); direct form (even-odd 0.98x)", "h200-2026-11-29-even-odd/call1", false},
+    {3, 3, 256, 4, 4, true, 128, "even-odd 1.03x direct (atomic scatter), pairs unrolled, faces merged", "h200-2026-11-29-even-odd/call1", true},
+    {3, 4, 256, 4, 5, true, 128, "even-odd 1.03x direct (atomic scatter), pairs unrolled, faces merged", "h200-2026-11-29-even-odd/call1", true},
+    {3, 5, 256, 3, 6, false, 128, "even-odd 1.21x direct (call1); pairs unrolled 1.11x not (38.4 GDoF/s, call2)", "h200-2026-11-29-even-odd", true},
+    {3, 6, 256, 3, 7, false, 128, "even-odd 1.26x direct (call1); pairs unrolled 1.09x not (37.2 GDoF/s, call2)", "h200-2026-11-29-even-odd", true},
+    {3, 7, 256, 3, 8, false, 128, "even-odd 1.35x direct (call1); pairs unrolled 1.04x not (38.1 GDoF/s, call2)", "h200-2026-11-29-even-odd", true},
+    {3, 8, 256, 3, 9, false, 128, "even-odd 1.35x direct (call1); pairs unrolled 1.10x not (38.3 GDoF/s, call2)", "h200-2026-11-29-even-odd", true},
 };
 }  // namespace detail
 

@@ -49,7 +49,7 @@ struct Options {
   std::string preconditioner = "jacobi";
   std::string precision = "double";
   std::string problem = "sine";
-  std::string scatter = "atomic";
+  std::string scatter = "store-interior";
   int cells_per_team = 0;
   std::string smoother = "vertex-patch";
   std::string smoothing_order = "auto";
@@ -659,7 +659,8 @@ int main(int argc, char** argv) {
     app.add_option("--chebyshev-degree", o.chebyshev_degree, "Chebyshev smoother degree");
     app.add_flag("--mg-times", o.mg_times, "time the V-cycle's components (adds fences)");
     app.add_option("--problem", o.problem, "sine (u = prod sin(pi x_i)), exponential (u = exp(sum x_i)) or one (f = 1)");
-    app.add_option("--scatter", o.scatter, "operator summation: atomic or coloring");
+    app.add_option("--scatter", o.scatter,
+                   "operator summation: atomic, store-interior (plain stores at a cell's interior nodes) or coloring");
     app.add_option("--cells-per-team", o.cells_per_team, "cells per Kokkos team in the operator (0: automatic)");
     app.add_option("--rtol", o.rtol,
                    "relative residual tolerance (1e-5 with --precision float); a true residual above 10x it exits with code 3");

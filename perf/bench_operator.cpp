@@ -220,7 +220,7 @@ int main(int argc, char** argv) {
     std::vector<std::string> discretizations{"cg"};
     std::vector<int> dims{3}, degrees{1, 2, 3, 4, 5, 6, 7, 8};
     std::vector<double> dofs{1e6};
-    std::vector<std::string> precisions{"double"}, scatters{"atomic"}, dg_evaluations{"cell"}, dg_contractions{"auto"};
+    std::vector<std::string> precisions{"double"}, scatters{"store-interior"}, dg_evaluations{"cell"}, dg_contractions{"auto"};
     std::vector<int> cells_per_team{0};
     int repeats = 10;
     double spmv_max_gib = 4;
@@ -231,7 +231,7 @@ int main(int argc, char** argv) {
     app.add_option("--degrees", degrees, "polynomial degrees")->delimiter(',');
     app.add_option("--dofs", dofs, "target DoF counts")->delimiter(',');
     app.add_option("--precisions", precisions, "double and/or float")->delimiter(',');
-    app.add_option("--scatter", scatters, "atomic and/or coloring")->delimiter(',');
+    app.add_option("--scatter", scatters, "atomic, store-interior and/or coloring")->delimiter(',');
     app.add_option("--cells-per-team", cells_per_team, "cells per team (0: automatic)")->delimiter(',');
     app.add_option("--dg-contractions", dg_contractions,
                    "dg patch evaluation: the patch kernel's contractions, auto, lines and/or blocks (tensor cores on "
