@@ -1,19 +1,23 @@
 #pragma once
 /// @file
 /// The even-odd form of the register-level 1D contraction (core/tensor_contraction.hpp), as in
-/// deal.II's evaluate_evenodd (Kopriva, "Implementing spectral methods for PDEs", §3.3): a
-/// centro-symmetric n × n matrix, A[i][j] = A[n−1−i][n−1−j] — every mass and stiffness matrix of a
-/// Lagrange basis on nodes symmetric about the interval's centre (Gauss–Lobatto) — maps the even
-/// part of a column, x_j + x_{n−1−j}, and its odd part, x_j − x_{n−1−j}, separately:
-///   (A x)_o = e_o + d_o,  (A x)_{n−1−o} = e_o − d_o,  e = E x_even,  d = O x_odd,
-/// with E, O of about n/2 × n/2 entries. A pair of output rows costs n FMAs instead of 2n, plus
-/// one addition and one subtraction; splitting a column costs n additions. The two sums of a pair
-/// are independent dependency chains of half the length, and a kernel holds half the matrix
-/// entries (constant-bank operands on CUDA once the loops are unrolled).
+/// deal.II's evaluate_evenodd (Kopriva, "Implementing spectral methods for PDEs", §3.3). A
+/// rows × cols matrix that is symmetric or antisymmetric under reversing both index ranges,
+///   A[rows−1−i][cols−1−j] = s A[i][j],  s = +1 (centro-symmetric) or −1 (centro-antisymmetric),
+/// — the mass and stiffness matrices (s = +1) and the derivative (s = −1) of a Lagrange basis on
+/// nodes symmetric about the interval's centre, and the interpolation between two such node sets
+/// (s = +1, rectangular) — maps the even part of a column, x_j + x_{cols−1−j}, and its odd part,
+/// x_j − x_{cols−1−j}, separately:
+///   (A x)_o = e_o + d_o,  (A x)_{rows−1−o} = s (e_o − d_o),  e = E x_even,  d = O x_odd,
+/// with E, O of about rows/2 × cols/2 entries. A pair of output rows costs cols FMAs instead of
+/// 2 cols, plus one addition and one subtraction; splitting a column costs cols additions. The two
+/// sums of a pair are independent dependency chains of half the length, and a kernel holds half
+/// the matrix entries (constant-bank operands on CUDA once the loops are unrolled).
 ///
 /// Like tensor_contraction.hpp: a thread holds C columns, the loops over matrix entries and
-/// columns are unrolled, the caller loops over the output pairs (o < n/2) and, for odd n, takes
-/// the middle row (o = n/2) by dot_even_middle. Sums of two products (A x + B y) split both columns.
+/// columns are unrolled, the caller loops over the output pairs (o < rows/2) and, for odd rows,
+/// takes the middle row (o = rows/2) by dot_even_middle. Sums of two products (A x + B y, both
+/// s = +1) split both columns.
 
 #include <Kokkos_Core.hpp>
 
@@ -24,38 +28,47 @@
 
 namespace tensormg::contraction {
 
-/// E and O of a centro-symmetric n × n matrix: E has the (n+1)/2 rows o ≤ n/2 and columns j ≤ n/2
-/// (column n/2 of odd n: the middle value, taken once), O the n/2 rows and columns o, j < n/2.
-template <int n, class Number>
-struct EvenOdd {
-  static_assert(n >= 2, "the even-odd form needs at least two points");
-  static constexpr int half = n / 2;             ///< output pairs, odd-part length
-  static constexpr int even_size = (n + 1) / 2;  ///< even-part length (with the middle of odd n)
-  Number even[even_size][even_size];
-  Number odd[half][half];
+/// s of A[rows−1−i][cols−1−j] = s A[i][j].
+enum class Reversal { symmetric = 1, antisymmetric = -1 };
+
+/// E and O of a rows × cols matrix, rows o ≤ rows/2 (the middle row of odd rows included):
+/// E has the (cols+1)/2 even-part columns (column cols/2 of odd cols: the middle value, taken
+/// once), O the cols/2 odd-part columns.
+template <int rows, int cols, class Number>
+struct EvenOddMatrix {
+  static_assert(rows >= 1 && cols >= 2, "the even-odd form needs at least two columns");
+  static constexpr int pairs = rows / 2;             ///< output pairs
+  static constexpr int half_rows = (rows + 1) / 2;   ///< pairs and the middle row of odd rows
+  static constexpr int even_size = (cols + 1) / 2;   ///< even-part length (with the middle of odd cols)
+  static constexpr int odd_size = cols / 2;          ///< odd-part length
+  Number even[half_rows][even_size];
+  Number odd[half_rows][odd_size];
 };
 
-/// The even-odd form of the row-major n × n matrix a (formed in double), for rows o < n/2 and the middle row:
-///   E[o][j] = (a[o][j] + a[o][n−1−j]) / 2 for j < n/2, E[o][n/2] = a[o][n/2] (odd n),
-///   O[o][j] = (a[o][j] − a[o][n−1−j]) / 2.
-/// Returns max |a[i][j] − a[n−1−i][n−1−j]| / max |a|: the form reproduces A x exactly (up to
-/// rounding) only where that is 0; callers check it (the 1D matrices of a Cartesian cell give
-/// rounding-level values).
-template <int n, class Number, class Input>
-double make_even_odd(const Input* a, EvenOdd<n, Number>& out) {
-  constexpr int half = EvenOdd<n, Number>::half, even_size = EvenOdd<n, Number>::even_size;
-  for (int o = 0; o < even_size; ++o)
-    for (int j = 0; j < even_size; ++j)
-      out.even[o][j] = static_cast<Number>(j < half ? (double(a[o * n + j]) + double(a[o * n + n - 1 - j])) / 2
-                                                    : double(a[o * n + j]));
-  for (int o = 0; o < half; ++o)
-    for (int j = 0; j < half; ++j)
-      out.odd[o][j] = static_cast<Number>((double(a[o * n + j]) - double(a[o * n + n - 1 - j])) / 2);
+/// The square form of the operators' mass and stiffness matrices.
+template <int n, class Number>
+using EvenOdd = EvenOddMatrix<n, n, Number>;
+
+/// The even-odd form of the row-major rows × cols matrix a (formed in double):
+///   E[o][j] = (a[o][j] + a[o][cols−1−j]) / 2 for j < cols/2, E[o][cols/2] = a[o][cols/2] (odd cols),
+///   O[o][j] = (a[o][j] − a[o][cols−1−j]) / 2.
+/// Returns max |a[i][j] − s a[rows−1−i][cols−1−j]| / max |a|: the form reproduces A x (up to
+/// rounding) only where that is at rounding level; callers check it.
+template <int rows, int cols, class Number, class Input>
+double make_even_odd(const Input* a, EvenOddMatrix<rows, cols, Number>& out, Reversal s = Reversal::symmetric) {
+  using M = EvenOddMatrix<rows, cols, Number>;
+  const auto at = [&](int i, int j) { return double(a[i * cols + j]); };
+  for (int o = 0; o < M::half_rows; ++o) {
+    for (int j = 0; j < M::even_size; ++j)
+      out.even[o][j] = static_cast<Number>(j < M::odd_size ? (at(o, j) + at(o, cols - 1 - j)) / 2 : at(o, j));
+    for (int j = 0; j < M::odd_size; ++j) out.odd[o][j] = static_cast<Number>((at(o, j) - at(o, cols - 1 - j)) / 2);
+  }
+  const double sign = s == Reversal::symmetric ? 1.0 : -1.0;
   double deviation = 0, scale = 0;
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < n; ++j) {
-      deviation = std::max(deviation, std::abs(double(a[i * n + j]) - double(a[(n - 1 - i) * n + n - 1 - j])));
-      scale = std::max(scale, std::abs(double(a[i * n + j])));
+  for (int i = 0; i < rows; ++i)
+    for (int j = 0; j < cols; ++j) {
+      deviation = std::max(deviation, std::abs(at(i, j) - sign * at(rows - 1 - i, cols - 1 - j)));
+      scale = std::max(scale, std::abs(at(i, j)));
     }
   return scale > 0 ? deviation / scale : 0;
 }
@@ -76,21 +89,22 @@ KOKKOS_FORCEINLINE_FUNCTION void split_even_odd(const Number (&x)[C][n], Number 
   }
 }
 
-/// Rows o and n−1−o (o < n/2) of A x: lo[c] = e + d, hi[c] = e − d.
-template <int n, int C, class Number>
-KOKKOS_FORCEINLINE_FUNCTION void dot_even_odd(const EvenOdd<n, Number>& a, int o, const Number (&xe)[C][(n + 1) / 2],
-                                              const Number (&xo)[C][n / 2], Number (&lo)[C], Number (&hi)[C]) {
+/// Rows o and rows−1−o (o < rows/2) of A x: lo[c] = e + d, hi[c] = s (e − d).
+template <Reversal s = Reversal::symmetric, int rows, int cols, int C, class Number>
+KOKKOS_FORCEINLINE_FUNCTION void dot_even_odd(const EvenOddMatrix<rows, cols, Number>& a, int o,
+                                              const Number (&xe)[C][(cols + 1) / 2], const Number (&xo)[C][cols / 2],
+                                              Number (&lo)[C], Number (&hi)[C]) {
   Number e[C], d[C];
   TENSORMG_UNROLL_ALL
   for (int c = 0; c < C; ++c) e[c] = d[c] = 0;
   TENSORMG_UNROLL_ALL
-  for (int m = 0; m < (n + 1) / 2; ++m) {
+  for (int m = 0; m < (cols + 1) / 2; ++m) {
     const Number w = a.even[o][m];
     TENSORMG_UNROLL_ALL
     for (int c = 0; c < C; ++c) e[c] += w * xe[c][m];
   }
   TENSORMG_UNROLL_ALL
-  for (int m = 0; m < n / 2; ++m) {
+  for (int m = 0; m < cols / 2; ++m) {
     const Number w = a.odd[o][m];
     TENSORMG_UNROLL_ALL
     for (int c = 0; c < C; ++c) d[c] += w * xo[c][m];
@@ -98,11 +112,11 @@ KOKKOS_FORCEINLINE_FUNCTION void dot_even_odd(const EvenOdd<n, Number>& a, int o
   TENSORMG_UNROLL_ALL
   for (int c = 0; c < C; ++c) {
     lo[c] = e[c] + d[c];
-    hi[c] = e[c] - d[c];
+    hi[c] = s == Reversal::symmetric ? e[c] - d[c] : d[c] - e[c];
   }
 }
 
-/// Rows o and n−1−o (o < n/2) of A x + B y (x, y split): lo[c], hi[c].
+/// Rows o and n−1−o (o < n/2) of A x + B y for centro-symmetric A, B (x, y split): lo[c], hi[c].
 template <int n, int C, class Number>
 KOKKOS_FORCEINLINE_FUNCTION void dot_sum_even_odd(const EvenOdd<n, Number>& a, const Number (&xe)[C][(n + 1) / 2],
                                                   const Number (&xo)[C][n / 2], const EvenOdd<n, Number>& b,
@@ -136,22 +150,33 @@ KOKKOS_FORCEINLINE_FUNCTION void dot_sum_even_odd(const EvenOdd<n, Number>& a, c
   }
 }
 
-/// The middle row (o = n/2) of A x for odd n: only the even part contributes.
-template <int n, int C, class Number>
-KOKKOS_FORCEINLINE_FUNCTION void dot_even_middle(const EvenOdd<n, Number>& a, const Number (&xe)[C][(n + 1) / 2],
+/// The middle row (o = rows/2) of A x for odd rows: only the even part contributes where s = +1,
+/// only the odd part where s = −1.
+template <Reversal s = Reversal::symmetric, int rows, int cols, int C, class Number>
+KOKKOS_FORCEINLINE_FUNCTION void dot_even_middle(const EvenOddMatrix<rows, cols, Number>& a,
+                                                 const Number (&xe)[C][(cols + 1) / 2], const Number (&xo)[C][cols / 2],
                                                  Number (&v)[C]) {
-  static_assert(n % 2 == 1, "only odd n has a middle row");
+  static_assert(rows % 2 == 1, "only odd rows have a middle row");
   TENSORMG_UNROLL_ALL
   for (int c = 0; c < C; ++c) v[c] = 0;
-  TENSORMG_UNROLL_ALL
-  for (int m = 0; m < (n + 1) / 2; ++m) {
-    const Number w = a.even[n / 2][m];
+  if constexpr (s == Reversal::symmetric) {
     TENSORMG_UNROLL_ALL
-    for (int c = 0; c < C; ++c) v[c] += w * xe[c][m];
+    for (int m = 0; m < (cols + 1) / 2; ++m) {
+      const Number w = a.even[rows / 2][m];
+      TENSORMG_UNROLL_ALL
+      for (int c = 0; c < C; ++c) v[c] += w * xe[c][m];
+    }
+  } else {
+    TENSORMG_UNROLL_ALL
+    for (int m = 0; m < cols / 2; ++m) {
+      const Number w = a.odd[rows / 2][m];
+      TENSORMG_UNROLL_ALL
+      for (int c = 0; c < C; ++c) v[c] += w * xo[c][m];
+    }
   }
 }
 
-/// The middle row (o = n/2) of A x + B y for odd n.
+/// The middle row (o = n/2) of A x + B y for odd n, centro-symmetric A, B.
 template <int n, int C, class Number>
 KOKKOS_FORCEINLINE_FUNCTION void dot_sum_even_middle(const EvenOdd<n, Number>& a, const Number (&xe)[C][(n + 1) / 2],
                                                      const EvenOdd<n, Number>& b, const Number (&ye)[C][(n + 1) / 2],
@@ -167,6 +192,26 @@ KOKKOS_FORCEINLINE_FUNCTION void dot_sum_even_middle(const EvenOdd<n, Number>& a
       v[c] += wa * xe[c][m];
       v[c] += wb * ye[c][m];
     }
+  }
+}
+
+/// y = A x for one column (C = 1) of cols values: split, the output pairs and the middle row.
+template <Reversal s, int rows, int cols, class Number>
+KOKKOS_FORCEINLINE_FUNCTION void apply_even_odd(const EvenOddMatrix<rows, cols, Number>& a, const Number (&x)[1][cols],
+                                                Number (&y)[rows]) {
+  Number xe[1][(cols + 1) / 2], xo[1][cols / 2];
+  split_even_odd(x, xe, xo);
+  TENSORMG_UNROLL_ALL
+  for (int o = 0; o < rows / 2; ++o) {
+    Number lo[1], hi[1];
+    dot_even_odd<s>(a, o, xe, xo, lo, hi);
+    y[o] = lo[0];
+    y[rows - 1 - o] = hi[0];
+  }
+  if constexpr (rows % 2 == 1) {
+    Number v[1];
+    dot_even_middle<s>(a, xe, xo, v);
+    y[rows / 2] = v[0];
   }
 }
 

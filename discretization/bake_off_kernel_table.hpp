@@ -30,15 +30,29 @@ constexpr BakeOffQuadrature quadrature_of(BakeOff p) {
 }
 constexpr bool has_stiffness(BakeOff p) { return p != BakeOff::bp1_0; }
 
+/// Floating-point operations (2 per multiply-add) of one 1D product of a rows × cols matrix on a
+/// column: rows · cols multiply-adds in the direct form; in the even-odd form
+/// (core/even_odd_contraction.hpp) cols/2 additions to split the column, cols multiply-adds and
+/// two additions per output pair, and for odd rows a middle row of (cols+1)/2 (centro-symmetric)
+/// or cols/2 (centro-antisymmetric) multiply-adds.
+constexpr double product_flops(int rows, int cols, bool even_odd, bool antisymmetric = false) {
+  if (!even_odd) return 2.0 * rows * cols;
+  const int middle = rows % 2 == 1 ? (antisymmetric ? cols / 2 : (cols + 1) / 2) : 0;
+  return 2.0 * (cols / 2) + (rows / 2) * (2.0 * cols + 2) + 2.0 * middle;
+}
+
 /// Floating-point operations of one cell at degree k (2 per multiply-add): the contractions (three
-/// interpolations each way of BP1.0 and BP3.0, six derivatives of BP3.x) plus the pointwise work
-/// (w det J: 1 per point; G and the mass term: 18 per point).
-constexpr double bake_off_flops_per_cell(BakeOff p, int k) {
-  const double n = k + 1, q = p == BakeOff::bp3_5 ? n : n + 1;
-  const double interpolation = 2 * q * n * (n * n + q * n + q * q);  // three contractions, one way
-  if (p == BakeOff::bp1_0) return 2 * interpolation + q * q * q;
-  if (p == BakeOff::bp3_5) return 12 * n * n * n * n + 18 * n * n * n;
-  return 2 * interpolation + 12 * q * q * q * q + 18 * q * q * q;
+/// interpolations each way of BP1.0 and BP3.0, six derivatives of BP3.x; even-odd: as the kernel
+/// forms them) plus the pointwise work (w det J: 1 per point; G and the mass term: 18 per point).
+constexpr double bake_off_flops_per_cell(BakeOff p, int k, bool even_odd = false) {
+  const int n = k + 1, q = p == BakeOff::bp3_5 ? n : n + 1;
+  const double lines = double(n) * n + double(q) * n + double(q) * q;  // of each interpolation way
+  const double interpolation = lines * (product_flops(q, n, even_odd) + product_flops(n, q, even_odd));
+  const double derivatives = 6.0 * q * q * product_flops(q, q, even_odd, true);
+  const double points = double(q) * q * q;
+  if (p == BakeOff::bp1_0) return interpolation + points;
+  if (p == BakeOff::bp3_5) return derivatives + 18 * points;
+  return interpolation + derivatives + 18 * points;
 }
 
 /// Values an element application must move at least (paper 003 Table 2), per cell: BP1.0 reads u

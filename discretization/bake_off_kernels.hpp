@@ -23,9 +23,15 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
 
 #include "backends/device_traits.hpp"
+#include "core/even_odd_contraction.hpp"
 #include "core/tensor_contraction.hpp"
 #include "discretization/bake_off_kernel_table.hpp"
 #include "discretization/bake_off_tuning.hpp"
@@ -124,6 +130,34 @@ struct BakeOffKernel {
   detail::CellRange cells;
   Number I[q][n];  ///< interpolation to the Gauss points (BP1.0, BP3.0)
   Number D[q][q];  ///< derivative at the points (BP3.5: the nodes' D, BP3.0: D̃)
+  /// The same in even-odd form where the tuning row says (both point sets are symmetric about the
+  /// cell's centre: I is centro-symmetric, D centro-antisymmetric), with their transposes.
+  static constexpr bool even_odd = tuning.even_odd[int(problem)];
+  struct EvenOddTables {
+    contraction::EvenOddMatrix<q, n, Number> I;
+    contraction::EvenOddMatrix<n, q, Number> It;
+    contraction::EvenOddMatrix<q, q, Number> D, Dt;
+  };
+  struct NoTables {};
+  std::conditional_t<even_odd, EvenOddTables, NoTables> eo;
+
+  /// y = I x (nodes to points), Iᵀ x, D x, Dᵀ x: the direct or the even-odd form.
+  KOKKOS_FORCEINLINE_FUNCTION void interpolate(const Number (&x)[1][n], Number (&y)[q]) const {
+    if constexpr (even_odd) contraction::apply_even_odd<contraction::Reversal::symmetric>(eo.I, x, y);
+    else bake_off::apply_rows<q, n>(I, x, y);
+  }
+  KOKKOS_FORCEINLINE_FUNCTION void interpolate_transposed(const Number (&x)[1][q], Number (&y)[n]) const {
+    if constexpr (even_odd) contraction::apply_even_odd<contraction::Reversal::symmetric>(eo.It, x, y);
+    else bake_off::apply_columns<n, q>(I, x, y);
+  }
+  KOKKOS_FORCEINLINE_FUNCTION void derivative(const Number (&x)[1][q], Number (&y)[q]) const {
+    if constexpr (even_odd) contraction::apply_even_odd<contraction::Reversal::antisymmetric>(eo.D, x, y);
+    else bake_off::apply_rows<q, q>(D, x, y);
+  }
+  KOKKOS_FORCEINLINE_FUNCTION void derivative_transposed(const Number (&x)[1][q], Number (&y)[q]) const {
+    if constexpr (even_odd) contraction::apply_even_odd<contraction::Reversal::antisymmetric>(eo.Dt, x, y);
+    else bake_off::apply_columns<q, q>(D, x, y);
+  }
 
   static std::size_t scratch_bytes(int cells_per_team) {
     return ScratchView::shmem_size(std::size_t(cell_scratch) * cells_per_team);
@@ -287,7 +321,7 @@ struct BakeOffKernel {
       TENSORMG_BAKE_OFF_LINES(n * n, {
         Number x[1][n], y[q];
         read_line<0>(cell, line, x, staged ? b1 : nullptr);
-        apply_rows<q, n>(I, x, y);
+        interpolate(x, y);
         store<false, 0, q, n, n>(b0, line, y);
       })
       team.team_barrier();
@@ -295,7 +329,7 @@ struct BakeOffKernel {
       TENSORMG_BAKE_OFF_LINES(q * n, {
         Number x[1][n], y[q];
         load<1, q, n, n>(b0, line, x);
-        apply_rows<q, n>(I, x, y);
+        interpolate(x, y);
         store<false, 1, q, q, n>(b1, line, y);
       })
       team.team_barrier();
@@ -303,9 +337,9 @@ struct BakeOffKernel {
       TENSORMG_BAKE_OFF_LINES(q * q, {
         Number x[1][n], y[1][q], z[n];
         load<2, q, q, n>(b1, line, x);
-        apply_rows<q, n>(I, x, y[0]);
+        interpolate(x, y[0]);
         for (int m = 0; m < q; ++m) y[0][m] *= factor(cell, 0, line + q * q * m);
-        apply_columns<n, q>(I, y, z);
+        interpolate_transposed(y, z);
         store<false, 2, q, q, n>(b1, line, z);
       })
       team.team_barrier();
@@ -313,7 +347,7 @@ struct BakeOffKernel {
       TENSORMG_BAKE_OFF_LINES(q * n, {
         Number x[1][q], y[n];
         load<1, q, q, n>(b1, line, x);
-        apply_columns<n, q>(I, x, y);
+        interpolate_transposed(x, y);
         store<false, 1, q, n, n>(b0, line, y);
       })
       team.team_barrier();
@@ -321,7 +355,7 @@ struct BakeOffKernel {
       TENSORMG_BAKE_OFF_LINES(n * n, {
         Number x[1][q], y[n];
         load<0, q, n, n>(b0, line, x);
-        apply_columns<n, q>(I, x, y);
+        interpolate_transposed(x, y);
         write_line<0>(cell, line, y, staged ? b1 : nullptr);
       })
       if (staged) {
@@ -344,19 +378,19 @@ struct BakeOffKernel {
       TENSORMG_BAKE_OFF_LINES(n * n, {
         Number x[1][n], y[n];
         load<0, n, n, n>(b0, line, x);
-        apply_rows<n, n>(D, x, y);
+        derivative(x, y);
         store<false, 0, n, n, n>(b1, line, y);
       })
       TENSORMG_BAKE_OFF_LINES(n * n, {
         Number x[1][n], y[n];
         load<1, n, n, n>(b0, line, x);
-        apply_rows<n, n>(D, x, y);
+        derivative(x, y);
         store<false, 1, n, n, n>(b1 + buffer, line, y);
       })
       TENSORMG_BAKE_OFF_LINES(n * n, {
         Number x[1][n], y[n];
         load<2, n, n, n>(b0, line, x);
-        apply_rows<n, n>(D, x, y);
+        derivative(x, y);
         store<false, 2, n, n, n>(b1 + 2 * buffer, line, y);
       })
       team.team_barrier();
@@ -364,7 +398,7 @@ struct BakeOffKernel {
       TENSORMG_BAKE_OFF_LINES(n * n, {
         Number t[1][n], mass[n], y[n];
         geometry_line(cell, line, b0, b1, b1 + buffer, b1 + 2 * buffer, t, mass);
-        apply_columns<n, n>(D, t, y);
+        derivative_transposed(t, y);
         for (int m = 0; m < n; ++m) y[m] += mass[m];
         store<false, 2, n, n, n>(b0, line, y);
       })
@@ -373,7 +407,7 @@ struct BakeOffKernel {
       TENSORMG_BAKE_OFF_LINES(n * n, {
         Number x[1][n], y[n];
         load<1, n, n, n>(b1 + buffer, line, x);
-        apply_columns<n, n>(D, x, y);
+        derivative_transposed(x, y);
         store<true, 1, n, n, n>(b0, line, y);
       })
       team.team_barrier();
@@ -382,7 +416,7 @@ struct BakeOffKernel {
         Number x[1][n], u[1][n], y[n];
         load<0, n, n, n>(b1, line, x);
         load<0, n, n, n>(b0, line, u);
-        apply_columns<n, n>(D, x, y);
+        derivative_transposed(x, y);
         for (int m = 0; m < n; ++m) y[m] += u[0][m];
         write_line<0>(cell, line, y, staged ? b1 + buffer : nullptr);
       })
@@ -399,21 +433,21 @@ struct BakeOffKernel {
       TENSORMG_BAKE_OFF_LINES(n * n, {
         Number x[1][n], y[q];
         read_line<0>(cell, line, x, staged ? b1 + buffer : nullptr);
-        apply_rows<q, n>(I, x, y);
+        interpolate(x, y);
         store<false, 0, q, n, n>(b1, line, y);
       })
       team.team_barrier();
       TENSORMG_BAKE_OFF_LINES(q * n, {
         Number x[1][n], y[q];
         load<1, q, n, n>(b1, line, x);
-        apply_rows<q, n>(I, x, y);
+        interpolate(x, y);
         store<false, 1, q, q, n>(b1 + buffer, line, y);
       })
       team.team_barrier();
       TENSORMG_BAKE_OFF_LINES(q * q, {
         Number x[1][n], y[q];
         load<2, q, q, n>(b1 + buffer, line, x);
-        apply_rows<q, n>(I, x, y);
+        interpolate(x, y);
         store<false, 2, q, q, q>(b0, line, y);
       })
       team.team_barrier();
@@ -421,19 +455,19 @@ struct BakeOffKernel {
       TENSORMG_BAKE_OFF_LINES(q * q, {
         Number x[1][q], y[q];
         load<0, q, q, q>(b0, line, x);
-        apply_rows<q, q>(D, x, y);
+        derivative(x, y);
         store<false, 0, q, q, q>(b1, line, y);
       })
       TENSORMG_BAKE_OFF_LINES(q * q, {
         Number x[1][q], y[q];
         load<1, q, q, q>(b0, line, x);
-        apply_rows<q, q>(D, x, y);
+        derivative(x, y);
         store<false, 1, q, q, q>(b1 + buffer, line, y);
       })
       TENSORMG_BAKE_OFF_LINES(q * q, {
         Number x[1][q], y[q];
         load<2, q, q, q>(b0, line, x);
-        apply_rows<q, q>(D, x, y);
+        derivative(x, y);
         store<false, 2, q, q, q>(b1 + 2 * buffer, line, y);
       })
       team.team_barrier();
@@ -441,7 +475,7 @@ struct BakeOffKernel {
       TENSORMG_BAKE_OFF_LINES(q * q, {
         Number t[1][q], mass[q], y[q];
         geometry_line(cell, line, b0, b1, b1 + buffer, b1 + 2 * buffer, t, mass);
-        apply_columns<q, q>(D, t, y);
+        derivative_transposed(t, y);
         for (int m = 0; m < q; ++m) y[m] += mass[m];
         store<false, 2, q, q, q>(b0, line, y);
       })
@@ -450,7 +484,7 @@ struct BakeOffKernel {
       TENSORMG_BAKE_OFF_LINES(q * q, {
         Number x[1][q], y[q];
         load<1, q, q, q>(b1 + buffer, line, x);
-        apply_columns<q, q>(D, x, y);
+        derivative_transposed(x, y);
         store<true, 1, q, q, q>(b0, line, y);
       })
       team.team_barrier();
@@ -460,9 +494,9 @@ struct BakeOffKernel {
         load<0, q, q, q>(b1, line, x);
         load<0, q, q, q>(b0, line, u);
         Number g[q];
-        apply_columns<q, q>(D, x, g);
+        derivative_transposed(x, g);
         for (int m = 0; m < q; ++m) u[0][m] += g[m];
-        apply_columns<n, q>(I, u, y);
+        interpolate_transposed(u, y);
         store<false, 0, n, q, q>(b1 + 2 * buffer, line, y);
       })
       team.team_barrier();
@@ -470,7 +504,7 @@ struct BakeOffKernel {
       TENSORMG_BAKE_OFF_LINES(n * q, {
         Number x[1][q], y[n];
         load<1, n, q, q>(b1 + 2 * buffer, line, x);
-        apply_columns<n, q>(I, x, y);
+        interpolate_transposed(x, y);
         store<false, 1, n, n, q>(b1 + buffer, line, y);
       })
       team.team_barrier();
@@ -478,7 +512,7 @@ struct BakeOffKernel {
       TENSORMG_BAKE_OFF_LINES(n * n, {
         Number x[1][q], y[n];
         load<2, n, n, q>(b1 + buffer, line, x);
-        apply_columns<n, q>(I, x, y);
+        interpolate_transposed(x, y);
         write_line<2>(cell, line, y, staged ? b1 : nullptr);
       })
       if (staged) {
@@ -504,13 +538,33 @@ int default_bake_off_cells_per_team() {
 template <BakeOff problem, int n, class Number, class ExecSpace>
 void launch_bake_off(const BakeOffArgs<Number, ExecSpace>& args) {
   using Kernel = BakeOffKernel<problem, n, Number, ExecSpace>;
-  Kernel kernel{args, detail::cell_range(args.box, -1), {}, {}};
+  Kernel kernel{args, detail::cell_range(args.box, -1), {}, {}, {}};
   const local_index cells = kernel.cells.size();
   if (cells == 0) return;
-  for (int a = 0; a < Kernel::q; ++a) {
+  constexpr int q = Kernel::q;
+  for (int a = 0; a < q; ++a) {
     if constexpr (problem != BakeOff::bp3_5)
       for (int i = 0; i < n; ++i) kernel.I[a][i] = static_cast<Number>(args.interpolation[a * n + i]);
-    for (int b = 0; b < Kernel::q; ++b) kernel.D[a][b] = static_cast<Number>(args.collocation_derivative[a * Kernel::q + b]);
+    for (int b = 0; b < q; ++b) kernel.D[a][b] = static_cast<Number>(args.collocation_derivative[a * q + b]);
+  }
+  if constexpr (Kernel::even_odd) {
+    // Exact for the symmetric point sets of bake_off_tables_1d (rounding-level deviations).
+    using contraction::Reversal;
+    std::vector<double> it(n * q), dt(q * q);  // Iᵀ, Dᵀ
+    for (int a = 0; a < q; ++a)
+      for (int b = 0; b < q; ++b) dt[b * q + a] = args.collocation_derivative[a * q + b];
+    double worst = 0;
+    if constexpr (problem != BakeOff::bp3_5) {
+      for (int a = 0; a < q; ++a)
+        for (int i = 0; i < n; ++i) it[i * q + a] = args.interpolation[a * n + i];
+      worst = std::max(worst, contraction::make_even_odd(args.interpolation, kernel.eo.I, Reversal::symmetric));
+      worst = std::max(worst, contraction::make_even_odd(it.data(), kernel.eo.It, Reversal::symmetric));
+    }
+    worst = std::max(worst, contraction::make_even_odd(args.collocation_derivative, kernel.eo.D, Reversal::antisymmetric));
+    worst = std::max(worst, contraction::make_even_odd(dt.data(), kernel.eo.Dt, Reversal::antisymmetric));
+    if (worst > 1e-12)
+      throw std::logic_error("the bake-off kernel of degree " + std::to_string(n - 1) +
+                             " needs symmetric 1D tables for its even-odd form (relative deviation " + std::to_string(worst) + ")");
   }
   const int league = (cells + args.cells_per_team - 1) / args.cells_per_team;
   const int team_size = runs_on_host<ExecSpace>() ? 1 : args.cells_per_team * Kernel::lines;

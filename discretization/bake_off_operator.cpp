@@ -162,7 +162,9 @@ void BakeOffOperator<Number, ExecSpace>::vmult(vector_type& dst, const vector_ty
 
 template <class Number, class ExecSpace>
 double BakeOffOperator<Number, ExecSpace>::flops_per_apply() const {
-  return bake_off_flops_per_cell(options_.problem, layout().degree()) * double(n_cells());
+  const int k = layout().degree();
+  const bool even_odd = bake_off_tuning(k, tuning_target<ExecSpace>()).even_odd[int(options_.problem)];
+  return bake_off_flops_per_cell(options_.problem, k, even_odd) * double(n_cells());
 }
 
 template <class Number, class ExecSpace>

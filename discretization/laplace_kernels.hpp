@@ -204,9 +204,9 @@ struct CellOperatorKernel {
       }
       if constexpr (n % 2 == 1) {
         Number v[1];
-        contraction::dot_even_middle(m.entry[0][0], re, v);
+        contraction::dot_even_middle(m.entry[0][0], re, ro, v);
         t0[base + half] = v[0];
-        contraction::dot_even_middle(m.entry[0][1], re, v);
+        contraction::dot_even_middle(m.entry[0][1], re, ro, v);
         t1[base + half] = v[0];
       }
     } else {
@@ -242,7 +242,7 @@ struct CellOperatorKernel {
       }
       if constexpr (n % 2 == 1) {
         Number v[1];
-        contraction::dot_even_middle(m.entry[1][0], e0, v);
+        contraction::dot_even_middle(m.entry[1][0], e0, o0, v);
         t0[base + half * n] = v[0];
         contraction::dot_sum_even_middle(m.entry[1][1], e0, m.entry[1][0], e1, v);
         t1[base + half * n] = v[0];

@@ -141,7 +141,7 @@ struct EvenOddKernel {
     }
     if constexpr (n % 2 == 1) {
       double v[C], w[C];
-      contraction::dot_even_middle(A, xe, v);
+      contraction::dot_even_middle(A, xe, xo, v);
       contraction::dot_sum_even_middle(A, xe, B, ye, w);
       for (int c = 0; c < C; ++c) {
         out(t, 0, c, n / 2) = v[c];
@@ -151,15 +151,28 @@ struct EvenOddKernel {
   }
 };
 
-/// A random centro-symmetric n × n matrix (a[i][j] = a[n−1−i][n−1−j]), row-major.
+/// A random rows × cols matrix with a[i][j] = s a[rows−1−i][cols−1−j], row-major.
+template <int rows, int cols>
+std::vector<double> reversal_symmetric(std::mt19937& rng, contraction::Reversal s = contraction::Reversal::symmetric) {
+  std::uniform_real_distribution<double> u(-1, 1);
+  const double sign = s == contraction::Reversal::symmetric ? 1.0 : -1.0;
+  std::vector<double> a(rows * cols);
+  for (int i = 0; i < rows; ++i)
+    for (int j = 0; j < cols; ++j) {
+      const int mirror = (rows - 1 - i) * cols + cols - 1 - j;
+      if (i * cols + j < mirror) {
+        a[i * cols + j] = u(rng);
+        a[mirror] = sign * a[i * cols + j];
+      } else if (i * cols + j == mirror) {
+        a[mirror] = sign > 0 ? u(rng) : 0.0;  // the centre of odd × odd maps to itself
+      }
+    }
+  return a;
+}
+
 template <int n>
 std::vector<double> centro_symmetric(std::mt19937& rng) {
-  std::uniform_real_distribution<double> u(-1, 1);
-  std::vector<double> a(n * n);
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < n; ++j)
-      if (i * n + j <= (n - 1 - i) * n + n - 1 - j) a[i * n + j] = a[(n - 1 - i) * n + n - 1 - j] = u(rng);
-  return a;
+  return reversal_symmetric<n, n>(rng);
 }
 
 template <int n, int C, class ExecSpace>
@@ -200,6 +213,57 @@ TYPED_TEST(TensorContraction, EvenOddFormMatchesPlainLoops) {
   check_even_odd<8, 1, TypeParam>(13);  // k = 7
   check_even_odd<9, 2, TypeParam>(14);  // k = 8
   check_even_odd<11, 3, TypeParam>(15); // 2D k = 10
+}
+
+/// Thread t: y = A x (apply_even_odd) for its inputs scaled by (t + 1).
+template <int rows, int cols, contraction::Reversal s, class ExecSpace>
+struct ApplyEvenOddKernel {
+  contraction::EvenOddMatrix<rows, cols, double> A;
+  double x[cols];
+  Kokkos::View<double* [rows], typename ExecSpace::memory_space> out;
+  KOKKOS_INLINE_FUNCTION void operator()(int t) const {
+    double xs[1][cols], y[rows];
+    for (int m = 0; m < cols; ++m) xs[0][m] = (t + 1) * x[m];
+    contraction::apply_even_odd<s>(A, xs, y);
+    for (int o = 0; o < rows; ++o) out(t, o) = y[o];
+  }
+};
+
+template <int rows, int cols, contraction::Reversal s, class ExecSpace>
+void check_apply_even_odd(unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(-1, 1);
+  const auto a = reversal_symmetric<rows, cols>(rng, s);
+  ApplyEvenOddKernel<rows, cols, s, ExecSpace> k;
+  EXPECT_LE(contraction::make_even_odd(a.data(), k.A, s), 0.0);
+  // The other sign does not fit (unless the matrix happens to be zero).
+  const auto other = s == contraction::Reversal::symmetric ? contraction::Reversal::antisymmetric : contraction::Reversal::symmetric;
+  contraction::EvenOddMatrix<rows, cols, double> unused;
+  EXPECT_GT(contraction::make_even_odd(a.data(), unused, other), 0.1);
+  for (int m = 0; m < cols; ++m) k.x[m] = u(rng);
+  const int threads = 37;
+  k.out = decltype(k.out)("out", threads);
+  Kokkos::parallel_for(Kokkos::RangePolicy<ExecSpace>(0, threads), k);
+  const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), k.out);
+  double worst = 0;
+  for (int t = 0; t < threads; ++t)
+    for (int o = 0; o < rows; ++o) {
+      double ax = 0;
+      for (int m = 0; m < cols; ++m) ax += a[o * cols + m] * k.x[m] * (t + 1);
+      worst = std::max(worst, std::abs(h(t, o) - ax) / (t + 1));
+    }
+  EXPECT_LE(worst, 1e-13) << rows << " x " << cols << " s " << int(s);
+}
+
+TYPED_TEST(TensorContraction, RectangularAndAntisymmetricEvenOddForms) {
+  using contraction::Reversal;
+  check_apply_even_odd<9, 8, Reversal::symmetric, TypeParam>(21);       // interpolation, k = 7 to k + 2 points
+  check_apply_even_odd<8, 9, Reversal::symmetric, TypeParam>(22);       // its transpose
+  check_apply_even_odd<10, 9, Reversal::symmetric, TypeParam>(23);      // k = 8
+  check_apply_even_odd<5, 4, Reversal::symmetric, TypeParam>(24);       // k = 3
+  check_apply_even_odd<8, 8, Reversal::antisymmetric, TypeParam>(25);   // a derivative, even n
+  check_apply_even_odd<9, 9, Reversal::antisymmetric, TypeParam>(26);   // odd n: zero centre
+  check_apply_even_odd<3, 5, Reversal::antisymmetric, TypeParam>(27);   // rectangular, odd × odd
 }
 
 TEST(EvenOddForm, ReportsMatricesThatAreNotCentroSymmetric) {

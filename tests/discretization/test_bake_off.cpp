@@ -150,7 +150,7 @@ double elements_vs_matrices(std::shared_ptr<const DeformedGeometry<ExecSpace>> g
 TYPED_TEST(BakeOffTest, ElementKernelsMatchElementMatrices) {
   for (const auto kind : {Deformation::sine, Deformation::random})
     for (const auto p : all_problems)
-      for (int k = 1; k <= (sanitized ? 3 : 6); ++k) {  // under the sanitizers (testing::sanitized) k <= 3
+      for (int k = 1; k <= (sanitized ? 3 : 8); ++k) {  // under the sanitizers (testing::sanitized) k <= 3
         const auto mesh = k <= 4 ? brick({2, 3, 2}, 0, {1.0, 0.7, 1.9}) : brick({1, 1, 1}, 0);
         const auto g = geometry<TypeParam>(mesh, k, kind, kind == Deformation::sine ? 0.05 : 0.25);
         for (const auto io : {BakeOffElementIo::lines, BakeOffElementIo::staged})
@@ -375,6 +375,11 @@ TEST(BakeOffNames, ParseAndPrint) {
   EXPECT_DOUBLE_EQ(bake_off_values_per_cell(BakeOff::bp3_5, 3), 9 * 64);
   EXPECT_DOUBLE_EQ(bake_off_values_per_cell(BakeOff::bp3_0, 3), 2 * 64 + 7 * 125);
   EXPECT_DOUBLE_EQ(bake_off_flops_per_cell(BakeOff::bp3_5, 3), 12 * 256 + 18 * 64);
+  // Even-odd (k = 3: D 4 × 4 antisymmetric, 2 + 2·(4 + 1) + 0 multiply-adds or additions per line,
+  // 24 flops instead of 32; k = 2: I 4 × 3 and Iᵀ 3 × 4, 18 flops each instead of 24).
+  EXPECT_DOUBLE_EQ(bake_off_flops_per_cell(BakeOff::bp3_5, 3, true), 6 * 16 * 24 + 18 * 64);
+  EXPECT_DOUBLE_EQ(bake_off_flops_per_cell(BakeOff::bp1_0, 2, true), (9 + 12 + 16) * (18 + 18) + 64);
+  EXPECT_DOUBLE_EQ(bake_off_flops_per_cell(BakeOff::bp1_0, 2), (9 + 12 + 16) * (24 + 24) + 64);
   EXPECT_DOUBLE_EQ(bake_off_scratch_values_per_cell(BakeOff::bp1_0, 3), 4 * 5 * 4 * 9);
   EXPECT_DOUBLE_EQ(bake_off_scratch_values_per_cell(BakeOff::bp3_0, 3), 19 * 125 + 4 * 5 * 4 * 9);
 }
