@@ -19,7 +19,7 @@ namespace tensormg {
 /// How cell contributions are summed into the global vector.
 enum class ScatterMode {
   atomic,          ///< all cells in one launch, atomic adds
-  store_interior,  ///< all cells in one launch, plain stores at the nodes inside a cell, atomic adds elsewhere
+  store_interior,  ///< all cells in one launch, plain stores at the nodes inside a cell (k >= 3), atomic adds elsewhere
   coloring         ///< 2^d launches over cells of equal parity, plain adds
 };
 std::string to_string(ScatterMode m);
