@@ -215,4 +215,104 @@ KOKKOS_FORCEINLINE_FUNCTION void apply_even_odd(const EvenOddMatrix<rows, cols, 
   }
 }
 
+/// The eigenvectors of a centro-symmetric pencil (A, M) (the fast diagonalization of a patch with
+/// cells of one length) are symmetric (S[n−1−i][j] = S[i][j]) or antisymmetric (−S[i][j]); with
+/// the (n+1)/2 symmetric ones first and the n/2 antisymmetric ones after (odd n), Sᵀ maps the
+/// even part of a column to the first modes and its odd part to the others, and S the modes back
+/// as output pairs: each at half the FMAs. `sym[j][i]` = S[i][j] for the symmetric vectors j and
+/// i ≤ n/2 (the middle last), `anti[j][i]` = S[i][(n+1)/2 + j] for i < n/2.
+template <int n, class Number>
+struct ModeSplit {
+  static_assert(n % 2 == 1, "mode-split eigenvectors are laid out for an odd number of points");
+  static constexpr int sym_modes = (n + 1) / 2, anti_modes = n / 2;
+  Number sym[sym_modes][sym_modes];
+  Number anti[anti_modes > 0 ? anti_modes : 1][anti_modes > 0 ? anti_modes : 1];
+};
+
+/// The mode-split form of s (row-major n × n, column j = vector j, ordered as ModeSplit says).
+/// Returns the largest deviation of a column from its parity relative to max |s|; callers check it.
+template <int n, class Number, class Input>
+double make_mode_split(const Input* s, ModeSplit<n, Number>& out) {
+  using M = ModeSplit<n, Number>;
+  const auto at = [&](int i, int j) { return double(s[i * n + j]); };
+  double deviation = 0, scale = 0;
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      const double sign = j < M::sym_modes ? 1.0 : -1.0;
+      deviation = std::max(deviation, std::abs(at(n - 1 - i, j) - sign * at(i, j)));
+      scale = std::max(scale, std::abs(at(i, j)));
+    }
+  for (int j = 0; j < M::sym_modes; ++j)
+    for (int i = 0; i < M::sym_modes; ++i) out.sym[j][i] = static_cast<Number>(at(i, j));
+  for (int j = 0; j < M::anti_modes; ++j)
+    for (int i = 0; i < M::anti_modes; ++i) out.anti[j][i] = static_cast<Number>(at(i, M::sym_modes + j));
+  return scale > 0 ? deviation / scale : 0;
+}
+
+/// Mode j of Sᵀ x from x split into its even (xe) and odd (xo) parts: v[c].
+template <int n, int C, class Number>
+KOKKOS_FORCEINLINE_FUNCTION void dot_to_mode(const ModeSplit<n, Number>& s, int j, const Number (&xe)[C][(n + 1) / 2],
+                                             const Number (&xo)[C][n / 2], Number (&v)[C]) {
+  constexpr int sym_modes = ModeSplit<n, Number>::sym_modes;
+  TENSORMG_UNROLL_ALL
+  for (int c = 0; c < C; ++c) v[c] = 0;
+  if (j < sym_modes) {
+    TENSORMG_UNROLL_ALL
+    for (int i = 0; i < sym_modes; ++i) {
+      const Number w = s.sym[j][i];
+      TENSORMG_UNROLL_ALL
+      for (int c = 0; c < C; ++c) v[c] += w * xe[c][i];
+    }
+  } else {
+    TENSORMG_UNROLL_ALL
+    for (int i = 0; i < n / 2; ++i) {
+      const Number w = s.anti[j - sym_modes][i];
+      TENSORMG_UNROLL_ALL
+      for (int c = 0; c < C; ++c) v[c] += w * xo[c][i];
+    }
+  }
+}
+
+/// Points o and n−1−o (o < n/2) of S z from the modes z: lo[c] = a + b, hi[c] = a − b with a the
+/// symmetric modes' sum and b the antisymmetric ones'.
+template <int n, int C, class Number>
+KOKKOS_FORCEINLINE_FUNCTION void dot_from_modes(const ModeSplit<n, Number>& s, int o, const Number (&z)[C][n],
+                                                Number (&lo)[C], Number (&hi)[C]) {
+  constexpr int sym_modes = ModeSplit<n, Number>::sym_modes;
+  Number a[C], b[C];
+  TENSORMG_UNROLL_ALL
+  for (int c = 0; c < C; ++c) a[c] = b[c] = 0;
+  TENSORMG_UNROLL_ALL
+  for (int j = 0; j < sym_modes; ++j) {
+    const Number w = s.sym[j][o];
+    TENSORMG_UNROLL_ALL
+    for (int c = 0; c < C; ++c) a[c] += w * z[c][j];
+  }
+  TENSORMG_UNROLL_ALL
+  for (int j = 0; j < n / 2; ++j) {
+    const Number w = s.anti[j][o];
+    TENSORMG_UNROLL_ALL
+    for (int c = 0; c < C; ++c) b[c] += w * z[c][sym_modes + j];
+  }
+  TENSORMG_UNROLL_ALL
+  for (int c = 0; c < C; ++c) {
+    lo[c] = a[c] + b[c];
+    hi[c] = a[c] - b[c];
+  }
+}
+
+/// The middle point (o = n/2) of S z: only the symmetric modes contribute.
+template <int n, int C, class Number>
+KOKKOS_FORCEINLINE_FUNCTION void dot_from_modes_middle(const ModeSplit<n, Number>& s, const Number (&z)[C][n],
+                                                       Number (&v)[C]) {
+  TENSORMG_UNROLL_ALL
+  for (int c = 0; c < C; ++c) v[c] = 0;
+  TENSORMG_UNROLL_ALL
+  for (int j = 0; j < (n + 1) / 2; ++j) {
+    const Number w = s.sym[j][n / 2];
+    TENSORMG_UNROLL_ALL
+    for (int c = 0; c < C; ++c) v[c] += w * z[c][j];
+  }
+}
+
 }  // namespace tensormg::contraction

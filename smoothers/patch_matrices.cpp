@@ -39,7 +39,47 @@ PatchMatrices1D patch_matrices_1d(int degree, double h) {
     }
   generalized_eigenproblem(ni, p.interior_stiffness, p.interior_mass, p.eigenvectors, p.eigenvalues,
                            "the continuous vertex-patch eigenproblem");
+  order_by_parity(ni, p.interior_mass, p.eigenvectors, p.eigenvalues, "the continuous vertex-patch eigenvectors");
   return p;
+}
+
+void order_by_parity(int n, const std::vector<double>& mass, std::vector<double>& vectors, std::vector<double>& values,
+                     const char* what) {
+  struct Pair {
+    double value;
+    std::vector<double> vector;
+  };
+  std::vector<Pair> symmetric, antisymmetric;
+  for (int j = 0; j < n; ++j) {
+    std::vector<double> even(n), odd(n);
+    double norm_even = 0, norm_odd = 0;
+    for (int i = 0; i < n; ++i) {
+      even[i] = (vectors[i * n + j] + vectors[(n - 1 - i) * n + j]) / 2;
+      odd[i] = (vectors[i * n + j] - vectors[(n - 1 - i) * n + j]) / 2;
+      norm_even = std::max(norm_even, std::abs(even[i]));
+      norm_odd = std::max(norm_odd, std::abs(odd[i]));
+    }
+    const bool is_symmetric = norm_even >= norm_odd;
+    TENSORMG_CHECK(std::min(norm_even, norm_odd) <= 1e-8 * std::max(norm_even, norm_odd),
+                   what << ": vector " << j << " is neither symmetric nor antisymmetric (the pencil is not "
+                        "centro-symmetric, or an eigenvalue is shared by both parities)");
+    std::vector<double>& v = is_symmetric ? even : odd;
+    double vmv = 0;  // M-normalized again after the projection
+    for (int a = 0; a < n; ++a)
+      for (int b = 0; b < n; ++b) vmv += v[a] * mass[a * n + b] * v[b];
+    for (double& x : v) x /= std::sqrt(vmv);
+    (is_symmetric ? symmetric : antisymmetric).push_back({values[j], v});
+  }
+  TENSORMG_CHECK(int(symmetric.size()) == (n + 1) / 2, what << ": " << symmetric.size() << " symmetric vectors of " << n
+                                                           << ", expected " << (n + 1) / 2);
+  const auto by_value = [](const Pair& a, const Pair& b) { return a.value < b.value; };
+  std::sort(symmetric.begin(), symmetric.end(), by_value);
+  std::sort(antisymmetric.begin(), antisymmetric.end(), by_value);
+  symmetric.insert(symmetric.end(), antisymmetric.begin(), antisymmetric.end());
+  for (int j = 0; j < n; ++j) {
+    values[j] = symmetric[j].value;
+    for (int i = 0; i < n; ++i) vectors[i * n + j] = symmetric[j].vector[i];
+  }
 }
 
 void generalized_eigenproblem(int n, const std::vector<double>& a_in, const std::vector<double>& b_in,

@@ -18,7 +18,8 @@ struct PatchMatrices1D {
   std::vector<double> stiffness;   ///< n × n, row-major
   /// Fast diagonalization of the interior block (ni = 2k − 1): columns of `eigenvectors`
   /// (ni × ni, row-major, entry [i * ni + j] = component i of vector j) are M_I-orthonormal, and
-  /// A_I S = M_I S diag(eigenvalues).
+  /// A_I S = M_I S diag(eigenvalues); the k symmetric vectors first, then the k − 1
+  /// antisymmetric ones (order_by_parity), each set by increasing eigenvalue.
   int ni = 1;
   std::vector<double> interior_mass, interior_stiffness;  ///< the ni × ni interior blocks
   std::vector<double> eigenvectors;
@@ -48,6 +49,14 @@ void generalized_eigenproblem(int n, const std::vector<double>& a, const std::ve
 std::vector<double> separable_inverse(int dim, const std::array<SeparableBlock1D, 3>& blocks, double laplace, double mass);
 /// The same operator assembled densely (for tests).
 std::vector<double> separable_matrix(int dim, const std::array<SeparableBlock1D, 3>& blocks, double laplace, double mass);
+
+/// Orders the eigenpairs (vectors: n × n, column j = vector j) of a pencil (A, M) whose matrices
+/// are centro-symmetric: the (n+1)/2 symmetric vectors (v[n−1−i] = v[i]) first, then the n/2
+/// antisymmetric ones, each set by increasing eigenvalue; each vector projected onto its parity
+/// and M-normalized again, so that the kernels' mode-split form (core/even_odd_contraction.hpp)
+/// holds exactly. Throws (naming `what`) if a vector has no parity.
+void order_by_parity(int n, const std::vector<double>& mass, std::vector<double>& vectors, std::vector<double>& values,
+                     const char* what);
 
 /// Assembles the patch matrices of degree k for cell length h and diagonalizes their interior
 /// block (LAPACK dsygv). Throws if LAPACK reports a failure.

@@ -35,6 +35,10 @@ struct VertexPatchColumnKernel : VertexPatchCommon<dim, k, Number, ExecSpace> {
   static constexpr int unroll = tuning.unroll_interior;
   static constexpr contraction::Pair pair = tuning.chained_fma ? contraction::Pair::chained : contraction::Pair::expression;
   static constexpr bool merge_steps = tuning.merge_steps;
+  /// The fast diagonalization's Ŝᵀ and Ŝ in mode-split form (core/even_odd_contraction.hpp; the
+  /// eigenvectors come ordered by parity, patch_matrices.hpp): half the FMAs and entries.
+  static constexpr bool even_odd = Base::even_odd;
+  static constexpr int pair_unroll = unroll >= ni ? ni / 2 : (unroll / 2 > 1 ? unroll / 2 : 1);
   /// 3D: the ni^3 boxes of the residual and the solve stay where the residual's last step leaves
   /// them, in place in the line buffer t0: z stride ni·n (not ni²), ni·ni·n entries per box. The
   /// fused scratch is then 2 line buffers (k = 5: 2 patches, k = 6: one patch in 30 KB instead of
@@ -375,11 +379,13 @@ struct VertexPatchColumnKernel : VertexPatchCommon<dim, k, Number, ExecSpace> {
     for (int c = 0; c < C; ++c) out[c] = R + q0[c] + ni * q1[c] * (dim == 3 ? 1 : 0);
     if (transform) {
       // Each output of Sᵀ straight to scratch: no second column in registers.
+      SplitColumns sp;
+      split_columns(res, sp);
       TENSORMG_UNROLL(unroll)
       for (int o = 0; o < ni; ++o) {
         Traits::template keep_unroll<unroll, ni>();
         Number v[C];
-        s_output<true>(o, res, v);
+        transposed_output(o, res, sp, v);
         TENSORMG_UNROLL_ALL
         for (int c = 0; c < C; ++c)
           if (b.valid[c]) out[c][o * stride] = v[c];
@@ -404,13 +410,28 @@ struct VertexPatchColumnKernel : VertexPatchCommon<dim, k, Number, ExecSpace> {
     transpose_scale_forward  ///< Sᵀ, divide, S: the middle of the solve in one step
   };
 
-  /// Output o of Ŝᵀ (`transposed`) or Ŝ applied to the block's columns r: v[c] = Σ_m Ŝ_{m,o} r[c][m]
-  /// or Σ_m Ŝ_{o,m} r[c][m] (the reference eigenvectors; the direction's 1/√h_d is in
-  /// inverse_diagonal).
-  template <bool transposed>
-  KOKKOS_FORCEINLINE_FUNCTION void s_output(int o, const Number (&r)[C][ni], Number (&v)[C]) const {
-    if constexpr (transposed) contraction::dot_column(this->cm.S, o, r, v);
-    else contraction::dot(this->cm.S[o], r, v);
+  /// The block's columns as Ŝᵀ takes them in the even-odd form: their even and odd parts (unused
+  /// in the direct form).
+  struct SplitColumns {
+    Number e[C][(ni + 1) / 2];
+    Number o[C][ni / 2 > 0 ? ni / 2 : 1];
+  };
+  KOKKOS_FORCEINLINE_FUNCTION static void split_columns(const Number (&r)[C][ni], SplitColumns& sp) {
+    if constexpr (even_odd) contraction::split_even_odd(r, sp.e, sp.o);
+  }
+
+  /// Output o of Ŝᵀ applied to the block's columns r (split into sp): v[c] = Σ_m Ŝ_{m,o} r[c][m]
+  /// (the reference eigenvectors; the direction's 1/√h_d is in inverse_diagonal). In the even-odd
+  /// form output o is mode o: the k symmetric modes from the even parts, the others from the odd.
+  KOKKOS_FORCEINLINE_FUNCTION void transposed_output(int o, const Number (&r)[C][ni], const SplitColumns& sp,
+                                                     Number (&v)[C]) const {
+    if constexpr (even_odd) contraction::dot_to_mode(this->sm, o, sp.e, sp.o, v);
+    else contraction::dot_column(this->cm.S, o, r, v);
+  }
+
+  /// Output o of Ŝ applied to the block's columns of modes r: the direct form (one point).
+  KOKKOS_FORCEINLINE_FUNCTION void forward_output(int o, const Number (&r)[C][ni], Number (&v)[C]) const {
+    contraction::dot(this->cm.S[o], r, v);
   }
 
   /// Interior coordinates (i0, i1, i2) of point o of the interior column along dir whose other
@@ -428,6 +449,16 @@ struct VertexPatchColumnKernel : VertexPatchCommon<dim, k, Number, ExecSpace> {
     int i0, i1, i2;
     column_coordinates<dir>(q0, q1, o, i0, i1, i2);
     return this->closure_index(in, i0 + 1, i1 + 1, dim == 3 ? i2 + 1 : 0);
+  }
+
+  /// Point o of a column after Ŝ: added to (or, Boundary residual, stored in) x, or to scratch at
+  /// column + o · stride of the direction.
+  template <int dir, bool add_to_x>
+  KOKKOS_FORCEINLINE_FUNCTION void forward_result(const local_index (&in)[info_entries], int q0, int q1, int o,
+                                                  Number* column, Number v) const {
+    constexpr int stride = dir == 0 ? 1 : (dir == 1 ? ni : column_zs);
+    if constexpr (add_to_x) this->update_x(column_index<dir>(in, q0, q1, o), v);
+    else column[o * stride] = v;
   }
 
   /// One step of the fast diagonalization on every column along `dir` of the ni^d boxes (one
@@ -460,11 +491,13 @@ struct VertexPatchColumnKernel : VertexPatchCommon<dim, k, Number, ExecSpace> {
       }
       if constexpr (op == ColumnOp::transpose || op == ColumnOp::transpose_scale) {
         // Each output straight to scratch: no second column in registers.
+        SplitColumns sp;
+        split_columns(r, sp);
         TENSORMG_UNROLL(unroll)
         for (int o = 0; o < ni; ++o) {
           Traits::template keep_unroll<unroll, ni>();
           Number v[C];
-          s_output<true>(o, r, v);
+          transposed_output(o, r, sp, v);
           TENSORMG_UNROLL_ALL
           for (int c = 0; c < C; ++c) {
             if constexpr (op == ColumnOp::transpose_scale) v[c] *= dinv[dbase[c] + o * dstride];
@@ -474,11 +507,13 @@ struct VertexPatchColumnKernel : VertexPatchCommon<dim, k, Number, ExecSpace> {
       } else {
         if constexpr (op == ColumnOp::transpose_scale_forward) {
           Number v[C][ni];
+          SplitColumns sp;
+          split_columns(r, sp);
           TENSORMG_UNROLL(unroll)
           for (int o = 0; o < ni; ++o) {
             Traits::template keep_unroll<unroll, ni>();
             Number t[C];
-            s_output<true>(o, r, t);
+            transposed_output(o, r, sp, t);
             TENSORMG_UNROLL_ALL
             for (int c = 0; c < C; ++c) v[c][o] = t[c];
           }
@@ -490,17 +525,35 @@ struct VertexPatchColumnKernel : VertexPatchCommon<dim, k, Number, ExecSpace> {
         }
         local_index in[info_entries];
         if constexpr (add_to_x) Base::load_info(info, p, in);
-        TENSORMG_UNROLL(unroll)
-        for (int o = 0; o < ni; ++o) {
-          Traits::template keep_unroll<unroll, ni>();
+        if constexpr (even_odd) {
+          // Points o and ni − 1 − o from the symmetric and the antisymmetric modes, then the middle.
+          TENSORMG_UNROLL(pair_unroll)
+          for (int o = 0; o < ni / 2; ++o) {
+            Traits::template keep_unroll<pair_unroll, ni / 2>();
+            Number lo[C], hi[C];
+            contraction::dot_from_modes(this->sm, o, r, lo, hi);
+            TENSORMG_UNROLL_ALL
+            for (int c = 0; c < C; ++c)
+              if (b.valid[c]) {
+                forward_result<dir, add_to_x>(in, q0[c], q1[c], o, dst + p * ds + base[c], lo[c]);
+                forward_result<dir, add_to_x>(in, q0[c], q1[c], ni - 1 - o, dst + p * ds + base[c], hi[c]);
+              }
+          }
           Number v[C];
-          s_output<false>(o, r, v);
+          contraction::dot_from_modes_middle(this->sm, r, v);
           TENSORMG_UNROLL_ALL
           for (int c = 0; c < C; ++c)
-            if (b.valid[c]) {
-              if constexpr (add_to_x) this->update_x(column_index<dir>(in, q0[c], q1[c], o), v[c]);
-              else dst[p * ds + base[c] + o * stride] = v[c];
-            }
+            if (b.valid[c]) forward_result<dir, add_to_x>(in, q0[c], q1[c], ni / 2, dst + p * ds + base[c], v[c]);
+        } else {
+          TENSORMG_UNROLL(unroll)
+          for (int o = 0; o < ni; ++o) {
+            Traits::template keep_unroll<unroll, ni>();
+            Number v[C];
+            forward_output(o, r, v);
+            TENSORMG_UNROLL_ALL
+            for (int c = 0; c < C; ++c)
+              if (b.valid[c]) forward_result<dir, add_to_x>(in, q0[c], q1[c], o, dst + p * ds + base[c], v[c]);
+          }
         }
       }
     });

@@ -16,8 +16,13 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstddef>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
 
 #include "backends/device_traits.hpp"
+#include "core/even_odd_contraction.hpp"
 #include "core/tensor_contraction.hpp"
 #include "smoothers/vertex_patch_args.hpp"
 #include "smoothers/vertex_patch_tuning.hpp"
@@ -63,6 +68,10 @@ struct VertexPatchCommon {
   detail::PatchRange patches;
   int scratch_level = 0;
   PatchMatricesConstant<k, Number> cm;
+  /// The eigenvectors in mode-split form where the tuning row says (k >= 2: 2k − 1 >= 3 points).
+  static constexpr bool even_odd = tuning.even_odd;
+  struct NoModeSplit {};
+  std::conditional_t<even_odd, contraction::ModeSplit<ni, Number>, NoModeSplit> sm;
 
   /// Info entries after `numbers` Number entries, in Number units.
   KOKKOS_FORCEINLINE_FUNCTION static std::size_t with_info(std::size_t numbers, int ppt) {
@@ -238,6 +247,13 @@ void set_patch_constants(Kernel& kernel, const Number* h) {
     }
   for (int i = 0; i < ni; ++i)
     for (int j = 0; j < ni; ++j) kernel.cm.S[i][j] = h[2 * n * n + i * ni + j];
+  if constexpr (Kernel::even_odd) {
+    const double deviation = contraction::make_mode_split(h + 2 * n * n, kernel.sm);
+    if (deviation > 64 * std::numeric_limits<Number>::epsilon())
+      throw std::logic_error("the vertex-patch eigenvectors of degree " + std::to_string((n - 1) / 2) +
+                             " are not ordered by parity (relative deviation " + std::to_string(deviation) +
+                             "); the kernel needs their mode-split form");
+  }
 }
 
 }  // namespace tensormg

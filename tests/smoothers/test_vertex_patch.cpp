@@ -4,6 +4,8 @@
 // smoothers' basic contracts.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <cmath>
 #include <initializer_list>
 #include <type_traits>
@@ -84,9 +86,19 @@ TEST(PatchMatrices, EigenvectorsAreMassOrthonormal) {
             sa += vr * p.stiffness[(r + 1) * p.n + c + 1] * vc;
           }
         EXPECT_NEAR(sm, i == j ? 1.0 : 0.0, 1e-11) << "k=" << k;
-        EXPECT_NEAR(sa, i == j ? p.eigenvalues[i] : 0.0, 1e-9 * std::max(1.0, std::abs(p.eigenvalues[p.ni - 1])))
+        EXPECT_NEAR(sa, i == j ? p.eigenvalues[i] : 0.0,
+                    1e-9 * std::max(1.0, *std::max_element(p.eigenvalues.begin(), p.eigenvalues.end())))
             << "k=" << k;
       }
+    // The k symmetric vectors first, then the k − 1 antisymmetric ones, each exactly so (the
+    // kernels' mode-split form), each set by increasing eigenvalue.
+    for (int j = 0; j < p.ni; ++j) {
+      const double sign = j < k ? 1.0 : -1.0;
+      for (int i = 0; i < p.ni; ++i)
+        EXPECT_NEAR(p.eigenvectors[(p.ni - 1 - i) * p.ni + j], sign * p.eigenvectors[i * p.ni + j], 1e-14)
+            << "k=" << k << " vector " << j;
+      if (j > 0 && j != k) EXPECT_LT(p.eigenvalues[j - 1], p.eigenvalues[j]) << "k=" << k;
+    }
   }
 }
 
