@@ -33,7 +33,9 @@ struct BakeOffTuning {
 };
 
 namespace detail {
-/// The device rows (H100; the fused gather's staging measured on an H200).
+/// The device rows (H100; the fused gather's staging measured on an H200, h200-2026-11-28-bp-fused;
+/// the even-odd form on an H200, h200-2026-11-29-even-odd/call4: element kernel and full operator
+/// with / without it, FP64 2e7 DoFs, decided in FP64; kept off where it lost or was neutral).
 inline constexpr BakeOffTuning bake_off_device_rows[] = {
     // Staging E-vectors through scratch measured 0.76-0.97x of line-wise access (call2-element-io);
     // prefetching the factors 1.06-1.41x (FP64), except BP3.0 at k = 6: 0.91x (call3-prefetch).
@@ -41,29 +43,29 @@ inline constexpr BakeOffTuning bake_off_device_rows[] = {
     // at k = 2..8): BP1.0 0.85 1.11 1.32 1.04 1.25 0.94 0.88, BP3.5 0.94 1.07 1.18 1.05 1.10 1.08
     // 0.93, BP3.0 0.75-0.90 (k = 1 not measured: lines).
     {1, 256, 2, 256, false, {true, true, true}, {false, false, false},
-     "cells per team of up to 256 threads, a thread per line; factors prefetched (1.14/1.16/1.31x); fused gather along lines",
-     "h100-2026-11-25-bp/call3-prefetch", {true, true, true}},
+     "cells per team of up to 256 threads, a thread per line; factors prefetched (1.14/1.16/1.31x); fused gather along lines; even-odd (FP64 element 1.18/0.95/1.03x, operator 1.21/0.90/1.06x for BP1.0/BP3.5/BP3.0)",
+     "h200-2026-11-29-even-odd/call4", {true, false, true}},
     {2, 256, 2, 256, false, {true, true, true}, {false, false, false},
-     "cells per team of up to 256 threads, a thread per line; factors prefetched (1.09/1.35/1.38x); fused gather along lines (staged 0.85/0.94/0.88x)",
-     "h200-2026-11-28-bp-fused", {true, true, true}},
+     "cells per team of up to 256 threads, a thread per line; factors prefetched (1.09/1.35/1.38x); fused gather along lines (staged 0.85/0.94/0.88x); even-odd (FP64 element 1.00/1.06/0.99x, operator 1.00/1.04/1.02x for BP1.0/BP3.5/BP3.0)",
+     "h200-2026-11-29-even-odd/call4", {true, true, true}},
     {3, 256, 2, 256, false, {true, true, true}, {true, true, false},
-     "cells per team of up to 256 threads, a thread per line; factors prefetched (1.07/1.25/1.37x); fused gather staged for BP1.0/BP3.5 (1.11/1.07x), not BP3.0 (0.82x)",
-     "h200-2026-11-28-bp-fused", {true, true, true}},
+     "cells per team of up to 256 threads, a thread per line; factors prefetched (1.07/1.25/1.37x); fused gather staged for BP1.0/BP3.5 (1.11/1.07x), not BP3.0 (0.82x); even-odd (FP64 element 1.00/0.99/1.03x, operator 1.00/1.00/1.01x for BP1.0/BP3.5/BP3.0)",
+     "h200-2026-11-29-even-odd/call4", {true, false, true}},
     {4, 256, 2, 256, false, {true, true, true}, {true, true, false},
-     "cells per team of up to 256 threads, a thread per line; factors prefetched (1.06/1.20/1.41x); fused gather staged for BP1.0/BP3.5 (1.32/1.18x), not BP3.0 (0.82x)",
-     "h200-2026-11-28-bp-fused", {true, true, true}},
+     "cells per team of up to 256 threads, a thread per line; factors prefetched (1.06/1.20/1.41x); fused gather staged for BP1.0/BP3.5 (1.32/1.18x), not BP3.0 (0.82x); even-odd (FP64 element 1.04/0.98/1.03x, operator 1.01/0.99/1.03x for BP1.0/BP3.5/BP3.0)",
+     "h200-2026-11-29-even-odd/call4", {true, false, true}},
     {5, 256, 2, 256, false, {true, true, true}, {true, true, false},
-     "cells per team of up to 256 threads, a thread per line; factors prefetched (1.06/1.18/1.12x); fused gather staged for BP1.0/BP3.5 (1.04/1.05x), not BP3.0 (0.82x)",
-     "h200-2026-11-28-bp-fused", {true, true, true}},
+     "cells per team of up to 256 threads, a thread per line; factors prefetched (1.06/1.18/1.12x); fused gather staged for BP1.0/BP3.5 (1.04/1.05x), not BP3.0 (0.82x); even-odd (FP64 element 1.35/1.02/1.16x, operator 1.42/1.01/1.03x for BP1.0/BP3.5/BP3.0)",
+     "h200-2026-11-29-even-odd/call4", {true, true, true}},
     {6, 256, 2, 256, false, {true, true, false}, {true, true, false},
-     "cells per team of up to 256 threads, a thread per line; factors prefetched for BP1.0/BP3.5 (1.08/1.16x), not BP3.0 (0.91x); fused gather staged for BP1.0/BP3.5 (1.25/1.10x), not BP3.0 (0.90x)",
-     "h200-2026-11-28-bp-fused", {true, true, true}},
+     "cells per team of up to 256 threads, a thread per line; factors prefetched for BP1.0/BP3.5 (1.08/1.16x), not BP3.0 (0.91x); fused gather staged for BP1.0/BP3.5 (1.25/1.10x), not BP3.0 (0.90x); even-odd (FP64 element 1.00/1.11/1.02x, operator 1.11/1.06/1.04x for BP1.0/BP3.5/BP3.0)",
+     "h200-2026-11-29-even-odd/call4", {true, true, true}},
     {7, 256, 2, 256, false, {true, true, true}, {false, true, false},
-     "cells per team of up to 256 threads, a thread per line; factors prefetched (1.07/1.00/1.10x); fused gather staged for BP3.5 (1.08x), not BP1.0/BP3.0 (0.94/0.75x)",
-     "h200-2026-11-28-bp-fused", {true, true, true}},
+     "cells per team of up to 256 threads, a thread per line; factors prefetched (1.07/1.00/1.10x); fused gather staged for BP3.5 (1.08x), not BP1.0/BP3.0 (0.94/0.75x); even-odd (FP64 element 1.10/1.00/1.36x, operator 0.98/1.09/1.24x for BP1.0/BP3.5/BP3.0)",
+     "h200-2026-11-29-even-odd/call4", {true, true, true}},
     {8, 256, 2, 256, false, {true, true, true}, {false, false, false},
-     "cells per team of up to 256 threads, a thread per line; factors prefetched (1.12/1.07/1.15x); fused gather along lines (staged 0.88/0.93/0.75x)",
-     "h200-2026-11-28-bp-fused", {true, true, true}},
+     "cells per team of up to 256 threads, a thread per line; factors prefetched (1.12/1.07/1.15x); fused gather along lines (staged 0.88/0.93/0.75x); even-odd (FP64 element 1.28/1.20/1.23x, operator 1.03/1.08/1.15x for BP1.0/BP3.5/BP3.0)",
+     "h200-2026-11-29-even-odd/call4", {true, true, true}},
 };
 }  // namespace detail
 
