@@ -57,7 +57,11 @@ struct PatchTuning {
   int float_team_threads = 0;
   /// The fast diagonalization's Ŝᵀ and Ŝ in mode-split form (core/even_odd_contraction.hpp): the
   /// k symmetric eigenvectors act on a column's even part, the k − 1 antisymmetric ones on its odd
-  /// part, at half the FMAs (k >= 2).
+  /// part, at half the FMAs (k >= 2). One smoothing step with / without it (H200, ~3e7 DoFs,
+  /// h200-2026-11-29-even-odd/call5): 2D FP64 k = 2..10 1.03, 1.18, 1.09, 1.05, 1.26, 1.16, 1.26,
+  /// 1.28, 1.36; 3D FP64 k = 2..8 1.03, 1.03, 1.12, 1.05, 0.95, 0.99, 1.02 (FP32 1.03, 1.02, 1.03,
+  /// 1.05, 0.91, 1.05, 1.15): on everywhere from k = 2 but 3D k = 6 (its two columns per thread
+  /// and outputs unrolled by two leave the mode loop with a run-time branch).
   bool even_odd = false;
 };
 
@@ -85,7 +89,7 @@ inline constexpr PatchTuning patch_device_rows[] = {
     {3, 3, 1, 1, false, 256, 4, 5, true, false, true, true, true, 160, 128, "teams of 160 (+27% from the register cap)", "h100-2026-11-22-smoother/v11-fused-q7-48k", true, 0, true},
     {3, 4, 1, 1, false, 224, 4, 7, true, true, true, true, true, 196, 128, "4 teams of 224 with 72 registers (+38%, v12); b prefetch +1..3%; float 8 patches (224 threads by the launch bound)", "h100-2026-11-22-smoother/v12-local-arrays-launch-bounds", true, 392, true},
     {3, 5, 1, 1, false, 256, 3, 9, true, false, false, true, true, 256, 128, "3 teams (85 registers, +17%); merged steps -10%; prefetch -10%", "h100-2026-11-22-smoother/v19-column-blocking", true, 0, true},
-    {3, 6, 2, 3, false, 128, 3, 2, true, true, false, true, true, 256, 128, "2 columns per thread (+3%), x step 3 (+2%), prefetch +4%; float 2 patches", "h100-2026-11-22-smoother/v21-final", true, 122, true},
+    {3, 6, 2, 3, false, 128, 3, 2, true, true, false, true, true, 256, 128, "2 columns per thread (+3%), x step 3 (+2%), prefetch +4%; float 2 patches", "h100-2026-11-22-smoother/v21-final", true, 122, false},
     {3, 7, 2, 3, true, 128, 3, 2, true, true, false, true, true, 256, 128, "2 columns per thread (+3%), x step 3 with y rounds (+21%), prefetch +3%; float 1 patch (y rounds)", "h100-2026-11-22-smoother/v21-y-rounds", true, 85, true},
     {3, 8, 1, 1, false, 256, 2, 2, true, false, false, true, true, 256, 128, "2 teams (128 registers); outputs unrolled by 2", "h100-2026-11-22-smoother/v14-unroll-2", true, 0, true},
 };
