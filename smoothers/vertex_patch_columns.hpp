@@ -451,14 +451,14 @@ struct VertexPatchColumnKernel : VertexPatchCommon<dim, k, Number, ExecSpace> {
     return this->closure_index(in, i0 + 1, i1 + 1, dim == 3 ? i2 + 1 : 0);
   }
 
-  /// Point o of a column after Ŝ: added to (or, Boundary residual, stored in) x, or to scratch at
-  /// column + o · stride of the direction.
+  /// Point o of a column after Ŝ: added to (or, Boundary residual, stored in) x, or stored in the
+  /// scratch boxes dst (null when adding to x: no offset is formed on it) at start + o · stride.
   template <int dir, bool add_to_x>
   KOKKOS_FORCEINLINE_FUNCTION void forward_result(const local_index (&in)[info_entries], int q0, int q1, int o,
-                                                  Number* column, Number v) const {
+                                                  Number* dst, int start, Number v) const {
     constexpr int stride = dir == 0 ? 1 : (dir == 1 ? ni : column_zs);
     if constexpr (add_to_x) this->update_x(column_index<dir>(in, q0, q1, o), v);
-    else column[o * stride] = v;
+    else dst[start + o * stride] = v;
   }
 
   /// One step of the fast diagonalization on every column along `dir` of the ni^d boxes (one
@@ -535,15 +535,15 @@ struct VertexPatchColumnKernel : VertexPatchCommon<dim, k, Number, ExecSpace> {
             TENSORMG_UNROLL_ALL
             for (int c = 0; c < C; ++c)
               if (b.valid[c]) {
-                forward_result<dir, add_to_x>(in, q0[c], q1[c], o, dst + p * ds + base[c], lo[c]);
-                forward_result<dir, add_to_x>(in, q0[c], q1[c], ni - 1 - o, dst + p * ds + base[c], hi[c]);
+                forward_result<dir, add_to_x>(in, q0[c], q1[c], o, dst, p * ds + base[c], lo[c]);
+                forward_result<dir, add_to_x>(in, q0[c], q1[c], ni - 1 - o, dst, p * ds + base[c], hi[c]);
               }
           }
           Number v[C];
           contraction::dot_from_modes_middle(this->sm, r, v);
           TENSORMG_UNROLL_ALL
           for (int c = 0; c < C; ++c)
-            if (b.valid[c]) forward_result<dir, add_to_x>(in, q0[c], q1[c], ni / 2, dst + p * ds + base[c], v[c]);
+            if (b.valid[c]) forward_result<dir, add_to_x>(in, q0[c], q1[c], ni / 2, dst, p * ds + base[c], v[c]);
         } else {
           TENSORMG_UNROLL(unroll)
           for (int o = 0; o < ni; ++o) {
@@ -552,7 +552,7 @@ struct VertexPatchColumnKernel : VertexPatchCommon<dim, k, Number, ExecSpace> {
             forward_output(o, r, v);
             TENSORMG_UNROLL_ALL
             for (int c = 0; c < C; ++c)
-              if (b.valid[c]) forward_result<dir, add_to_x>(in, q0[c], q1[c], o, dst + p * ds + base[c], v[c]);
+              if (b.valid[c]) forward_result<dir, add_to_x>(in, q0[c], q1[c], o, dst, p * ds + base[c], v[c]);
           }
         }
       }
