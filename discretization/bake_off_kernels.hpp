@@ -9,7 +9,8 @@
 /// with I, D, D̃ applied one direction at a time (6, 6 and 12 contractions). A team works on
 /// cells_per_team cells in scratch; every step hands one 1D line of one cell to a thread, which
 /// loads the line into registers and forms its outputs with the shared contraction
-/// (core/tensor_contraction.hpp). Consecutive threads take consecutive lines of one cell, so the
+/// (core/tensor_contraction.hpp), or with its even-odd form (core/even_odd_contraction.hpp: I
+/// centro-symmetric, D centro-antisymmetric) where the tuning row says. Consecutive threads take consecutive lines of one cell, so the
 /// per-point geometric factors are read in coalesced rows; the first and last steps read and
 /// write the element vectors along their lines (n values per thread, merged by the L1), or
 /// through scratch by consecutive threads (BakeOffArgs::staged: measured slower for E-vectors,

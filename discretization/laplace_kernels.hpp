@@ -4,7 +4,8 @@
 /// cells (paper 000 §3.1): gather the cell's (k+1)^d values, apply the Kronecker sum
 ///   2D: a (A_y⊗M_x + M_y⊗A_x) + b M_y⊗M_x
 ///   3D: a (A_z⊗M_y⊗M_x + M_z⊗A_y⊗M_x + M_z⊗M_y⊗A_x) + b M_z⊗M_y⊗M_x
-/// by sum factorization with 1D matrices (2D: 4 contractions, 3D: 7), scatter-add the result.
+/// by sum factorization with 1D matrices (2D: 4 contractions, 3D: 7; in even-odd form where the
+/// tuning row says, core/even_odd_contraction.hpp), scatter-add the result.
 /// Only the host glue (laplace_operator.hpp) launches these.
 
 #include <Kokkos_Core.hpp>
