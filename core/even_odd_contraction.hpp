@@ -49,15 +49,24 @@ struct EvenOddMatrix {
 template <int n, class Number>
 using EvenOdd = EvenOddMatrix<n, n, Number>;
 
-/// The even-odd form of the row-major rows × cols matrix a (formed in double):
+/// Multiply-adds of one product of a rows × cols matrix on a column in the even-odd form: cols per
+/// output pair, and for odd rows a middle row of (cols+1)/2 (symmetric) or cols/2 (antisymmetric)
+/// (splitting the column and combining the pairs add 2·(cols/2) and 2·(rows/2) additions).
+constexpr int even_odd_multiply_adds(int rows, int cols, Reversal s = Reversal::symmetric) {
+  return (rows / 2) * cols + (rows % 2 == 1 ? (s == Reversal::symmetric ? (cols + 1) / 2 : cols / 2) : 0);
+}
+
+/// The even-odd form of the row-major rows × cols matrix a (formed in double) or, `transposed`,
+/// of the transpose of the row-major cols × rows matrix a:
 ///   E[o][j] = (a[o][j] + a[o][cols−1−j]) / 2 for j < cols/2, E[o][cols/2] = a[o][cols/2] (odd cols),
 ///   O[o][j] = (a[o][j] − a[o][cols−1−j]) / 2.
 /// Returns max |a[i][j] − s a[rows−1−i][cols−1−j]| / max |a|: the form reproduces A x (up to
 /// rounding) only where that is at rounding level; callers check it.
 template <int rows, int cols, class Number, class Input>
-double make_even_odd(const Input* a, EvenOddMatrix<rows, cols, Number>& out, Reversal s = Reversal::symmetric) {
+double make_even_odd(const Input* a, EvenOddMatrix<rows, cols, Number>& out, Reversal s = Reversal::symmetric,
+                     bool transposed = false) {
   using M = EvenOddMatrix<rows, cols, Number>;
-  const auto at = [&](int i, int j) { return double(a[i * cols + j]); };
+  const auto at = [&](int i, int j) { return double(transposed ? a[j * rows + i] : a[i * cols + j]); };
   for (int o = 0; o < M::half_rows; ++o) {
     for (int j = 0; j < M::even_size; ++j)
       out.even[o][j] = static_cast<Number>(j < M::odd_size ? (at(o, j) + at(o, cols - 1 - j)) / 2 : at(o, j));

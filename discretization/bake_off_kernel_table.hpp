@@ -9,6 +9,7 @@
 
 #include <string>
 
+#include "core/even_odd_contraction.hpp"
 #include "discretization/deformed_geometry.hpp"
 #include "discretization/laplace_kernel_table.hpp"
 
@@ -37,8 +38,8 @@ constexpr bool has_stiffness(BakeOff p) { return p != BakeOff::bp1_0; }
 /// or cols/2 (centro-antisymmetric) multiply-adds.
 constexpr double product_flops(int rows, int cols, bool even_odd, bool antisymmetric = false) {
   if (!even_odd) return 2.0 * rows * cols;
-  const int middle = rows % 2 == 1 ? (antisymmetric ? cols / 2 : (cols + 1) / 2) : 0;
-  return 2.0 * (cols / 2) + (rows / 2) * (2.0 * cols + 2) + 2.0 * middle;
+  const auto s = antisymmetric ? contraction::Reversal::antisymmetric : contraction::Reversal::symmetric;
+  return 2.0 * (cols / 2) + 2.0 * contraction::even_odd_multiply_adds(rows, cols, s) + 2.0 * (rows / 2);
 }
 
 /// Floating-point operations of one cell at degree k (2 per multiply-add): the contractions (three

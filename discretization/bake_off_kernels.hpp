@@ -29,7 +29,6 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
-#include <vector>
 
 #include "backends/device_traits.hpp"
 #include "core/even_odd_contraction.hpp"
@@ -551,18 +550,15 @@ void launch_bake_off(const BakeOffArgs<Number, ExecSpace>& args) {
   if constexpr (Kernel::even_odd) {
     // Exact for the symmetric point sets of bake_off_tables_1d (rounding-level deviations).
     using contraction::Reversal;
-    std::vector<double> it(n * q), dt(q * q);  // Iᵀ, Dᵀ
-    for (int a = 0; a < q; ++a)
-      for (int b = 0; b < q; ++b) dt[b * q + a] = args.collocation_derivative[a * q + b];
+    const double* const interpolation = args.interpolation;
+    const double* const derivative = args.collocation_derivative;
     double worst = 0;
     if constexpr (problem != BakeOff::bp3_5) {
-      for (int a = 0; a < q; ++a)
-        for (int i = 0; i < n; ++i) it[i * q + a] = args.interpolation[a * n + i];
-      worst = std::max(worst, contraction::make_even_odd(args.interpolation, kernel.eo.I, Reversal::symmetric));
-      worst = std::max(worst, contraction::make_even_odd(it.data(), kernel.eo.It, Reversal::symmetric));
+      worst = std::max(worst, contraction::make_even_odd(interpolation, kernel.eo.I, Reversal::symmetric));
+      worst = std::max(worst, contraction::make_even_odd(interpolation, kernel.eo.It, Reversal::symmetric, true));
     }
-    worst = std::max(worst, contraction::make_even_odd(args.collocation_derivative, kernel.eo.D, Reversal::antisymmetric));
-    worst = std::max(worst, contraction::make_even_odd(dt.data(), kernel.eo.Dt, Reversal::antisymmetric));
+    worst = std::max(worst, contraction::make_even_odd(derivative, kernel.eo.D, Reversal::antisymmetric));
+    worst = std::max(worst, contraction::make_even_odd(derivative, kernel.eo.Dt, Reversal::antisymmetric, true));
     if (worst > 1e-12)
       throw std::logic_error("the bake-off kernel of degree " + std::to_string(n - 1) +
                              " needs symmetric 1D tables for its even-odd form (relative deviation " + std::to_string(worst) + ")");

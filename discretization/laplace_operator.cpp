@@ -148,7 +148,7 @@ double LaplaceOperator<Number, ExecSpace>::flops_per_vmult() const {
   const bool even_odd = laplace_tuning(dim, k, tuning_target<ExecSpace>()).even_odd;
   double per_line = 0;
   if (even_odd) {
-    const double fmas = (n / 2) * n + (n % 2 == 1 ? (n + 1) / 2 : 0), pair_adds = 2 * (n / 2);
+    const double fmas = contraction::even_odd_multiply_adds(n, n), pair_adds = 2 * (n / 2);
     per_line = products * 2 * fmas + (dim == 2 ? 6 : 10) * pair_adds;
   } else {
     per_line = products * 2 * double(n) * n;
