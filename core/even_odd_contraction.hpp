@@ -125,17 +125,19 @@ KOKKOS_FORCEINLINE_FUNCTION void dot_even_odd(const EvenOddMatrix<rows, cols, Nu
   }
 }
 
-/// Rows o and n−1−o (o < n/2) of A x + B y for centro-symmetric A, B (x, y split): lo[c], hi[c].
-template <int n, int C, class Number>
-KOKKOS_FORCEINLINE_FUNCTION void dot_sum_even_odd(const EvenOdd<n, Number>& a, const Number (&xe)[C][(n + 1) / 2],
-                                                  const Number (&xo)[C][n / 2], const EvenOdd<n, Number>& b,
-                                                  const Number (&ye)[C][(n + 1) / 2], const Number (&yo)[C][n / 2],
+/// Rows o and rows−1−o (o < rows/2) of A x + B y for centro-symmetric rows × cols A, B (x, y
+/// split): lo[c], hi[c].
+template <int rows, int cols, int C, class Number>
+KOKKOS_FORCEINLINE_FUNCTION void dot_sum_even_odd(const EvenOddMatrix<rows, cols, Number>& a,
+                                                  const Number (&xe)[C][(cols + 1) / 2], const Number (&xo)[C][cols / 2],
+                                                  const EvenOddMatrix<rows, cols, Number>& b,
+                                                  const Number (&ye)[C][(cols + 1) / 2], const Number (&yo)[C][cols / 2],
                                                   int o, Number (&lo)[C], Number (&hi)[C]) {
   Number e[C], d[C];
   TENSORMG_UNROLL_ALL
   for (int c = 0; c < C; ++c) e[c] = d[c] = 0;
   TENSORMG_UNROLL_ALL
-  for (int m = 0; m < (n + 1) / 2; ++m) {
+  for (int m = 0; m < (cols + 1) / 2; ++m) {
     const Number wa = a.even[o][m], wb = b.even[o][m];
     TENSORMG_UNROLL_ALL
     for (int c = 0; c < C; ++c) {
@@ -144,7 +146,7 @@ KOKKOS_FORCEINLINE_FUNCTION void dot_sum_even_odd(const EvenOdd<n, Number>& a, c
     }
   }
   TENSORMG_UNROLL_ALL
-  for (int m = 0; m < n / 2; ++m) {
+  for (int m = 0; m < cols / 2; ++m) {
     const Number wa = a.odd[o][m], wb = b.odd[o][m];
     TENSORMG_UNROLL_ALL
     for (int c = 0; c < C; ++c) {
@@ -185,17 +187,18 @@ KOKKOS_FORCEINLINE_FUNCTION void dot_even_middle(const EvenOddMatrix<rows, cols,
   }
 }
 
-/// The middle row (o = n/2) of A x + B y for odd n, centro-symmetric A, B.
-template <int n, int C, class Number>
-KOKKOS_FORCEINLINE_FUNCTION void dot_sum_even_middle(const EvenOdd<n, Number>& a, const Number (&xe)[C][(n + 1) / 2],
-                                                     const EvenOdd<n, Number>& b, const Number (&ye)[C][(n + 1) / 2],
-                                                     Number (&v)[C]) {
-  static_assert(n % 2 == 1, "only odd n has a middle row");
+/// The middle row (o = rows/2) of A x + B y for odd rows, centro-symmetric A, B.
+template <int rows, int cols, int C, class Number>
+KOKKOS_FORCEINLINE_FUNCTION void dot_sum_even_middle(const EvenOddMatrix<rows, cols, Number>& a,
+                                                     const Number (&xe)[C][(cols + 1) / 2],
+                                                     const EvenOddMatrix<rows, cols, Number>& b,
+                                                     const Number (&ye)[C][(cols + 1) / 2], Number (&v)[C]) {
+  static_assert(rows % 2 == 1, "only odd rows have a middle row");
   TENSORMG_UNROLL_ALL
   for (int c = 0; c < C; ++c) v[c] = 0;
   TENSORMG_UNROLL_ALL
-  for (int m = 0; m < (n + 1) / 2; ++m) {
-    const Number wa = a.even[n / 2][m], wb = b.even[n / 2][m];
+  for (int m = 0; m < (cols + 1) / 2; ++m) {
+    const Number wa = a.even[rows / 2][m], wb = b.even[rows / 2][m];
     TENSORMG_UNROLL_ALL
     for (int c = 0; c < C; ++c) {
       v[c] += wa * xe[c][m];

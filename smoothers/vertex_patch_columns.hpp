@@ -38,6 +38,10 @@ struct VertexPatchColumnKernel : VertexPatchCommon<dim, k, Number, ExecSpace> {
   /// The fast diagonalization's Ŝᵀ and Ŝ in mode-split form (core/even_odd_contraction.hpp; the
   /// eigenvectors come ordered by parity, patch_matrices.hpp): half the FMAs and entries.
   static constexpr bool even_odd = Base::even_odd;
+  /// The residual's contractions with the interior rows of M̂ and Â in even-odd form: output
+  /// pairs (o, 2k − 2 − o) and the middle row.
+  static constexpr bool even_odd_residual = Base::even_odd_residual;
+  static constexpr int half = (n + 1) / 2, odd_half = n / 2;  // even and odd parts of a closure column
   static constexpr int pair_unroll = unroll >= ni ? ni / 2 : (unroll / 2 > 1 ? unroll / 2 : 1);
   /// 3D: the ni^3 boxes of the residual and the solve stay where the residual's last step leaves
   /// them, in place in the line buffer t0: z stride ni·n (not ni²), ni·ni·n entries per box. The
@@ -203,17 +207,43 @@ struct VertexPatchColumnKernel : VertexPatchCommon<dim, k, Number, ExecSpace> {
         d0[c] = t0 + p * line_size + ni * b.line[c];
         d1[c] = t1 + p * line_size + ni * b.line[c];
       }
-      TENSORMG_UNROLL(unroll)
-      for (int o = 0; o < ni; ++o) {
-        Traits::template keep_unroll<unroll, ni>();
+      if constexpr (even_odd_residual) {
+        Number re[CX][half], ro[CX][odd_half];
+        contraction::split_even_odd(r, re, ro);
+        const auto store = [&](int o, const Number(&sm)[CX], const Number(&sa)[CX]) {
+          TENSORMG_UNROLL_ALL
+          for (int c = 0; c < CX; ++c)
+            if (b.valid[c]) {
+              d0[c][o] = sm[c];
+              d1[c][o] = t1_scale * sa[c];
+            }
+        };
+        TENSORMG_UNROLL(pair_unroll)
+        for (int o = 0; o < ni / 2; ++o) {
+          Traits::template keep_unroll<pair_unroll, ni / 2>();
+          Number ml[CX], mh[CX], al[CX], ah[CX];
+          contraction::dot_even_odd(this->rm.M, o, re, ro, ml, mh);
+          contraction::dot_even_odd(this->rm.A, o, re, ro, al, ah);
+          store(o, ml, al);
+          store(ni - 1 - o, mh, ah);
+        }
         Number sm[CX], sa[CX];
-        contraction::dot_two(this->cm.M[o + 1], this->cm.A[o + 1], r, sm, sa);
-        TENSORMG_UNROLL_ALL
-        for (int c = 0; c < CX; ++c)
-          if (b.valid[c]) {
-            d0[c][o] = sm[c];
-            d1[c][o] = t1_scale * sa[c];
-          }
+        contraction::dot_even_middle(this->rm.M, re, ro, sm);
+        contraction::dot_even_middle(this->rm.A, re, ro, sa);
+        store(ni / 2, sm, sa);
+      } else {
+        TENSORMG_UNROLL(unroll)
+        for (int o = 0; o < ni; ++o) {
+          Traits::template keep_unroll<unroll, ni>();
+          Number sm[CX], sa[CX];
+          contraction::dot_two(this->cm.M[o + 1], this->cm.A[o + 1], r, sm, sa);
+          TENSORMG_UNROLL_ALL
+          for (int c = 0; c < CX; ++c)
+            if (b.valid[c]) {
+              d0[c][o] = sm[c];
+              d1[c][o] = t1_scale * sa[c];
+            }
+        }
       }
     });
     team.team_barrier();
@@ -238,17 +268,40 @@ struct VertexPatchColumnKernel : VertexPatchCommon<dim, k, Number, ExecSpace> {
           contraction::load_column(t0 + start[c], ni, r0[c]);
           contraction::load_column(t1 + start[c], ni, r1[c]);
         }
-        TENSORMG_UNROLL(unroll)
-        for (int o = 0; o < ni; ++o) {
-          Traits::template keep_unroll<unroll, ni>();
-          Number v1[C], v2[C];
-          contraction::dot_two_sum<pair>(this->cm.M[o + 1], this->cm.A[o + 1], r0, r1, v1, v2);
+        const auto store = [&](int o, const Number(&v1)[C], const Number(&v2)[C]) {
           TENSORMG_UNROLL_ALL
           for (int c = 0; c < C; ++c)
             if (b.valid[c]) {
               t0[start[c] + ni * o] = v1[c];
               t1[start[c] + ni * o] = alpha1 * v2[c];
             }
+        };
+        if constexpr (even_odd_residual) {
+          // v1 = M̂ r0, v2 = Â r0 + M̂ r1 by output pairs from the split columns.
+          Number r0e[C][half], r0o[C][odd_half], r1e[C][half], r1o[C][odd_half];
+          contraction::split_even_odd(r0, r0e, r0o);
+          contraction::split_even_odd(r1, r1e, r1o);
+          TENSORMG_UNROLL(pair_unroll)
+          for (int o = 0; o < ni / 2; ++o) {
+            Traits::template keep_unroll<pair_unroll, ni / 2>();
+            Number v1l[C], v1h[C], v2l[C], v2h[C];
+            contraction::dot_even_odd(this->rm.M, o, r0e, r0o, v1l, v1h);
+            contraction::dot_sum_even_odd(this->rm.A, r0e, r0o, this->rm.M, r1e, r1o, o, v2l, v2h);
+            store(o, v1l, v2l);
+            store(ni - 1 - o, v1h, v2h);
+          }
+          Number v1[C], v2[C];
+          contraction::dot_even_middle(this->rm.M, r0e, r0o, v1);
+          contraction::dot_sum_even_middle(this->rm.A, r0e, this->rm.M, r1e, v2);
+          store(ni / 2, v1, v2);
+        } else {
+          TENSORMG_UNROLL(unroll)
+          for (int o = 0; o < ni; ++o) {
+            Traits::template keep_unroll<unroll, ni>();
+            Number v1[C], v2[C];
+            contraction::dot_two_sum<pair>(this->cm.M[o + 1], this->cm.A[o + 1], r0, r1, v1, v2);
+            store(o, v1, v2);
+          }
         }
       };
       // y_rounds (3D k = 7, teams of 85: 195 = 2 · 85 + 25): whole rounds of one block per thread
@@ -339,29 +392,52 @@ struct VertexPatchColumnKernel : VertexPatchCommon<dim, k, Number, ExecSpace> {
       // Each output straight to scratch: a res[ni] array written in the outputs' loop (not
       // unrolled from ni = 11 on) went to local memory.
       constexpr int rstride = dir == 1 ? ni : column_zs;
-      TENSORMG_UNROLL(unroll)
-      for (int o = 0; o < ni; ++o) {
-        Traits::template keep_unroll<unroll, ni>();
-        Number v[C];
-        contraction::dot_sum<pair>(this->cm.A[o + 1], r0, this->cm.M[o + 1], q, v);
+      const auto store = [&](int o, const Number(&v)[C]) {
         TENSORMG_UNROLL_ALL
         for (int c = 0; c < C; ++c)
           if (b.valid[c]) {
             const Number res = this->residual_at(column_index<dir>(in, q0[c], q1[c], o), v[c]);
             if (args.stage != PatchStage::residual) (R + q0[c] + ni * q1[c] * (dim == 3 ? 1 : 0))[o * rstride] = res;
           }
-      }
+      };
+      residual_outputs(r0, q, store);
     } else {
       Number res[C][ni];
+      residual_outputs(r0, q, [&](int o, const Number(&v)[C]) {
+        TENSORMG_UNROLL_ALL
+        for (int c = 0; c < C; ++c) res[c][o] = this->residual_at(column_index<dir>(in, q0[c], q1[c], o), v[c], b.valid[c]);
+      });
+      store_residual_columns<dir>(res, b, q0, q1, R, transform);
+    }
+  }
+
+  /// Calls f(o, v) for every output o of v = Â r0 + M̂ q over the interior rows (the residual's
+  /// last step before b − v): in the even-odd form by pairs (o, 2k − 2 − o) and the middle row.
+  template <class F>
+  KOKKOS_FORCEINLINE_FUNCTION void residual_outputs(const Number (&r0)[C][n], const Number (&q)[C][n], F&& f) const {
+    if constexpr (even_odd_residual) {
+      Number r0e[C][half], r0o[C][odd_half], qe[C][half], qo[C][odd_half];
+      contraction::split_even_odd(r0, r0e, r0o);
+      contraction::split_even_odd(q, qe, qo);
+      TENSORMG_UNROLL(pair_unroll)
+      for (int o = 0; o < ni / 2; ++o) {
+        Traits::template keep_unroll<pair_unroll, ni / 2>();
+        Number lo[C], hi[C];
+        contraction::dot_sum_even_odd(this->rm.A, r0e, r0o, this->rm.M, qe, qo, o, lo, hi);
+        f(o, lo);
+        f(ni - 1 - o, hi);
+      }
+      Number v[C];
+      contraction::dot_sum_even_middle(this->rm.A, r0e, this->rm.M, qe, v);
+      f(ni / 2, v);
+    } else {
       TENSORMG_UNROLL(unroll)
       for (int o = 0; o < ni; ++o) {
         Traits::template keep_unroll<unroll, ni>();
         Number v[C];
         contraction::dot_sum<pair>(this->cm.A[o + 1], r0, this->cm.M[o + 1], q, v);
-        TENSORMG_UNROLL_ALL
-        for (int c = 0; c < C; ++c) res[c][o] = this->residual_at(column_index<dir>(in, q0[c], q1[c], o), v[c], b.valid[c]);
+        f(o, v);
       }
-      store_residual_columns<dir>(res, b, q0, q1, R, transform);
     }
   }
 

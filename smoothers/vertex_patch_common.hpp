@@ -15,6 +15,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <limits>
 #include <stdexcept>
@@ -72,6 +73,13 @@ struct VertexPatchCommon {
   static constexpr bool even_odd = tuning.even_odd;
   struct NoModeSplit {};
   std::conditional_t<even_odd, contraction::ModeSplit<ni, Number>, NoModeSplit> sm;
+  /// The interior rows 1 .. 2k − 1 of M̂ and Â in even-odd form where the tuning row says.
+  static constexpr bool even_odd_residual = tuning.even_odd_residual;
+  struct InteriorRows {
+    contraction::EvenOddMatrix<ni, n, Number> M, A;
+  };
+  struct NoInteriorRows {};
+  std::conditional_t<even_odd_residual, InteriorRows, NoInteriorRows> rm;
 
   /// Info entries after `numbers` Number entries, in Number units.
   KOKKOS_FORCEINLINE_FUNCTION static std::size_t with_info(std::size_t numbers, int ppt) {
@@ -247,6 +255,15 @@ void set_patch_constants(Kernel& kernel, const Number* h) {
     }
   for (int i = 0; i < ni; ++i)
     for (int j = 0; j < ni; ++j) kernel.cm.S[i][j] = h[2 * n * n + i * ni + j];
+  if constexpr (Kernel::even_odd_residual) {
+    // Rows 1 .. ni of the row-major n × n matrices are contiguous: an ni × n matrix from row 1.
+    const double deviation = std::max(contraction::make_even_odd(h + n, kernel.rm.M),
+                                      contraction::make_even_odd(h + n * n + n, kernel.rm.A));
+    if (deviation > 64 * std::numeric_limits<Number>::epsilon())
+      throw std::logic_error("the vertex-patch matrices of degree " + std::to_string((n - 1) / 2) +
+                             " are not centro-symmetric (relative deviation " + std::to_string(deviation) +
+                             "); the kernel's residual needs their even-odd form");
+  }
   if constexpr (Kernel::even_odd) {
     const double deviation = contraction::make_mode_split(h + 2 * n * n, kernel.sm);
     if (deviation > 64 * std::numeric_limits<Number>::epsilon())

@@ -63,35 +63,40 @@ struct PatchTuning {
   /// 1.05, 0.91, 1.05, 1.15): on everywhere from k = 2 but 3D k = 6 (its two columns per thread
   /// and outputs unrolled by two leave the mode loop with a run-time branch).
   bool even_odd = false;
+  /// The local residual's contractions with the 2k − 1 interior rows of the closure matrices M̂, Â
+  /// in even-odd form (core/even_odd_contraction.hpp: both are centro-symmetric for a patch of two
+  /// equal cells): a column's even and odd parts feed a pair of outputs at the FMAs of one (k >= 2).
+  bool even_odd_residual = false;
 };
 
 namespace detail {
 /// The device rows (H100). Columns: dim, k, C, x_columns, y_rounds, max_team_size, min_teams_per_sm,
 /// unroll_interior, chained_fma, prefetch_b, merge_steps, column_in_place, interior_threads,
-/// team_threads, point_team_threads, reason, record, boundary_residual, float_team_threads, even_odd.
+/// team_threads, point_team_threads, reason, record, boundary_residual, float_team_threads, even_odd,
+/// even_odd_residual.
 inline constexpr PatchTuning patch_device_rows[] = {
     // 2D: one column per thread; 4 teams of 256 (64 registers) up to k = 4, 3 up to k = 7, 2 above;
     // outputs unrolled fully up to 2k − 1 = 9, not above; teams near 64 threads from k = 3 on.
-    {2, 1, 1, 1, false, 256, 4, 1, false, false, true, false, false, 128, 128, "register cap: 64 registers at 4 teams", "h100-2026-11-21-multigrid/v2-launch-bounds", true, 0, false},
-    {2, 2, 1, 1, false, 256, 4, 3, false, false, true, false, false, 128, 128, "register cap: 64 registers at 4 teams", "h100-2026-11-21-multigrid/v2-launch-bounds", true, 0, true},
-    {2, 3, 1, 1, false, 256, 4, 5, false, false, true, false, false, 64, 64, "teams of 64 threads measured faster from k = 3 on", "h100-2026-11-21-multigrid/v2-launch-bounds", true, 0, true},
-    {2, 4, 1, 1, false, 256, 3, 7, false, false, true, false, false, 64, 64, "3 teams (85 registers): 15.1 GDoF/s vs 11.9 at 4 teams (64) since the kernel split", "h100-2026-11-24-shared-primitives/variants", true, 0, true},
-    {2, 5, 1, 1, false, 256, 3, 9, false, false, false, false, false, 64, 64, "merged steps spilled above k = 4 (-10% at 3D k = 5)", "h100-2026-11-21-multigrid/v2-launch-bounds", true, 0, true},
-    {2, 6, 1, 1, false, 256, 3, 1, false, false, false, false, false, 64, 64, "outputs not unrolled above 9 in 2D", "h100-2026-11-21-multigrid/v2-launch-bounds", true, 0, true},
-    {2, 7, 1, 1, false, 256, 3, 1, false, false, false, false, false, 64, 64, "3 teams (85 registers) up to k = 7 in 2D", "h100-2026-11-21-multigrid/v2-launch-bounds", true, 0, true},
-    {2, 8, 1, 1, false, 256, 2, 1, false, false, false, false, false, 64, 64, "2 teams (128 registers): columns of 2(2k+1) doubles", "h100-2026-11-21-multigrid/v2-launch-bounds", true, 0, true},
-    {2, 9, 1, 1, false, 256, 2, 1, false, false, false, false, false, 64, 64, "2 teams (128 registers): columns of 2(2k+1) doubles", "h100-2026-11-21-multigrid/v2-launch-bounds", true, 0, true},
-    {2, 10, 1, 1, false, 256, 2, 1, false, false, false, false, false, 64, 64, "2 teams (128 registers): columns of 2(2k+1) doubles", "h100-2026-11-21-multigrid/v2-launch-bounds", true, 0, true},
+    {2, 1, 1, 1, false, 256, 4, 1, false, false, true, false, false, 128, 128, "register cap: 64 registers at 4 teams", "h100-2026-11-21-multigrid/v2-launch-bounds", true, 0, false, false},
+    {2, 2, 1, 1, false, 256, 4, 3, false, false, true, false, false, 128, 128, "register cap: 64 registers at 4 teams", "h100-2026-11-21-multigrid/v2-launch-bounds", true, 0, true, true},
+    {2, 3, 1, 1, false, 256, 4, 5, false, false, true, false, false, 64, 64, "teams of 64 threads measured faster from k = 3 on", "h100-2026-11-21-multigrid/v2-launch-bounds", true, 0, true, true},
+    {2, 4, 1, 1, false, 256, 3, 7, false, false, true, false, false, 64, 64, "3 teams (85 registers): 15.1 GDoF/s vs 11.9 at 4 teams (64) since the kernel split", "h100-2026-11-24-shared-primitives/variants", true, 0, true, true},
+    {2, 5, 1, 1, false, 256, 3, 9, false, false, false, false, false, 64, 64, "merged steps spilled above k = 4 (-10% at 3D k = 5)", "h100-2026-11-21-multigrid/v2-launch-bounds", true, 0, true, true},
+    {2, 6, 1, 1, false, 256, 3, 1, false, false, false, false, false, 64, 64, "outputs not unrolled above 9 in 2D", "h100-2026-11-21-multigrid/v2-launch-bounds", true, 0, true, true},
+    {2, 7, 1, 1, false, 256, 3, 1, false, false, false, false, false, 64, 64, "3 teams (85 registers) up to k = 7 in 2D", "h100-2026-11-21-multigrid/v2-launch-bounds", true, 0, true, true},
+    {2, 8, 1, 1, false, 256, 2, 1, false, false, false, false, false, 64, 64, "2 teams (128 registers): columns of 2(2k+1) doubles", "h100-2026-11-21-multigrid/v2-launch-bounds", true, 0, true, true},
+    {2, 9, 1, 1, false, 256, 2, 1, false, false, false, false, false, 64, 64, "2 teams (128 registers): columns of 2(2k+1) doubles", "h100-2026-11-21-multigrid/v2-launch-bounds", true, 0, true, true},
+    {2, 10, 1, 1, false, 256, 2, 1, false, false, false, false, false, 64, 64, "2 teams (128 registers): columns of 2(2k+1) doubles", "h100-2026-11-21-multigrid/v2-launch-bounds", true, 0, true, true},
     // 3D: chained FMAs (v19: k = 4 +2%, 5 +6%, 6 +4%), boxes in place (v10: +13% k = 5, +8% k = 6),
     // a thread per interior column from k = 2 on (v8–v10), team targets 128/160/196/256 (v11).
-    {3, 1, 1, 1, false, 256, 4, 1, true, false, true, true, false, 256, 128, "4 teams of 256 (64 registers)", "h100-2026-11-22-smoother/v10-final", true, 0, false},
-    {3, 2, 1, 1, false, 256, 4, 3, true, false, true, true, true, 128, 128, "interior threads; teams of 128", "h100-2026-11-22-smoother/v11-fused-q7-48k", true, 0, true},
-    {3, 3, 1, 1, false, 256, 4, 5, true, false, true, true, true, 160, 128, "teams of 160 (+27% from the register cap)", "h100-2026-11-22-smoother/v11-fused-q7-48k", true, 0, true},
-    {3, 4, 1, 1, false, 224, 4, 7, true, true, true, true, true, 196, 128, "4 teams of 224 with 72 registers (+38%, v12); b prefetch +1..3%; float 8 patches (224 threads by the launch bound)", "h100-2026-11-22-smoother/v12-local-arrays-launch-bounds", true, 392, true},
-    {3, 5, 1, 1, false, 256, 3, 9, true, false, false, true, true, 256, 128, "3 teams (85 registers, +17%); merged steps -10%; prefetch -10%", "h100-2026-11-22-smoother/v19-column-blocking", true, 0, true},
-    {3, 6, 2, 3, false, 128, 3, 2, true, true, false, true, true, 256, 128, "2 columns per thread (+3%), x step 3 (+2%), prefetch +4%; float 2 patches", "h100-2026-11-22-smoother/v21-final", true, 122, false},
-    {3, 7, 2, 3, true, 128, 3, 2, true, true, false, true, true, 256, 128, "2 columns per thread (+3%), x step 3 with y rounds (+21%), prefetch +3%; float 1 patch (y rounds)", "h100-2026-11-22-smoother/v21-y-rounds", true, 85, true},
-    {3, 8, 1, 1, false, 256, 2, 2, true, false, false, true, true, 256, 128, "2 teams (128 registers); outputs unrolled by 2", "h100-2026-11-22-smoother/v14-unroll-2", true, 0, true},
+    {3, 1, 1, 1, false, 256, 4, 1, true, false, true, true, false, 256, 128, "4 teams of 256 (64 registers)", "h100-2026-11-22-smoother/v10-final", true, 0, false, false},
+    {3, 2, 1, 1, false, 256, 4, 3, true, false, true, true, true, 128, 128, "interior threads; teams of 128", "h100-2026-11-22-smoother/v11-fused-q7-48k", true, 0, true, true},
+    {3, 3, 1, 1, false, 256, 4, 5, true, false, true, true, true, 160, 128, "teams of 160 (+27% from the register cap)", "h100-2026-11-22-smoother/v11-fused-q7-48k", true, 0, true, true},
+    {3, 4, 1, 1, false, 224, 4, 7, true, true, true, true, true, 196, 128, "4 teams of 224 with 72 registers (+38%, v12); b prefetch +1..3%; float 8 patches (224 threads by the launch bound)", "h100-2026-11-22-smoother/v12-local-arrays-launch-bounds", true, 392, true, true},
+    {3, 5, 1, 1, false, 256, 3, 9, true, false, false, true, true, 256, 128, "3 teams (85 registers, +17%); merged steps -10%; prefetch -10%", "h100-2026-11-22-smoother/v19-column-blocking", true, 0, true, true},
+    {3, 6, 2, 3, false, 128, 3, 2, true, true, false, true, true, 256, 128, "2 columns per thread (+3%), x step 3 (+2%), prefetch +4%; float 2 patches", "h100-2026-11-22-smoother/v21-final", true, 122, false, true},
+    {3, 7, 2, 3, true, 128, 3, 2, true, true, false, true, true, 256, 128, "2 columns per thread (+3%), x step 3 with y rounds (+21%), prefetch +3%; float 1 patch (y rounds)", "h100-2026-11-22-smoother/v21-y-rounds", true, 85, true, true},
+    {3, 8, 1, 1, false, 256, 2, 2, true, false, false, true, true, 256, 128, "2 teams (128 registers); outputs unrolled by 2", "h100-2026-11-22-smoother/v14-unroll-2", true, 0, true, true},
 };
 }  // namespace detail
 

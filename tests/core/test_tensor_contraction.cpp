@@ -112,40 +112,42 @@ TYPED_TEST(TensorContraction, MatchesPlainLoops) {
 }
 
 /// Thread t, for its inputs scaled by (t + 1), in even-odd form: out0 = A x (dot_even_odd and, for
-/// odd n, dot_even_middle), out1 = A x + B y (dot_sum_even_odd / dot_sum_even_middle).
-template <int n, int C, class ExecSpace>
+/// odd rows, dot_even_middle), out1 = A x + B y (dot_sum_even_odd / dot_sum_even_middle), for
+/// centro-symmetric rows × cols A, B (square: the operators' matrices; 2k − 1 × 2k + 1: the
+/// interior rows of the vertex-patch closure matrices).
+template <int rows, int cols, int C, class ExecSpace>
 struct EvenOddKernel {
-  contraction::EvenOdd<n, double> A, B;
-  double x[C][n], y[C][n];
-  Kokkos::View<double* [2][C][n], typename ExecSpace::memory_space> out;
+  contraction::EvenOddMatrix<rows, cols, double> A, B;
+  double x[C][cols], y[C][cols];
+  Kokkos::View<double* [2][C][rows], typename ExecSpace::memory_space> out;
   KOKKOS_INLINE_FUNCTION void operator()(int t) const {
-    double xs[C][n], ys[C][n];
+    double xs[C][cols], ys[C][cols];
     for (int c = 0; c < C; ++c)
-      for (int m = 0; m < n; ++m) {
+      for (int m = 0; m < cols; ++m) {
         xs[c][m] = (t + 1) * x[c][m];
         ys[c][m] = (t + 1) * y[c][m];
       }
-    double xe[C][(n + 1) / 2], xo[C][n / 2], ye[C][(n + 1) / 2], yo[C][n / 2];
+    double xe[C][(cols + 1) / 2], xo[C][cols / 2], ye[C][(cols + 1) / 2], yo[C][cols / 2];
     contraction::split_even_odd(xs, xe, xo);
     contraction::split_even_odd(ys, ye, yo);
-    for (int o = 0; o < n / 2; ++o) {
+    for (int o = 0; o < rows / 2; ++o) {
       double lo[C], hi[C], slo[C], shi[C];
       contraction::dot_even_odd(A, o, xe, xo, lo, hi);
       contraction::dot_sum_even_odd(A, xe, xo, B, ye, yo, o, slo, shi);
       for (int c = 0; c < C; ++c) {
         out(t, 0, c, o) = lo[c];
-        out(t, 0, c, n - 1 - o) = hi[c];
+        out(t, 0, c, rows - 1 - o) = hi[c];
         out(t, 1, c, o) = slo[c];
-        out(t, 1, c, n - 1 - o) = shi[c];
+        out(t, 1, c, rows - 1 - o) = shi[c];
       }
     }
-    if constexpr (n % 2 == 1) {
+    if constexpr (rows % 2 == 1) {
       double v[C], w[C];
       contraction::dot_even_middle(A, xe, xo, v);
       contraction::dot_sum_even_middle(A, xe, B, ye, w);
       for (int c = 0; c < C; ++c) {
-        out(t, 0, c, n / 2) = v[c];
-        out(t, 1, c, n / 2) = w[c];
+        out(t, 0, c, rows / 2) = v[c];
+        out(t, 1, c, rows / 2) = w[c];
       }
     }
   }
@@ -170,21 +172,16 @@ std::vector<double> reversal_symmetric(std::mt19937& rng, contraction::Reversal 
   return a;
 }
 
-template <int n>
-std::vector<double> centro_symmetric(std::mt19937& rng) {
-  return reversal_symmetric<n, n>(rng);
-}
-
-template <int n, int C, class ExecSpace>
+template <int rows, int cols, int C, class ExecSpace>
 void check_even_odd(unsigned seed) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> u(-1, 1);
-  const auto a = centro_symmetric<n>(rng), b = centro_symmetric<n>(rng);
-  EvenOddKernel<n, C, ExecSpace> k;
+  const auto a = reversal_symmetric<rows, cols>(rng), b = reversal_symmetric<rows, cols>(rng);
+  EvenOddKernel<rows, cols, C, ExecSpace> k;
   EXPECT_LE(contraction::make_even_odd(a.data(), k.A), 0.0);
   EXPECT_LE(contraction::make_even_odd(b.data(), k.B), 0.0);
   for (int c = 0; c < C; ++c)
-    for (int m = 0; m < n; ++m) {
+    for (int m = 0; m < cols; ++m) {
       k.x[c][m] = u(rng);
       k.y[c][m] = u(rng);
     }
@@ -195,24 +192,29 @@ void check_even_odd(unsigned seed) {
   double worst = 0;
   for (int t = 0; t < threads; ++t)
     for (int c = 0; c < C; ++c)
-      for (int o = 0; o < n; ++o) {
+      for (int o = 0; o < rows; ++o) {
         double ax = 0, by = 0;
-        for (int m = 0; m < n; ++m) {
-          ax += a[o * n + m] * k.x[c][m] * (t + 1);
-          by += b[o * n + m] * k.y[c][m] * (t + 1);
+        for (int m = 0; m < cols; ++m) {
+          ax += a[o * cols + m] * k.x[c][m] * (t + 1);
+          by += b[o * cols + m] * k.y[c][m] * (t + 1);
         }
         worst = std::max({worst, std::abs(h(t, 0, c, o) - ax) / (t + 1), std::abs(h(t, 1, c, o) - ax - by) / (t + 1)});
       }
-  EXPECT_LE(worst, 1e-13) << "n " << n << " C " << C;
-  EXPECT_GT(std::abs(h(threads - 1, 1, C - 1, n - 1)), 0.0);
+  EXPECT_LE(worst, 1e-13) << rows << " x " << cols << " C " << C;
+  EXPECT_GT(std::abs(h(threads - 1, 1, C - 1, rows - 1)), 0.0);
 }
 
 TYPED_TEST(TensorContraction, EvenOddFormMatchesPlainLoops) {
-  check_even_odd<2, 1, TypeParam>(11);  // k = 1
-  check_even_odd<3, 2, TypeParam>(12);  // k = 2: a middle row
-  check_even_odd<8, 1, TypeParam>(13);  // k = 7
-  check_even_odd<9, 2, TypeParam>(14);  // k = 8
-  check_even_odd<11, 3, TypeParam>(15); // 2D k = 10
+  check_even_odd<2, 2, 1, TypeParam>(11);    // k = 1
+  check_even_odd<3, 3, 2, TypeParam>(12);    // k = 2: a middle row
+  check_even_odd<8, 8, 1, TypeParam>(13);    // k = 7
+  check_even_odd<9, 9, 2, TypeParam>(14);    // k = 8
+  check_even_odd<11, 11, 3, TypeParam>(15);  // 2D k = 10
+  // The vertex-patch residual: the 2k − 1 interior rows of the 2k + 1 closure matrices.
+  check_even_odd<1, 3, 1, TypeParam>(16);    // k = 1: the middle row only
+  check_even_odd<3, 5, 3, TypeParam>(17);    // k = 2, the x step's three columns
+  check_even_odd<13, 15, 2, TypeParam>(18);  // 3D k = 7, two columns per thread
+  check_even_odd<15, 17, 1, TypeParam>(19);  // k = 8
 }
 
 /// Thread t: y = A x (apply_even_odd) for its inputs scaled by (t + 1).
@@ -268,7 +270,7 @@ TYPED_TEST(TensorContraction, RectangularAndAntisymmetricEvenOddForms) {
 
 TEST(EvenOddForm, ReportsMatricesThatAreNotCentroSymmetric) {
   std::mt19937 rng(3);
-  auto a = centro_symmetric<5>(rng);
+  auto a = reversal_symmetric<5, 5>(rng);
   contraction::EvenOdd<5, double> form;
   EXPECT_EQ(contraction::make_even_odd(a.data(), form), 0.0);
   a[1 * 5 + 0] += 0.5;  // breaks a[1][0] = a[3][4]

@@ -57,6 +57,9 @@ TEST(TuningTables, VertexPatchRows) {
           EXPECT_LE(ni, 32) << where << ": a y-rounds group needs 2k - 1 lanes of a warp";
         }
         if (r.prefetch_b) EXPECT_EQ(dim, 3) << where;
+        // The even-odd forms need at least one output pair (2k − 1 >= 3 interior points).
+        if (r.even_odd) EXPECT_GE(k, 2) << where;
+        if (r.even_odd_residual) EXPECT_GE(k, 2) << where;
         if (r.interior_threads) {
           EXPECT_EQ(dim, 3) << where;
           EXPECT_LE((ni * ni + r.columns_per_thread - 1) / r.columns_per_thread, r.max_team_size)
