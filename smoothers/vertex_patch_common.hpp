@@ -62,7 +62,9 @@ struct VertexPatchCommon {
   static constexpr int plane_size = ni * ni * n;                      // 3D, after the second
   static constexpr int info_entries = 5;                              // origin[3], first index, fast
   static constexpr int max_team_size = tuning.max_team_size;
-  using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<tuning.max_team_size, tuning.min_teams_per_sm>>;
+  static constexpr int min_teams_per_sm =
+      std::is_same_v<Number, float> && tuning.float_min_teams_per_sm > 0 ? tuning.float_min_teams_per_sm : tuning.min_teams_per_sm;
+  using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<tuning.max_team_size, min_teams_per_sm>>;
   using Member = typename Policy::member_type;
 
   PatchKernelArgs<Number, ExecSpace> args;

@@ -67,13 +67,19 @@ struct PatchTuning {
   /// in even-odd form (core/even_odd_contraction.hpp: both are centro-symmetric for a patch of two
   /// equal cells): a column's even and odd parts feed a pair of outputs at the FMAs of one (k >= 2).
   bool even_odd_residual = false;
+  /// Teams per SM of the float kernels' launch bounds where they differ from min_teams_per_sm
+  /// (0: the same): a float column needs half the registers, so more teams fit without the
+  /// spilling the double kernel would suffer. One smoothing step, 4 teams against 3 (H200,
+  /// h200-2026-11-29-even-odd-residual/call3): 3D k = 7 FP32 1.11x (FP64 0.83x), k = 8 3 against
+  /// 2 FP32 1.22x (FP64 0.84x); k = 6 FP32 1.00x (left at 3).
+  int float_min_teams_per_sm = 0;
 };
 
 namespace detail {
 /// The device rows (H100). Columns: dim, k, C, x_columns, y_rounds, max_team_size, min_teams_per_sm,
 /// unroll_interior, chained_fma, prefetch_b, merge_steps, column_in_place, interior_threads,
 /// team_threads, point_team_threads, reason, record, boundary_residual, float_team_threads, even_odd,
-/// even_odd_residual.
+/// even_odd_residual, float_min_teams_per_sm.
 inline constexpr PatchTuning patch_device_rows[] = {
     // 2D: one column per thread; 4 teams of 256 (64 registers) up to k = 4, 3 up to k = 7, 2 above;
     // outputs unrolled fully up to 2k − 1 = 9, not above; teams near 64 threads from k = 3 on.
@@ -93,10 +99,10 @@ inline constexpr PatchTuning patch_device_rows[] = {
     {3, 2, 1, 1, false, 256, 4, 3, true, false, true, true, true, 128, 128, "interior threads; teams of 128", "h100-2026-11-22-smoother/v11-fused-q7-48k", true, 0, true, true},
     {3, 3, 1, 1, false, 256, 4, 5, true, false, true, true, true, 160, 128, "teams of 160 (+27% from the register cap)", "h100-2026-11-22-smoother/v11-fused-q7-48k", true, 0, true, true},
     {3, 4, 1, 1, false, 224, 4, 7, true, true, true, true, true, 196, 128, "4 teams of 224 with 72 registers (+38%, v12); b prefetch +1..3%; float 8 patches (224 threads by the launch bound)", "h100-2026-11-22-smoother/v12-local-arrays-launch-bounds", true, 392, true, true},
-    {3, 5, 1, 1, false, 256, 3, 9, true, false, false, true, true, 256, 128, "3 teams (85 registers, +17%); merged steps -10%; prefetch -10%", "h100-2026-11-22-smoother/v19-column-blocking", true, 0, true, true},
+    {3, 5, 1, 1, false, 256, 4, 9, true, false, false, true, true, 256, 128, "4 teams (64 registers) since the even-odd residual: +3% FP64, +13% FP32 over 3 (call3); merged steps -10%; prefetch -10% (v19)", "h200-2026-11-29-even-odd-residual/call3", true, 0, true, true},
     {3, 6, 2, 3, false, 128, 3, 2, true, true, false, true, true, 256, 128, "2 columns per thread (+3%), x step 3 (+2%), prefetch +4%; float 2 patches", "h100-2026-11-22-smoother/v21-final", true, 122, false, true},
-    {3, 7, 2, 3, true, 128, 3, 2, true, true, false, true, true, 256, 128, "2 columns per thread (+3%), x step 3 with y rounds (+21%), prefetch +3%; float 1 patch (y rounds)", "h100-2026-11-22-smoother/v21-y-rounds", true, 85, true, true},
-    {3, 8, 1, 1, false, 256, 2, 2, true, false, false, true, true, 256, 128, "2 teams (128 registers); outputs unrolled by 2", "h100-2026-11-22-smoother/v14-unroll-2", true, 0, true, true},
+    {3, 7, 2, 3, true, 128, 3, 2, true, true, false, true, true, 256, 128, "2 columns per thread (+3%), x step 3 with y rounds (+21%), prefetch +3%; float 1 patch (y rounds), float 4 teams (+11%, h200-2026-11-29-even-odd-residual/call3)", "h100-2026-11-22-smoother/v21-y-rounds", true, 85, true, true, 4},
+    {3, 8, 1, 1, false, 256, 2, 2, true, false, false, true, true, 256, 128, "2 teams (128 registers; 3 teams -16%), float 3 teams (+22%, call3); outputs unrolled by 2", "h100-2026-11-22-smoother/v14-unroll-2", true, 0, true, true, 3},
 };
 }  // namespace detail
 

@@ -49,6 +49,10 @@ TEST(TuningTables, VertexPatchRows) {
         EXPECT_GE(r.min_teams_per_sm, 1) << where;
         EXPECT_GE(register_cap(r.max_team_size, r.min_teams_per_sm), 64) << where << ": too few registers to hold a column";
         EXPECT_LE(register_cap(r.max_team_size, r.min_teams_per_sm), 255) << where << ": the bound would not bind";
+        if (r.float_min_teams_per_sm != 0) {
+          EXPECT_GE(register_cap(r.max_team_size, r.float_min_teams_per_sm), 64) << where << ": float bound";
+          EXPECT_LE(register_cap(r.max_team_size, r.float_min_teams_per_sm), 255) << where << ": float bound";
+        }
         EXPECT_GE(r.unroll_interior, 1) << where;
         EXPECT_LE(r.unroll_interior, ni) << where;
         EXPECT_EQ(r.column_in_place, dim == 3) << where << ": the column kernel keeps 3D boxes in place";
