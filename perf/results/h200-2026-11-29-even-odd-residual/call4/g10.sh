@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Device call g10 (2026-11-29): the final rows after the even-odd residual (build-f, e6b870e: 3D
+# k = 5 at 4 teams, float launch bounds for k = 7, 8) against ff9d8fa's rows (build-e): Cuda tests
+# and memcheck of test_vertex_patch on build-f, one smoothing step 3D k = 1..8 FP64/FP32 two rounds
+# alternating, V-cycle breakdown and FMG s/GDoF 3D k = 1, 3, 7 double/mixed on build-f.
+set -u
+R=$OUT/r; mkdir -p $R/logs; L=$R/logs
+t0=$(date +%s); stamp() { echo "=== $1 ($(( $(date +%s) - t0 )) s)" >> $R/session.log; }
+tar xJf .device/g10.tar.xz
+C=.device/ceilings-h200.json
+{ nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,memory.total --format=csv; cat .device/commit.txt; } > $R/env.txt 2>&1
+stamp tests
+timeout 400 build-f/tests/test_vertex_patch --gtest_filter='*Cuda*' > $L/test_vertex_patch.txt 2>&1
+echo "test_vertex_patch exit $? $(grep -E '^\[  (PASSED|FAILED) ' $L/test_vertex_patch.txt | tr '\n' ' ')" >> $R/session.log
+CS=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -1)
+timeout 300 $CS --tool memcheck build-f/tests/test_vertex_patch --gtest_filter='*Cuda.EveryDegreeDefault*' > $L/memcheck.txt 2>&1; echo "memcheck exit $? $(tail -1 $L/memcheck.txt)" >> $R/session.log
+stamp smoother
+for round in a b; do
+  for b in e f; do
+    [ $round = b ] && b=$([ $b = e ] && echo f || echo e)
+    timeout 200 build-$b/perf/tensormg-bench-multigrid --study smoother --dims 3 --degrees 1,2,3,4,5,6,7,8 --dofs 3e7 --precisions double,float --repeats 5 --ceilings $C -o $R/smoother-3d-$b-$round.json --overwrite > $L/smoother-3d-$b-$round.txt 2>&1
+    echo "smoother 3d $b $round exit $?" >> $R/session.log
+  done
+done
+stamp multigrid
+timeout 240 build-f/perf/tensormg-bench-multigrid --study vcycle --dims 3 --degrees 1,3,7 --dofs 1e8 --precisions double,float --cycles 10 -o $R/vcycle-f.json --overwrite > $L/vcycle-f.txt 2>&1
+echo "vcycle f exit $?" >> $R/session.log
+timeout 300 build-f/perf/tensormg-bench-multigrid --study fmg --dims 3 --degrees 1,3,7 --precisions double,mixed --max-dofs 1.4e8 --problem one --repeats 3 -o $R/fmg-f.json --overwrite > $L/fmg-f.txt 2>&1
+echo "fmg f exit $? $(grep -E '^ *3 +7 ' $L/fmg-f.txt | tr -s ' ' | tr '\n' ';' | cut -c1-400)" >> $R/session.log
+stamp done
+cd $OUT && tar cJf r.tar.xz r && rm -rf r
