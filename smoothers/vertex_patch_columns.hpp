@@ -42,7 +42,9 @@ struct VertexPatchColumnKernel : VertexPatchCommon<dim, k, Number, ExecSpace> {
   /// pairs (o, 2k − 2 − o) and the middle row.
   static constexpr bool even_odd_residual = Base::even_odd_residual;
   static constexpr int half = (n + 1) / 2, odd_half = n / 2;  // even and odd parts of a closure column
-  static constexpr int pair_unroll = unroll >= ni ? ni / 2 : (unroll / 2 > 1 ? unroll / 2 : 1);
+  static constexpr int pair_unroll = std::is_same_v<Number, float> && tuning.float_unroll_pairs > 0
+                                         ? tuning.float_unroll_pairs
+                                         : (unroll >= ni ? ni / 2 : (unroll / 2 > 1 ? unroll / 2 : 1));
   /// 3D: the ni^3 boxes of the residual and the solve stay where the residual's last step leaves
   /// them, in place in the line buffer t0: z stride ni·n (not ni²), ni·ni·n entries per box. The
   /// fused scratch is then 2 line buffers (k = 5: 2 patches, k = 6: one patch in 30 KB instead of

@@ -73,13 +73,19 @@ struct PatchTuning {
   /// h200-2026-11-29-even-odd-residual/call3): 3D k = 7 FP32 1.11x (FP64 0.83x), k = 8 3 against
   /// 2 FP32 1.22x (FP64 0.84x); k = 6 FP32 1.00x (left at 3).
   int float_min_teams_per_sm = 0;
+  /// Unrolling of the float kernels' even-odd loops over output pairs (residual and Ŝ) where it
+  /// differs from the double ones' (0: half of unroll_interior, all pairs where that unrolls every
+  /// output). Every pair unrolled, one smoothing step against half of unroll_interior (H200,
+  /// h200-2026-11-29-even-odd-residual/call5): 3D k = 8 FP32 1.47x (FP64 0.96x); k = 6, 7 FP32
+  /// 0.88x, 0.84x (FP64 0.73x, 0.55x: spilled).
+  int float_unroll_pairs = 0;
 };
 
 namespace detail {
 /// The device rows (H100). Columns: dim, k, C, x_columns, y_rounds, max_team_size, min_teams_per_sm,
 /// unroll_interior, chained_fma, prefetch_b, merge_steps, column_in_place, interior_threads,
 /// team_threads, point_team_threads, reason, record, boundary_residual, float_team_threads, even_odd,
-/// even_odd_residual, float_min_teams_per_sm.
+/// even_odd_residual, float_min_teams_per_sm, float_unroll_pairs.
 inline constexpr PatchTuning patch_device_rows[] = {
     // 2D: one column per thread; 4 teams of 256 (64 registers) up to k = 4, 3 up to k = 7, 2 above;
     // outputs unrolled fully up to 2k − 1 = 9, not above; teams near 64 threads from k = 3 on.
@@ -102,7 +108,7 @@ inline constexpr PatchTuning patch_device_rows[] = {
     {3, 5, 1, 1, false, 256, 4, 9, true, false, false, true, true, 256, 128, "4 teams (64 registers) since the even-odd residual: +3% FP64, +13% FP32 over 3 (call3); merged steps -10%; prefetch -10% (v19)", "h200-2026-11-29-even-odd-residual/call3", true, 0, true, true},
     {3, 6, 2, 3, false, 128, 3, 2, true, true, false, true, true, 256, 128, "2 columns per thread (+3%), x step 3 (+2%), prefetch +4%; float 2 patches", "h100-2026-11-22-smoother/v21-final", true, 122, false, true},
     {3, 7, 2, 3, true, 128, 3, 2, true, true, false, true, true, 256, 128, "2 columns per thread (+3%), x step 3 with y rounds (+21%), prefetch +3%; float 1 patch (y rounds), float 4 teams (+11%, h200-2026-11-29-even-odd-residual/call3)", "h100-2026-11-22-smoother/v21-y-rounds", true, 85, true, true, 4},
-    {3, 8, 1, 1, false, 256, 2, 2, true, false, false, true, true, 256, 128, "2 teams (128 registers; 3 teams -16%), float 3 teams (+22%, call3); outputs unrolled by 2", "h100-2026-11-22-smoother/v14-unroll-2", true, 0, true, true, 3},
+    {3, 8, 1, 1, false, 256, 2, 2, true, false, false, true, true, 256, 128, "2 teams (128 registers; 3 teams -16%), float 3 teams (+22%, call3) and every output pair unrolled (+47%, call5); outputs unrolled by 2", "h100-2026-11-22-smoother/v14-unroll-2", true, 0, true, true, 3, 7},
 };
 }  // namespace detail
 

@@ -55,6 +55,8 @@ TEST(TuningTables, VertexPatchRows) {
         }
         EXPECT_GE(r.unroll_interior, 1) << where;
         EXPECT_LE(r.unroll_interior, ni) << where;
+        EXPECT_GE(r.float_unroll_pairs, 0) << where;
+        EXPECT_LE(r.float_unroll_pairs, ni / 2) << where << ": more than the output pairs";
         EXPECT_EQ(r.column_in_place, dim == 3) << where << ": the column kernel keeps 3D boxes in place";
         if (r.y_rounds) {
           EXPECT_EQ(dim, 3) << where;
