@@ -3,8 +3,11 @@
 /// The vertex-patch kernel with one thread per 1D column along the contracted direction (paper 000
 /// Fig. 5, the default): a team works on `patches_per_team` patches of one color in scratch
 /// memory, each step loads C columns per thread into registers and contracts them with the
-/// reference 1D matrices held in the functor (core/tensor_contraction.hpp). Compile-time choices
-/// come from the tuning row (vertex_patch_tuning.hpp). Only vertex_patch_launch.hpp launches it.
+/// reference 1D matrices held in the functor (core/tensor_contraction.hpp), where the tuning row
+/// says in even-odd form (core/even_odd_contraction.hpp): the residual's interior rows of M̂ and Â
+/// (`even_odd_residual`) and the solve's eigenvectors (`even_odd`, mode-split), each an output
+/// pair at the FMAs of one output. Compile-time choices come from the tuning row
+/// (vertex_patch_tuning.hpp). Only vertex_patch_launch.hpp launches it.
 ///
 /// `shared_scratch`: the team scratch is level 0, i.e. CUDA shared memory, and the kernel rebuilds
 /// its pointer as fast scratch (DeviceTraits::fast_scratch) so that scratch accesses are LDS/STS
