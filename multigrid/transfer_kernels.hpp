@@ -23,10 +23,17 @@ template <int dim, int k, class Number, class ExecSpace>
 struct ParentCellTransferKernel {
   static constexpr int nc = k + 1, nf = 2 * k + 1;
   static constexpr int box = dim == 2 ? nf * nf : nf * nf * nf;  // scratch entries of a cell's buffer
-  /// Parent cells per team on a device: a team has ~256 points to work on (at k = 1, one cell per
-  /// team of 128 threads left most of them idle: the transfer took half of a 3D Q1 V-cycle on the
-  /// H100, h100-2026-11-21-multigrid).
-  static constexpr int device_cells_per_team = 256 / box > 0 ? 256 / box : 1;
+  /// Parent cells per team on a device: enough that the contraction step with the fewest columns
+  /// ((k+1)^(dim−1) per cell: prolongation's first, restriction's last) still has a column for
+  /// each of a team's 256 threads; the launch lowers it to what the fast scratch holds. (Earlier
+  /// ~256 points per team, 256 / (2k+1)^dim cells: one cell per team from 3D k = 3, whose steps
+  /// kept 16..49 of 256 threads busy, the transfer 23% of a 3D Q3 V-cycle,
+  /// h200-2026-11-29-even-odd-residual/call4. At k = 1, one cell per team of 128 threads had left
+  /// most of them idle: half of a 3D Q1 V-cycle on the H100, h100-2026-11-21-multigrid.)
+  static constexpr int fewest_columns = dim == 2 ? nc : nc * nc;
+  static constexpr int device_cells_per_team = 256 / fewest_columns > 0 ? 256 / fewest_columns : 1;
+  /// The team of `cells` parent cells on a device: a thread per point of their boxes, at most 256.
+  static int device_team_size(int cells) { return std::min(256, (cells * box + 31) / 32 * 32); }
   /// Outputs' loop unrolled up to 9 outputs (k <= 4), as the operator's n <= 5 rule keeps the
   /// column and the constant-bank operands in registers.
   static constexpr int unroll_out = nf <= 9 ? nf : 1;
@@ -171,9 +178,13 @@ void launch_parent_cell_transfer(const TransferArgs<Number, ExecSpace>& args) {
   for (int f = 0; f < Kernel::nf; ++f)
     for (int j = 0; j < Kernel::nc; ++j) kernel.P[f][j] = args.host_matrix[f * Kernel::nc + j];
   const bool host = runs_on_host<ExecSpace>();
-  kernel.cells_per_team = host ? 1 : Kernel::device_cells_per_team;
-  const std::size_t bytes = Kernel::scratch_bytes(kernel.cells_per_team);
-  const int team = host ? 1 : std::min(256, (kernel.cells_per_team * Kernel::box + 31) / 32 * 32);
+  int cells = host ? 1 : Kernel::device_cells_per_team;
+  // As many cells as the fast scratch holds (3D FP64 k = 3: 8 of the 16 asked for), one at least.
+  while (cells > 1 && Kernel::scratch_bytes(cells) > DeviceTraits<ExecSpace>::fast_scratch_bytes(Kernel::device_team_size(cells)))
+    --cells;
+  kernel.cells_per_team = cells;
+  const std::size_t bytes = Kernel::scratch_bytes(cells);
+  const int team = host ? 1 : Kernel::device_team_size(cells);
   kernel.level = bytes <= DeviceTraits<ExecSpace>::fast_scratch_bytes(team) ? 0 : 1;
   typename Kernel::Policy policy((parents + kernel.cells_per_team - 1) / kernel.cells_per_team, team);
   policy.set_scratch_size(kernel.level, Kokkos::PerTeam(bytes));
