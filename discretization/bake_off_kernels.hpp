@@ -10,8 +10,9 @@
 /// cells_per_team cells in scratch; every step hands one 1D line of one cell to a thread, which
 /// loads the line into registers and forms its outputs with the shared contraction
 /// (core/tensor_contraction.hpp), or with its even-odd form (core/even_odd_contraction.hpp: I
-/// centro-symmetric, D centro-antisymmetric) where the tuning row says. Consecutive threads take consecutive lines of one cell, so the
-/// per-point geometric factors are read in coalesced rows; the first and last steps read and
+/// centro-symmetric, D centro-antisymmetric) where the tuning row says. Consecutive threads take
+/// consecutive lines of one cell, so the per-point geometric factors are read in coalesced rows;
+/// the first and last steps read and
 /// write the element vectors along their lines (n values per thread, merged by the L1), or
 /// through scratch by consecutive threads (BakeOffArgs::staged: measured slower for E-vectors,
 /// faster for the fused gather/scatter at middle degrees, bake_off_tuning.hpp). Where

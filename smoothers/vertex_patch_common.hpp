@@ -257,22 +257,19 @@ void set_patch_constants(Kernel& kernel, const Number* h) {
     }
   for (int i = 0; i < ni; ++i)
     for (int j = 0; j < ni; ++j) kernel.cm.S[i][j] = h[2 * n * n + i * ni + j];
-  if constexpr (Kernel::even_odd_residual) {
-    // Rows 1 .. ni of the row-major n × n matrices are contiguous: an ni × n matrix from row 1.
-    const double deviation = std::max(contraction::make_even_odd(h + n, kernel.rm.M),
-                                      contraction::make_even_odd(h + n * n + n, kernel.rm.A));
+  // The even-odd forms reproduce the products only where the matrices have the symmetry.
+  const auto require = [](double deviation, const char* what, const char* problem, const char* form) {
     if (deviation > 64 * std::numeric_limits<Number>::epsilon())
-      throw std::logic_error("the vertex-patch matrices of degree " + std::to_string((n - 1) / 2) +
-                             " are not centro-symmetric (relative deviation " + std::to_string(deviation) +
-                             "); the kernel's residual needs their even-odd form");
-  }
-  if constexpr (Kernel::even_odd) {
-    const double deviation = contraction::make_mode_split(h + 2 * n * n, kernel.sm);
-    if (deviation > 64 * std::numeric_limits<Number>::epsilon())
-      throw std::logic_error("the vertex-patch eigenvectors of degree " + std::to_string((n - 1) / 2) +
-                             " are not ordered by parity (relative deviation " + std::to_string(deviation) +
-                             "); the kernel needs their mode-split form");
-  }
+      throw std::logic_error(std::string("the vertex-patch ") + what + " of degree " + std::to_string((n - 1) / 2) + " " +
+                             problem + " (relative deviation " + std::to_string(deviation) + "); the kernel needs their " +
+                             form);
+  };
+  if constexpr (Kernel::even_odd_residual)  // rows 1 .. ni of the row-major n × n matrices: ni × n from row 1
+    require(std::max(contraction::make_even_odd(h + n, kernel.rm.M), contraction::make_even_odd(h + n * n + n, kernel.rm.A)),
+            "matrices", "are not centro-symmetric", "even-odd form in the residual");
+  if constexpr (Kernel::even_odd)
+    require(contraction::make_mode_split(h + 2 * n * n, kernel.sm), "eigenvectors", "are not ordered by parity",
+            "mode-split form");
 }
 
 }  // namespace tensormg
