@@ -4,13 +4,19 @@
 #include "core/error.hpp"
 #include "core/profiling.hpp"
 #include "discretization/laplace_kernels.hpp"
+#include "discretization/laplace_q1_gather.hpp"
 #include "discretization/polynomials_1d.hpp"
 
 namespace tensormg {
 
 namespace {
-constexpr EnumName<ScatterMode> scatter_names[] = {
-    {ScatterMode::atomic, "atomic"}, {ScatterMode::store_interior, "store-interior"}, {ScatterMode::coloring, "coloring"}};
+/// Nodes along z per thread of the gathering Q1 operator on a GPU (the whole column on the host).
+constexpr local_index q1_gather_z_chunk = 16;
+constexpr EnumName<ScatterMode> scatter_names[] = {{ScatterMode::automatic, "auto"},
+                                                   {ScatterMode::atomic, "atomic"},
+                                                   {ScatterMode::store_interior, "store-interior"},
+                                                   {ScatterMode::coloring, "coloring"},
+                                                   {ScatterMode::gather, "gather"}};
 }  // namespace
 
 std::string to_string(ScatterMode m) { return enum_name(scatter_names, m); }
@@ -50,10 +56,21 @@ LaplaceOperator<Number, ExecSpace>::LaplaceOperator(std::shared_ptr<const Contin
   kernels_ = laplace_kernels<Number, ExecSpace>(dim, k);
   const auto& table = kernels_;
   // Every rank checks the same options: a refusal is collective (one message, exit code 2).
+  const LaplaceTuning row = laplace_tuning(dim, k, tuning_target<ExecSpace>());
+  if (options_.scatter == ScatterMode::automatic)
+    options_.scatter = row.gather ? ScatterMode::gather : ScatterMode::store_interior;
   collectively(layout_->mesh().comm(), [&] {
+    TENSORMG_CHECK(options_.scatter != ScatterMode::gather || k == 1,
+                   "the gather scatter mode evaluates the Q1 stencil; Q" << k
+                                                                         << " needs atomic, store-interior or coloring");
     cells_per_team_ = choose_cells_per_team<ExecSpace>(table, options.cells_per_team,
                                                        "Q" + std::to_string(k) + " in " + std::to_string(dim) + "D");
   });
+  if (options_.scatter == ScatterMode::gather)
+    for (int d = 0; d < 3; ++d) {
+      const auto cm = cell_matrices_1d(1, d < dim ? layout_->mesh().h()[d] : 1.0);
+      q1_[d] = q1::direction<Number>(cm.mass.data(), cm.stiffness.data());
+    }
   const auto host = matrices_1d();
   matrices_ = Kokkos::View<Number*, typename ExecSpace::memory_space>("tensormg::operator::matrices_1d", host.size());
   host_matrices_.assign(host.begin(), host.end());
@@ -80,6 +97,15 @@ template <class Number, class ExecSpace>
 void LaplaceOperator<Number, ExecSpace>::apply(vector_type& dst, const vector_type& src, bool constrained) const {
   ScopedRegion region("tensormg::operator::laplace::vmult");
   src.update_ghosts();
+  if (options_.scatter == ScatterMode::gather) {  // every node of the box stored, ghosts included
+    apply_laplace_q1_gather<Number, ExecSpace>(src.view(), dst.view(), layout_->box(), q1_,
+                                               static_cast<Number>(options_.laplace_coefficient),
+                                               static_cast<Number>(options_.mass_coefficient), constrained,
+                                               runs_on_host<ExecSpace>() ? 0 : q1_gather_z_chunk);
+    dst.compress_add();
+    if (constrained) copy_entries(boundary_owned_, dst, src);
+    return;
+  }
   dst.fill(Number(0));
   CellKernelArgs<Number, ExecSpace> args;
   args.src = src.view();
@@ -138,6 +164,13 @@ void LaplaceOperator<Number, ExecSpace>::compute_diagonal(vector_type& diag) con
 template <class Number, class ExecSpace>
 double LaplaceOperator<Number, ExecSpace>::flops_per_vmult() const {
   const int dim = layout_->dim(), k = layout_->degree(), n = k + 1;
+  if (options_.scatter == ScatterMode::gather) {
+    // Per node of the box (laplace_q1_gather.hpp): one plane's two sums, 27 multiply-adds, and
+    // in 3D the combination of three planes, 6 flops each; 2D the plane's 3.
+    const NodeBox& box = layout_->box();
+    const double nodes = double(box.n[0]) * box.n[1] * (dim == 3 ? box.n[2] : 1);
+    return nodes * (2 * 27 + (dim == 3 ? 3 * 6 : 3));
+  }
   const double cell = dim == 2 ? double(n) * n : double(n) * n * n, lines = cell / n;
   // Per line: 1D products (a matrix on a column of n values; 2D: x 2, y 2; 3D: x 2, y 3, z 2),
   // each 2 flops per multiply-add; in even-odd form (the tuning row's) a product takes

@@ -13,14 +13,17 @@
 #include "core/distributed_vector.hpp"
 #include "discretization/continuous_dof_layout.hpp"
 #include "discretization/laplace_kernel_table.hpp"
+#include "discretization/q1_stencil.hpp"
 
 namespace tensormg {
 
 /// How cell contributions are summed into the global vector.
 enum class ScatterMode {
+  automatic,       ///< the tuning row's: gather where it says (k = 1), otherwise store_interior
   atomic,          ///< all cells in one launch, atomic adds
   store_interior,  ///< all cells in one launch, plain stores at the nodes inside a cell (k >= 3), atomic adds elsewhere
-  coloring         ///< 2^d launches over cells of equal parity, plain adds
+  coloring,        ///< 2^d launches over cells of equal parity, plain adds
+  gather           ///< k = 1: each node sums its cells' contributions itself, as a stencil (laplace_q1_gather.hpp)
 };
 std::string to_string(ScatterMode m);
 ScatterMode parse_scatter_mode(const std::string& text);
@@ -28,7 +31,7 @@ ScatterMode parse_scatter_mode(const std::string& text);
 struct LaplaceOptions {
   double laplace_coefficient = 1;  ///< a
   double mass_coefficient = 0;     ///< b
-  ScatterMode scatter = ScatterMode::store_interior;
+  ScatterMode scatter = ScatterMode::automatic;  ///< resolved by the constructor
   int cells_per_team = 0;          ///< 0: chosen per (dim, k) and backend
 };
 
@@ -70,6 +73,7 @@ class LaplaceOperator {
   Kokkos::View<Number*, typename ExecSpace::memory_space> matrices_;
   std::vector<Number> host_matrices_;
   Kokkos::View<local_index*, typename ExecSpace::memory_space> boundary_owned_;  // owned Dirichlet nodes
+  Q1Direction<Number> q1_[3];  // ScatterMode::gather: the 1D cell matrices per direction
 };
 
 /// Sets dst(i) = src(i) on the owned Dirichlet nodes listed in `nodes`.

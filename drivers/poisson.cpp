@@ -49,7 +49,7 @@ struct Options {
   std::string preconditioner = "jacobi";
   std::string precision = "double";
   std::string problem = "sine";
-  std::string scatter = "store-interior";
+  std::string scatter = "auto";
   int cells_per_team = 0;
   std::string smoother = "vertex-patch";
   std::string smoothing_order = "auto";
@@ -68,7 +68,7 @@ struct Options {
   bool contraction_given = false;
   std::string dg_evaluation = "cell";  ///< dg: cell-centric or patch-wise operator (paper 001 §2.1)
   bool dg_evaluation_given = false;
-  std::string thread_structure = "per-column";
+  std::string thread_structure = "auto";
   int patches_per_team = 0;
   int threads_per_patch = 0;
   int chebyshev_degree = 3;
@@ -197,7 +197,12 @@ void validate(Options& o) {
   } else {
     (void)parse_local_solver(o.local_solver);
   }
-  (void)parse_thread_structure(o.thread_structure);
+  // k = 1 only: the gathered Q1 stencil and the smoother's thread per patch (the operator and the
+  // smoother refuse them as well; here before anything is built).
+  TENSORMG_CHECK(parse_thread_structure(o.thread_structure) != ThreadStructure::per_patch || o.degree == 1,
+                 "--thread-structure per-patch smooths Q1 patches (one unknown each): use it with -k 1");
+  TENSORMG_CHECK(parse_scatter_mode(o.scatter) != ScatterMode::gather || o.degree == 1,
+                 "--scatter gather evaluates the Q1 stencil: use it with -k 1");
   TENSORMG_CHECK(parse_patch_residual(o.patch_residual) != PatchResidual::boundary ||
                      parse_patch_kernel(o.smoother_kernel) != PatchKernel::global,
                  "--patch-residual boundary needs the patch-local residual: --smoother-kernel fused, separate or auto");
@@ -652,7 +657,8 @@ int main(int argc, char** argv) {
                    "travel between ranks whose GPUs can reach each other's memory (one node: NVLink/PCIe peers or one "
                    "shared GPU): auto (default) copies device to device (CUDA IPC) and signals through MPI, staged "
                    "goes through host memory and MPI; the same values either way");
-    app.add_option("--thread-structure", o.thread_structure, "vertex-patch threads: per-dof or per-column");
+    app.add_option("--thread-structure", o.thread_structure, "vertex-patch threads: auto (the tuning table's: per-patch at k = 1, per-column above), per-dof, "
+                   "per-column or per-patch (k = 1)");
     app.add_option("--patches-per-team", o.patches_per_team, "vertex patches per Kokkos team (0: automatic)");
     app.add_option("--threads-per-patch", o.threads_per_patch,
                    "vertex-patch threads per patch, e.g. (2k+1)^(d-1) closure or (2k-1)^(d-1) interior columns (0: automatic)");
@@ -660,7 +666,8 @@ int main(int argc, char** argv) {
     app.add_flag("--mg-times", o.mg_times, "time the V-cycle's components (adds fences)");
     app.add_option("--problem", o.problem, "sine (u = prod sin(pi x_i)), exponential (u = exp(sum x_i)) or one (f = 1)");
     app.add_option("--scatter", o.scatter,
-                   "operator summation: atomic, store-interior (plain stores at a cell's interior nodes) or coloring");
+                   "operator summation: auto (gather at k = 1, store-interior above), atomic, store-interior (plain stores at a "
+                   "cell's interior nodes), coloring or gather (k = 1: each node sums its stencil)");
     app.add_option("--cells-per-team", o.cells_per_team, "cells per Kokkos team in the operator (0: automatic)");
     app.add_option("--rtol", o.rtol,
                    "relative residual tolerance (1e-5 with --precision float); a true residual above 10x it exits with code 3");

@@ -132,6 +132,8 @@ void validate(const Settings& s, int ranks) {
                    "precision '" << p << "' for --study " << s.study << ": use " << list);
   }
   TENSORMG_CHECK(s.variants == "default" || s.variants == "all", "--variants '" << s.variants << "': use default or all");
+  TENSORMG_CHECK(!s.thread_structures.empty(), "--thread-structures needs at least one value");
+  for (const auto& t : s.thread_structures) (void)parse_thread_structure(t);
   TENSORMG_CHECK(!s.patch_residuals.empty(), "--patch-residuals needs at least one value");
   for (const auto& r : s.patch_residuals) (void)parse_patch_residual(r);
   for (int ppt : s.patches_per_team)
@@ -322,14 +324,24 @@ std::vector<VertexPatchOptions> variant_list(const Settings& s, int dim, int k, 
           if (t == "interior") tpp = (2 * k - 1) * columns;
           else if (t == "closure") tpp = (2 * k + 1) * closure;
           else if (t != "auto") tpp = std::stoi(t);  // a number in 0..1024 (validate())
-          add(PatchKernel::automatic, LocalSolver::fast_diagonalization, ThreadStructure::per_column, ppt, tpp, residual);
+          for (const auto& structure : s.thread_structures) {
+            const ThreadStructure t_s = parse_thread_structure(structure);
+            // A thread per patch exists for k = 1 only (other degrees skip it, as they do any
+            // variant they refuse).
+            if (t_s == ThreadStructure::per_patch && k != 1) continue;
+            add(PatchKernel::automatic, LocalSolver::fast_diagonalization, t_s, ppt, tpp, residual);
+          }
         }
         continue;
       }
       for (auto kernel : {PatchKernel::global, PatchKernel::separate, PatchKernel::fused})
         for (auto solver : {LocalSolver::fast_diagonalization, LocalSolver::inverse})
-          for (auto structure : {ThreadStructure::per_dof, ThreadStructure::per_column}) {
+          for (auto structure : {ThreadStructure::per_dof, ThreadStructure::per_column, ThreadStructure::per_patch}) {
             if (solver == LocalSolver::inverse && !inverse_fits()) continue;
+            // A thread per patch: k = 1, the fused kernel, the division of fast diagonalization.
+            if (structure == ThreadStructure::per_patch &&
+                (k != 1 || kernel != PatchKernel::fused || solver != LocalSolver::fast_diagonalization))
+              continue;
             // The Boundary residual is the patch-local residual's (the global kernel refuses it).
             if (kernel == PatchKernel::global && residual == PatchResidual::boundary) continue;
             add(kernel, solver, structure, ppt, 0, residual);
@@ -359,7 +371,7 @@ void smoother_cases(const Settings& s, MPI_Comm comm, bool root, int dim, int k,
     r["precision"] = number_name<Number>();
     r["kernel_requested"] = to_string(variant.kernel);
     r["local_solver"] = to_string(variant.solver);
-    r["thread_structure"] = to_string(variant.structure);
+    r["thread_structure_requested"] = to_string(variant.structure);
     r["dofs"] = dofs;
     try {
       const VertexPatchSmoother<Number, Exec> smoother(op, variant);
@@ -374,6 +386,7 @@ void smoother_cases(const Settings& s, MPI_Comm comm, bool root, int dim, int k,
       r["patches_per_team"] = smoother.patches_per_team();
       r["threads_per_patch"] = smoother.threads_per_patch();
       r["kernel"] = to_string(smoother.options().kernel);
+      r["thread_structure"] = to_string(smoother.options().structure);
       r["patch_residual"] = to_string(smoother.options().residual);
       r["seconds"] = seconds;
       r["gdofs_per_second"] = dofs / seconds / 1e9;
@@ -385,7 +398,7 @@ void smoother_cases(const Settings& s, MPI_Comm comm, bool root, int dim, int k,
       if (root) {
         std::printf("%3d %2d %-6s %-9s %-8s %-21s %-10s %4d %4d %11.0f %9.3f %9.1f %6.2f %7.2f\n", dim, k, number_name<Number>(),
                     to_string(smoother.options().kernel).c_str(), to_string(smoother.options().residual).c_str(),
-                    to_string(variant.solver).c_str(), to_string(variant.structure).c_str(),
+                    to_string(variant.solver).c_str(), to_string(smoother.options().structure).c_str(),
                     smoother.patches_per_team(), smoother.threads_per_patch(), dofs, dofs / seconds / 1e9, gflops, pct_fma, pct_shared);
         std::fflush(stdout);
       }
@@ -572,12 +585,16 @@ int main(int argc, char** argv) {
                    "V-cycle smoothing order (iterations, vcycle, fmg): auto (forward in these multigrid iterations), "
                    "symmetric or forward");
     app.add_option("--precisions", s.precisions, "double, float (smoother, vcycle); double, mixed (fmg); double (iterations)")->delimiter(',');
-    app.add_option("--variants", s.variants, "smoother study: default (automatic kernel, fast diagonalization, per column) or all");
+    app.add_option("--variants", s.variants, "smoother study: default (automatic kernel, fast diagonalization, --thread-structures) or all");
     app.add_option("--patches-per-team", s.patches_per_team, "smoother and dg-smoother studies: patches per team (0: automatic)")
         ->delimiter(',');
     app.add_option("--patch-residuals", s.patch_residuals,
                    "smoother, vcycle, fmg: vertex-patch local residual(s): auto (the tuning table's), full and/or "
                    "boundary (paper 000 §4.1.3: x read on the patch boundary layer only)")
+        ->delimiter(',');
+    app.add_option("--thread-structures", s.thread_structures,
+                   "smoother study, default variant: vertex-patch thread structure(s): auto (the tuning table's), "
+                   "per-column, per-dof and/or per-patch (k = 1)")
         ->delimiter(',');
     app.add_option("--threads-per-patch", s.threads_per_patch,
                    "smoother study, default variant: threads per patch: auto, interior ((2k-1)^(d-1) columns), closure ((2k+1)^(d-1)) or a number")->delimiter(',');

@@ -36,6 +36,7 @@ struct Settings {
   std::vector<int> patches_per_team{0};
   std::vector<std::string> threads_per_patch{"auto"};
   std::vector<std::string> patch_residuals{"auto"};  ///< smoother, vcycle, fmg: full and/or boundary
+  std::vector<std::string> thread_structures{"auto"};  ///< smoother study, default variant
   double dofs = 1e6;
   double max_dofs = 2e7;
   double rtol = 1e-9;

@@ -220,7 +220,7 @@ int main(int argc, char** argv) {
     std::vector<std::string> discretizations{"cg"};
     std::vector<int> dims{3}, degrees{1, 2, 3, 4, 5, 6, 7, 8};
     std::vector<double> dofs{1e6};
-    std::vector<std::string> precisions{"double"}, scatters{"store-interior"}, dg_evaluations{"cell"}, dg_contractions{"auto"};
+    std::vector<std::string> precisions{"double"}, scatters{"auto"}, dg_evaluations{"cell"}, dg_contractions{"auto"};
     std::vector<int> cells_per_team{0};
     int repeats = 10;
     double spmv_max_gib = 4;
@@ -231,7 +231,10 @@ int main(int argc, char** argv) {
     app.add_option("--degrees", degrees, "polynomial degrees")->delimiter(',');
     app.add_option("--dofs", dofs, "target DoF counts")->delimiter(',');
     app.add_option("--precisions", precisions, "double and/or float")->delimiter(',');
-    app.add_option("--scatter", scatters, "atomic, store-interior and/or coloring")->delimiter(',');
+    app.add_option("--scatter", scatters,
+                   "auto (the tuning table's: gather at k = 1, store-interior above), atomic, store-interior, "
+                   "coloring and/or gather (k = 1)")
+        ->delimiter(',');
     app.add_option("--cells-per-team", cells_per_team, "cells per team (0: automatic)")->delimiter(',');
     app.add_option("--dg-contractions", dg_contractions,
                    "dg patch evaluation: the patch kernel's contractions, auto, lines and/or blocks (tensor cores on "
@@ -267,7 +270,10 @@ int main(int argc, char** argv) {
       // Ranges are checked here, not with CLI::Range: a CLI11 validator changes the option's type
       // name, and parse_command_line then leaves out its decimal / finite-number check ("0x3", "nan").
       TENSORMG_CHECK(repeats >= 1 && repeats <= 10000, "--repeats must be in 1..10000, given " << repeats);
-      for (const auto& s : scatters) (void)parse_scatter_mode(s);
+      for (const auto& s : scatters)
+        TENSORMG_CHECK(parse_scatter_mode(s) != ScatterMode::gather ||
+                           std::all_of(degrees.begin(), degrees.end(), [](int k) { return k == 1; }),
+                       "--scatter gather evaluates the Q1 stencil: use it with --degrees 1 (auto picks it there)");
       TENSORMG_CHECK(!dg_evaluations.empty(), "--dg-evaluations needs at least one value");
       for (const auto& e : dg_evaluations) (void)parse_dg_evaluation(e);
       TENSORMG_CHECK(!dg_contractions.empty(), "--dg-contractions needs at least one value");

@@ -16,8 +16,10 @@ constexpr EnumName<PatchKernel> kernel_names[] = {{PatchKernel::automatic, "auto
 constexpr EnumName<LocalSolver> local_solver_names[] = {{LocalSolver::fast_diagonalization, "fast-diagonalization"},
                                                         {LocalSolver::inverse, "inverse"},
                                                         {LocalSolver::fast_diagonalization, "fd"}};
-constexpr EnumName<ThreadStructure> structure_names[] = {{ThreadStructure::per_dof, "per-dof"},
-                                                         {ThreadStructure::per_column, "per-column"}};
+constexpr EnumName<ThreadStructure> structure_names[] = {{ThreadStructure::automatic, "auto"},
+                                                         {ThreadStructure::per_dof, "per-dof"},
+                                                         {ThreadStructure::per_column, "per-column"},
+                                                         {ThreadStructure::per_patch, "per-patch"}};
 constexpr EnumName<PatchResidual> residual_names[] = {
     {PatchResidual::automatic, "auto"}, {PatchResidual::full, "full"}, {PatchResidual::boundary, "boundary"}};
 constexpr EnumName<HaloOverlap> halo_overlap_names[] = {

@@ -62,8 +62,11 @@ enum class PatchResidual {
 };
 /// Fig. 5: the work of one thread in the patch kernels.
 enum class ThreadStructure {
-  per_dof,    ///< one thread per patch point of a step ("3D structure")
-  per_column  ///< one thread per column along the last direction ("2D structure")
+  automatic,   ///< the tuning row's: per patch where it says (k = 1), otherwise per column
+  per_dof,     ///< one thread per patch point of a step ("3D structure")
+  per_column,  ///< one thread per column along the last direction ("2D structure")
+  per_patch    ///< k = 1: one thread per patch, its one unknown's residual and solve in registers
+               ///< (smoothers/vertex_patch_q1.hpp); the fused kernel
 };
 std::string to_string(PatchKernel v);
 std::string to_string(LocalSolver v);
@@ -77,7 +80,7 @@ ThreadStructure parse_thread_structure(const std::string& text);
 struct VertexPatchOptions {
   PatchKernel kernel = PatchKernel::automatic;
   LocalSolver solver = LocalSolver::fast_diagonalization;
-  ThreadStructure structure = ThreadStructure::per_column;
+  ThreadStructure structure = ThreadStructure::automatic;
   int patches_per_team = 0;  ///< 0: chosen per (dim, k), backend and precision
   /// Threads of a team per patch (0: chosen per (dim, k)). Per column, (2k+1)^{d−1} gives every
   /// closure column of the residual's first step a thread, (2k−1)^{d−1} every interior column of

@@ -6,6 +6,8 @@
 
 #include "core/error.hpp"
 #include "core/profiling.hpp"
+#include "discretization/polynomials_1d.hpp"
+#include "smoothers/vertex_patch_q1.hpp"
 
 namespace tensormg {
 
@@ -79,8 +81,42 @@ VertexPatchSmoother<Number, ExecSpace>::VertexPatchSmoother(std::shared_ptr<cons
                    "kernel, not the global one");
   });
   const bool on_device = !runs_on_host<ExecSpace>();
-  const bool per_column = options_.structure == ThreadStructure::per_column;
   const PatchTuning& row = kernels_.tuning;  // smoothers/vertex_patch_tuning.hpp
+  // Thread structure: a thread per patch where the row says (k = 1) and nothing asks for the
+  // team kernels' choices (a kernel other than fused, the dense inverse, a team shape).
+  if (options_.structure == ThreadStructure::automatic) {
+    const bool team_options = options_.kernel == PatchKernel::global || options_.kernel == PatchKernel::separate ||
+                              options_.solver == LocalSolver::inverse || options_.patches_per_team != 0 ||
+                              options_.threads_per_patch != 0;
+    options_.structure = row.per_patch && !team_options ? ThreadStructure::per_patch : ThreadStructure::per_column;
+  }
+  if (options_.structure == ThreadStructure::per_patch) {
+    collectively(mesh.comm(), [&] {
+      TENSORMG_CHECK(k == 1, "the per-patch thread structure smooths Q1 patches (one unknown each); Q"
+                                 << k << " needs per-column or per-dof");
+      TENSORMG_CHECK(options_.kernel == PatchKernel::automatic || options_.kernel == PatchKernel::fused,
+                     "the per-patch thread structure is a fused kernel; the " << to_string(options_.kernel)
+                                                                              << " smoother kernel needs per-column or per-dof");
+      TENSORMG_CHECK(options_.solver == LocalSolver::fast_diagonalization,
+                     "the per-patch thread structure divides by the patch's 1 x 1 matrix; choose the "
+                     "fast-diagonalization local solver (the same division) or another thread structure");
+      TENSORMG_CHECK(options_.patches_per_team == 0 && options_.threads_per_patch == 0,
+                     "the per-patch thread structure runs a thread per patch without teams; patches per team and "
+                     "threads per patch must be 0 (automatic)");
+    });
+    options_.kernel = PatchKernel::fused;
+    options_.patches_per_team = options_.threads_per_patch = 1;
+    if (options_.residual == PatchResidual::automatic)
+      options_.residual = row.boundary_residual ? PatchResidual::boundary : PatchResidual::full;
+    for (int d = 0; d < 3; ++d) {
+      const auto cm = cell_matrices_1d(1, d < dim ? mesh.h()[d] : 1.0);
+      q1_[d] = q1::direction<Number>(cm.mass.data(), cm.stiffness.data());
+    }
+    q1_inverse_diagonal_ = Number(1.0 / q1::interior_diagonal(dim, q1_, opts.laplace_coefficient, opts.mass_coefficient));
+    if (distributed_) build_halo_box();
+    return;
+  }
+  const bool per_column = options_.structure == ThreadStructure::per_column;
   // Per column on the device, where the row says so (3D from k = 2 on): a thread per C interior
   // columns; the solve's steps keep every thread busy, the residual's wider steps loop.
   if (options_.threads_per_patch == 0) {
@@ -242,6 +278,7 @@ void VertexPatchSmoother<Number, ExecSpace>::launch_color(const view_type& x, co
   args.patches_per_team = options_.patches_per_team;
   args.threads_per_patch = options_.threads_per_patch;
   args.inverse_diagonal = inverse_diagonal_;
+  if (options_.structure == ThreadStructure::per_patch) return launch_vertex_patch_q1(args, q1_, q1_inverse_diagonal_);
   switch (options_.kernel) {
     case PatchKernel::automatic:  // resolved by the constructor
     case PatchKernel::fused:
@@ -289,6 +326,9 @@ global_index VertexPatchSmoother<Number, ExecSpace>::n_patches() const {
 template <class Number, class ExecSpace>
 double VertexPatchSmoother<Number, ExecSpace>::flops_per_step() const {
   const int dim = op_->layout().dim(), k = op_->layout().degree();
+  // Per patch (k = 1, q1_stencil.hpp): 27 multiply-adds per plane of 3 × 3 values, 3D 4 per
+  // plane to combine them; the correction's 2.
+  if (options_.structure == ThreadStructure::per_patch) return double(n_patches()) * 2 * (dim == 2 ? 27 + 2 + 2 : 3 * 27 + 12 + 2);
   const double n = 2 * k + 1, ni = 2 * k - 1;
   double residual, solve;
   if (dim == 2) {

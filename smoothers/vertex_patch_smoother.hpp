@@ -16,6 +16,7 @@
 #include <memory>
 
 #include "discretization/laplace_operator.hpp"
+#include "discretization/q1_stencil.hpp"
 #include "smoothers/halo_box.hpp"
 #include "smoothers/patch_matrices.hpp"
 #include "smoothers/smoother.hpp"
@@ -68,6 +69,9 @@ class VertexPatchSmoother final : public Smoother<Number, ExecSpace> {
   Kokkos::View<Number*, typename ExecSpace::memory_space> inverse_diagonal_;
   std::vector<Number> reference_;  ///< reference patch matrices (cell length 1), layout of one direction
   double alpha_[3] = {1, 1, 1}, gamma_ = 0, volume_ = 1;
+  // The per-patch (k = 1) kernel's 1D cell matrices and 1 / A_vv (vertex_patch_q1.hpp).
+  Q1Direction<Number> q1_[3];
+  Number q1_inverse_diagonal_ = 1;
   mutable vector_type residual_, product_;
 
   // Several ranks: the halo box (this rank's cells and one more on every side, as far as the mesh

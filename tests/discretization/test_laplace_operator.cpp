@@ -78,6 +78,50 @@ TYPED_TEST(LaplaceOperatorTest, ColoringAndHelmholtzTermsMatchAssembledMatrix) {
     }
 }
 
+/// The gathering Q1 operator (ScatterMode::gather, the automatic choice at k = 1): against the
+/// assembled matrix with Helmholtz terms on anisotropic meshes, a mesh deep enough for a GPU
+/// thread's z chunks (25 nodes along z: a full chunk of 16 and a partial one), in float, and
+/// without the Dirichlet rows against the cell kernel.
+TYPED_TEST(LaplaceOperatorTest, GatherMatchesAssembledMatrixAndCellKernel) {
+  LaplaceOptions options;
+  options.scatter = ScatterMode::gather;
+  options.laplace_coefficient = 1.5;
+  options.mass_coefficient = 0.75;
+  for (int dim = 2; dim <= 3; ++dim)
+    EXPECT_LE((matrix_free_vs_assembled<double, TypeParam>(dim, 1, options, 61 + dim)), 1e-12) << "dim=" << dim;
+  EXPECT_LE((matrix_free_vs_assembled<float, TypeParam>(3, 1, options, 65)), 2e-6);
+  {
+    const LaplaceOperator<double, TypeParam> automatic(make_layout<TypeParam>(test_mesh(3, 1), 1));
+    EXPECT_EQ(automatic.options().scatter, ScatterMode::gather);
+  }
+  const auto deep = make_layout<TypeParam>(make_mesh(3, {1, 1, 3}, 3, {0.8, 1.0, 2.0}), 1);
+  const LaplaceOperator<double, TypeParam> gather(deep, options);
+  const AssembledLaplace<double, TypeParam> csr(deep, options.laplace_coefficient, options.mass_coefficient);
+  options.scatter = ScatterMode::atomic;
+  const LaplaceOperator<double, TypeParam> cells(deep, options);
+  auto x = gather.make_vector(), y = gather.make_vector(), z = gather.make_vector();
+  fill_random(*deep, x, 67);
+  gather.vmult(y, x);
+  csr.vmult(z, x);
+  EXPECT_LE(relative_max_difference(y, z), 1e-12);
+  gather.vmult_unconstrained(y, x);
+  cells.vmult_unconstrained(z, x);
+  EXPECT_LE(relative_max_difference(y, z), 1e-12);
+  EXPECT_GT(y.l2_norm(), 0.0);
+}
+
+TYPED_TEST(LaplaceOperatorTest, GatherRefusedAboveDegreeOneOnEveryRank) {
+  LaplaceOptions options;
+  options.scatter = ScatterMode::gather;
+  try {
+    LaplaceOperator<double, TypeParam> op(make_layout<TypeParam>(test_mesh(3, 2), 2), options);
+    FAIL() << "gather accepted at k = 2";
+  } catch (const InputError& e) {
+    EXPECT_TRUE(e.collective());
+    EXPECT_NE(std::string(e.what()).find("Q1 stencil"), std::string::npos) << e.what();
+  }
+}
+
 TYPED_TEST(LaplaceOperatorTest, FloatMatchesToSinglePrecision) {
   for (int dim = 2; dim <= 3; ++dim)
     for (int k : {2, 4}) EXPECT_LE((matrix_free_vs_assembled<float, TypeParam>(dim, k, {}, 5)), 2e-6);

@@ -278,7 +278,7 @@ double relative_residual_after_step(const ContinuousDofLayout<ExecSpace>& layout
 template <class ExecSpace>
 void expect_default_step_equals_global(std::shared_ptr<const CartesianMesh> mesh, int k, int seed,
                                        const std::string& label,
-                                       ThreadStructure structure = ThreadStructure::per_column) {
+                                       ThreadStructure structure = ThreadStructure::automatic) {
   const auto layout = make_layout<ExecSpace>(mesh, k);
   const auto op = std::make_shared<LaplaceOperator<double, ExecSpace>>(layout);
   auto x0 = op->make_vector(), b = op->make_vector(), x = op->make_vector(), y = op->make_vector();
@@ -466,6 +466,85 @@ TYPED_TEST(VertexPatchTest, FloatStepIsCloseToDouble) {
   DistributedVector<double, TypeParam> xfd = opd->make_vector();
   xfd.copy_converted_from(xf);
   EXPECT_LE(relative_max_difference(xfd, xd), 1e-5);
+}
+
+/// k = 1 with a thread per patch (vertex_patch_q1.hpp; the automatic structure there): against the
+/// sequential Algorithm 2.3 with either residual, Helmholtz terms, anisotropic cells, odd and even
+/// cell counts (boundary patches next to Dirichlet nodes, colours of different sizes), and in
+/// float against the double step.
+TYPED_TEST(VertexPatchTest, PerPatchQ1MatchesSequentialAlgorithm) {
+  std::vector<VertexPatchOptions> variants(3);
+  variants[0].structure = variants[1].structure = ThreadStructure::per_patch;
+  variants[0].residual = PatchResidual::full;
+  variants[1].residual = PatchResidual::boundary;  // variants[2]: automatic
+  LaplaceOptions helmholtz;
+  helmholtz.laplace_coefficient = 1.5;
+  helmholtz.mass_coefficient = 0.8;
+  for (const auto& lo : {LaplaceOptions{}, helmholtz}) {
+    check_against_reference<TypeParam>(2, 1, make_mesh(2, {5, 4, 1}, 1, {1.0, 0.6, 1.0}), lo, variants);
+    check_against_reference<TypeParam>(3, 1, make_mesh(3, {3, 4, 5}, 0, {1.0, 0.6, 1.4}), lo, variants);
+  }
+  const auto layout = make_layout<TypeParam>(make_mesh(3, {3, 4, 5}, 1, {1.0, 0.6, 1.4}), 1);
+  const auto op = std::make_shared<LaplaceOperator<double, TypeParam>>(layout);
+  const VertexPatchSmoother<double, TypeParam> automatic(op);
+  EXPECT_EQ(automatic.options().structure, ThreadStructure::per_patch) << automatic.description();
+  VertexPatchOptions columns;
+  columns.structure = ThreadStructure::per_column;
+  const VertexPatchSmoother<double, TypeParam> per_column(op, columns);
+  const auto opf = std::make_shared<LaplaceOperator<float, TypeParam>>(layout);
+  const VertexPatchSmoother<float, TypeParam> single(opf);
+  auto x0 = op->make_vector(), b = op->make_vector(), x = op->make_vector(), y = op->make_vector();
+  auto xf = opf->make_vector(), bf = opf->make_vector();
+  fill_random(*layout, x0, 71);
+  fill_random(*layout, b, 72);
+  for (const auto order : {SweepOrder::forward, SweepOrder::reverse}) {
+    x.copy_from(x0);
+    y.copy_from(x0);
+    automatic.smooth(x, b, order);
+    per_column.smooth(y, b, order);
+    EXPECT_LE(relative_max_difference(x, y), 1e-12);
+    EXPECT_GT(relative_max_difference(x, x0), 1e-2) << "the step must change x";
+    xf.copy_converted_from(x0);
+    bf.copy_converted_from(b);
+    single.smooth(xf, bf, order);
+    y.copy_converted_from(xf);
+    EXPECT_LE(relative_max_difference(y, x), 1e-5);
+  }
+}
+
+TYPED_TEST(VertexPatchTest, PerPatchRefusesWhatItCannotDo) {
+  const auto q1 = std::make_shared<LaplaceOperator<double, TypeParam>>(make_layout<TypeParam>(make_mesh(3, {2, 2, 2}, 0), 1));
+  const auto q2 = std::make_shared<LaplaceOperator<double, TypeParam>>(make_layout<TypeParam>(make_mesh(3, {2, 2, 2}, 0), 2));
+  VertexPatchOptions o;
+  o.structure = ThreadStructure::per_patch;
+  const auto refused = [](auto op, const VertexPatchOptions& options, const char* text) {
+    try {
+      VertexPatchSmoother<double, TypeParam> smoother(op, options);
+      ADD_FAILURE() << "accepted: " << smoother.description();
+    } catch (const InputError& e) {
+      EXPECT_TRUE(e.collective());
+      EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
+    }
+  };
+  refused(q2, o, "Q2 needs per-column");
+  o.kernel = PatchKernel::separate;
+  refused(q1, o, "separate smoother kernel");
+  o.kernel = PatchKernel::fused;
+  o.solver = LocalSolver::inverse;
+  refused(q1, o, "fast-diagonalization local solver");
+  o.solver = LocalSolver::fast_diagonalization;
+  o.patches_per_team = 2;
+  refused(q1, o, "patches per team");
+  // Automatic: the team kernels wherever an option asks for them.
+  using Smoother = VertexPatchSmoother<double, TypeParam>;
+  const auto structure = [](auto op, const VertexPatchOptions& options) { return Smoother(op, options).options().structure; };
+  VertexPatchOptions automatic;
+  automatic.solver = LocalSolver::inverse;
+  EXPECT_EQ(structure(q1, automatic), ThreadStructure::per_column);
+  automatic = {};
+  automatic.kernel = PatchKernel::global;
+  EXPECT_EQ(structure(q1, automatic), ThreadStructure::per_column);
+  EXPECT_EQ(structure(q2, VertexPatchOptions{}), ThreadStructure::per_column);
 }
 
 TYPED_TEST(VertexPatchTest, InvalidOptionsAreRefused) {
