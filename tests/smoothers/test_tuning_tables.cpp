@@ -66,6 +66,8 @@ TEST(TuningTables, VertexPatchRows) {
         // The even-odd forms need at least one output pair (2k − 1 >= 3 interior points).
         if (r.even_odd) EXPECT_GE(k, 2) << where;
         if (r.even_odd_residual) EXPECT_GE(k, 2) << where;
+        // A thread per patch solves one unknown: Q1 patches only (vertex_patch_q1.hpp).
+        if (r.per_patch) EXPECT_EQ(k, 1) << where;
         if (r.interior_threads) {
           EXPECT_EQ(dim, 3) << where;
           EXPECT_LE((ni * ni + r.columns_per_thread - 1) / r.columns_per_thread, r.max_team_size)
@@ -106,6 +108,8 @@ void check_cell_kernel_rows(tensormg::LaplaceTuning (*table)(int, int, TuningTar
         EXPECT_GE(register_cap(r.max_team_size, r.min_teams_per_sm), 64) << where;
         EXPECT_LE(register_cap(r.max_team_size, r.min_teams_per_sm), 255) << where;
         EXPECT_TRUE(r.unroll_outputs == 1 || r.unroll_outputs == n) << where << ": all outputs or none";
+        // The gathered stencil is the Q1 operator's (laplace_q1_gather.hpp).
+        if (r.gather) EXPECT_EQ(k, 1) << where;
         if (target == TuningTarget::device) {
           // The launch uses cells_per_team × lines threads without clamping (laplace_kernels.hpp).
           const int cells = tensormg::cells_per_team_of(r, lines);
