@@ -10,8 +10,6 @@
 namespace tensormg {
 
 namespace {
-/// Nodes along z per thread of the gathering Q1 operator on a GPU (the whole column on the host).
-constexpr local_index q1_gather_z_chunk = 16;
 constexpr EnumName<ScatterMode> scatter_names[] = {{ScatterMode::automatic, "auto"},
                                                    {ScatterMode::atomic, "atomic"},
                                                    {ScatterMode::store_interior, "store-interior"},
@@ -60,12 +58,16 @@ LaplaceOperator<Number, ExecSpace>::LaplaceOperator(std::shared_ptr<const Contin
   if (options_.scatter == ScatterMode::automatic)
     options_.scatter = row.gather ? ScatterMode::gather : ScatterMode::store_interior;
   collectively(layout_->mesh().comm(), [&] {
+    TENSORMG_CHECK(options_.gather_z_nodes >= 0, "gather z nodes per thread must be >= 0 (0: automatic), given "
+                                                     << options_.gather_z_nodes);
     TENSORMG_CHECK(options_.scatter != ScatterMode::gather || k == 1,
                    "the gather scatter mode evaluates the Q1 stencil; Q" << k
                                                                          << " needs atomic, store-interior or coloring");
     cells_per_team_ = choose_cells_per_team<ExecSpace>(table, options.cells_per_team,
                                                        "Q" + std::to_string(k) + " in " + std::to_string(dim) + "D");
   });
+  if (options_.scatter == ScatterMode::gather)
+    gather_z_nodes_ = options_.gather_z_nodes > 0 ? options_.gather_z_nodes : row.gather_z_nodes;
   if (options_.scatter == ScatterMode::gather)
     for (int d = 0; d < 3; ++d) {
       const auto cm = cell_matrices_1d(1, d < dim ? layout_->mesh().h()[d] : 1.0);
@@ -101,7 +103,7 @@ void LaplaceOperator<Number, ExecSpace>::apply(vector_type& dst, const vector_ty
     apply_laplace_q1_gather<Number, ExecSpace>(src.view(), dst.view(), layout_->box(), q1_,
                                                static_cast<Number>(options_.laplace_coefficient),
                                                static_cast<Number>(options_.mass_coefficient), constrained,
-                                               runs_on_host<ExecSpace>() ? 0 : q1_gather_z_chunk);
+                                               gather_z_nodes_);
     dst.compress_add();
     if (constrained) copy_entries(boundary_owned_, dst, src);
     return;

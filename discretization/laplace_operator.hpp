@@ -33,6 +33,9 @@ struct LaplaceOptions {
   double mass_coefficient = 0;     ///< b
   ScatterMode scatter = ScatterMode::automatic;  ///< resolved by the constructor
   int cells_per_team = 0;          ///< 0: chosen per (dim, k) and backend
+  /// ScatterMode::gather in 3D: nodes of a z column per thread (0: the tuning row's; 1: a thread
+  /// per node; at least the column's length: the whole column).
+  int gather_z_nodes = 0;
 };
 
 template <class Number, class ExecSpace = DefaultExec>
@@ -54,6 +57,8 @@ class LaplaceOperator {
   const std::shared_ptr<const ContinuousDofLayout<ExecSpace>>& layout_ptr() const { return layout_; }
   const LaplaceOptions& options() const { return options_; }
   int cells_per_team() const { return cells_per_team_; }
+  /// Nodes of a z column per thread of the gathered 3D operator (0: the whole column; not gathered: 0).
+  int gather_z_nodes() const { return gather_z_nodes_; }
   /// Vector with this operator's layout, zero.
   vector_type make_vector(const std::string& name = "vector") const {
     return vector_type(layout_->partitioner(), name);
@@ -70,6 +75,7 @@ class LaplaceOperator {
   LaplaceOptions options_;
   LaplaceKernelTable<Number, ExecSpace> kernels_;  // launchers of this (dim, k), looked up once
   int cells_per_team_ = 1;
+  int gather_z_nodes_ = 0;
   Kokkos::View<Number*, typename ExecSpace::memory_space> matrices_;
   std::vector<Number> host_matrices_;
   Kokkos::View<local_index*, typename ExecSpace::memory_space> boundary_owned_;  // owned Dirichlet nodes

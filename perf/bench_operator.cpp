@@ -55,11 +55,12 @@ struct Case {
   int cells_per_team;
   std::string evaluation;  ///< dg: cell or patch (DgEvaluation)
   std::string contraction = "auto";  ///< dg patch: auto, lines or blocks (DgPatchContraction)
+  int gather_z_nodes = 0;            ///< cg, gathered Q1: z nodes per thread (0: the tuning row's)
 };
 
 /// The variant column: the scatter mode (cg), the evaluation (dg), with the contraction (dg patch).
 std::string variant_label(const Case& c) {
-  if (!c.dg) return c.scatter;
+  if (!c.dg) return c.gather_z_nodes > 0 ? c.scatter + "/z" + std::to_string(c.gather_z_nodes) : c.scatter;
   return c.evaluation == "patch" ? "patch/" + c.contraction : c.evaluation;
 }
 
@@ -132,6 +133,7 @@ struct ContinuousCase {
     LaplaceOptions options;
     options.scatter = parse_scatter_mode(c.scatter);
     options.cells_per_team = c.cells_per_team;
+    options.gather_z_nodes = c.gather_z_nodes;
     return Operator(std::move(layout), options);
   }
 };
@@ -183,6 +185,7 @@ Json run_case(const Case& c, MPI_Comm comm, int repeats, double spmv_max_gib, co
   // The patch-wise DG evaluation runs the patch kernel: the cell kernel's team shape does not apply.
   const bool patchwise = c.dg && c.evaluation == "patch";
   if (!patchwise) r["cells_per_team"] = op.cells_per_team();
+  if constexpr (std::is_same_v<D, ContinuousCase<Number>>) r["gather_z_nodes"] = op.gather_z_nodes();
   r["dofs"] = layout->n_global_dofs();
   r["seconds"] = seconds;
   r["GDoFps"] = gdofs;
@@ -221,7 +224,7 @@ int main(int argc, char** argv) {
     std::vector<int> dims{3}, degrees{1, 2, 3, 4, 5, 6, 7, 8};
     std::vector<double> dofs{1e6};
     std::vector<std::string> precisions{"double"}, scatters{"auto"}, dg_evaluations{"cell"}, dg_contractions{"auto"};
-    std::vector<int> cells_per_team{0};
+    std::vector<int> cells_per_team{0}, gather_z_nodes{0};
     int repeats = 10;
     double spmv_max_gib = 4;
     std::string ceilings_path, output;
@@ -236,6 +239,10 @@ int main(int argc, char** argv) {
                    "coloring and/or gather (k = 1)")
         ->delimiter(',');
     app.add_option("--cells-per-team", cells_per_team, "cells per team (0: automatic)")->delimiter(',');
+    app.add_option("--gather-z-nodes", gather_z_nodes,
+                   "gathered Q1 operator (k = 1, scatter auto or gather), 3D: z nodes per thread (0: the tuning "
+                   "table's; 1: a thread per node)")
+        ->delimiter(',');
     app.add_option("--dg-contractions", dg_contractions,
                    "dg patch evaluation: the patch kernel's contractions, auto, lines and/or blocks (tensor cores on "
                    "CUDA in FP64 at k = 3)")
@@ -254,8 +261,11 @@ int main(int argc, char** argv) {
     collectively(env.comm(), [&] {
       perf::check_warmup_option();
       TENSORMG_CHECK(!dims.empty() && !degrees.empty() && !dofs.empty() && !precisions.empty() && !scatters.empty() &&
-                         !cells_per_team.empty(),
-                     "--dims, --degrees, --dofs, --precisions, --scatter and --cells-per-team need at least one value");
+                         !cells_per_team.empty() && !gather_z_nodes.empty(),
+                     "--dims, --degrees, --dofs, --precisions, --scatter, --cells-per-team and --gather-z-nodes need at "
+                     "least one value");
+      for (int z : gather_z_nodes)
+        TENSORMG_CHECK(z >= 0 && z <= 65536, "--gather-z-nodes must be in 0..65536 (0: automatic), given " << z);
       TENSORMG_CHECK(!discretizations.empty(), "--discretizations needs at least one value");
       for (const auto& d : discretizations)
         TENSORMG_CHECK(d == "cg" || d == "dg", "discretization '" << d << "': use cg or dg");
@@ -298,8 +308,11 @@ int main(int argc, char** argv) {
                   if ((pc == DgPatchContraction::f16 || pc == DgPatchContraction::f16ec) &&
                       (p != "float" || !dg_patch_has_f16(k)))
                     continue;
+                  // z nodes per thread: the gathered Q1 operator only (scatter auto or gather at k = 1).
+                  const bool gathered = disc == "cg" && k == 1 && (s == "auto" || s == "gather");
                   for (int cpt : cells_per_team)
-                    cases.push_back({disc == "dg", dim, k, n, p, disc == "dg" ? "" : s, cpt, disc == "dg" ? s : "", contraction});
+                    for (int z : gathered ? gather_z_nodes : std::vector<int>{0})
+                      cases.push_back({disc == "dg", dim, k, n, p, disc == "dg" ? "" : s, cpt, disc == "dg" ? s : "", contraction, z});
                 }
     for (const auto& e : dg_contractions) {
       const DgPatchContraction pc = parse_dg_patch_contraction(e);

@@ -95,19 +95,25 @@ TYPED_TEST(LaplaceOperatorTest, GatherMatchesAssembledMatrixAndCellKernel) {
     EXPECT_EQ(automatic.options().scatter, ScatterMode::gather);
   }
   const auto deep = make_layout<TypeParam>(make_mesh(3, {1, 1, 3}, 3, {0.8, 1.0, 2.0}), 1);
-  const LaplaceOperator<double, TypeParam> gather(deep, options);
   const AssembledLaplace<double, TypeParam> csr(deep, options.laplace_coefficient, options.mass_coefficient);
-  options.scatter = ScatterMode::atomic;
-  const LaplaceOperator<double, TypeParam> cells(deep, options);
-  auto x = gather.make_vector(), y = gather.make_vector(), z = gather.make_vector();
-  fill_random(*deep, x, 67);
-  gather.vmult(y, x);
-  csr.vmult(z, x);
-  EXPECT_LE(relative_max_difference(y, z), 1e-12);
-  gather.vmult_unconstrained(y, x);
-  cells.vmult_unconstrained(z, x);
-  EXPECT_LE(relative_max_difference(y, z), 1e-12);
-  EXPECT_GT(y.l2_norm(), 0.0);
+  LaplaceOptions atomic = options;
+  atomic.scatter = ScatterMode::atomic;
+  const LaplaceOperator<double, TypeParam> cells(deep, atomic);
+  // z nodes per thread: the row's, a thread per node, chunks of 7 (the last one partial), more
+  // than the column.
+  for (int z_nodes : {0, 1, 7, 100}) {
+    options.gather_z_nodes = z_nodes;
+    const LaplaceOperator<double, TypeParam> gather(deep, options);
+    auto x = gather.make_vector(), y = gather.make_vector(), z = gather.make_vector();
+    fill_random(*deep, x, 67);
+    gather.vmult(y, x);
+    csr.vmult(z, x);
+    EXPECT_LE(relative_max_difference(y, z), 1e-12) << "z nodes " << z_nodes;
+    gather.vmult_unconstrained(y, x);
+    cells.vmult_unconstrained(z, x);
+    EXPECT_LE(relative_max_difference(y, z), 1e-12) << "z nodes " << z_nodes;
+    EXPECT_GT(y.l2_norm(), 0.0);
+  }
 }
 
 TYPED_TEST(LaplaceOperatorTest, GatherRefusedAboveDegreeOneOnEveryRank) {
@@ -120,6 +126,8 @@ TYPED_TEST(LaplaceOperatorTest, GatherRefusedAboveDegreeOneOnEveryRank) {
     EXPECT_TRUE(e.collective());
     EXPECT_NE(std::string(e.what()).find("Q1 stencil"), std::string::npos) << e.what();
   }
+  options.gather_z_nodes = -1;
+  EXPECT_THROW((LaplaceOperator<double, TypeParam>(make_layout<TypeParam>(test_mesh(3, 1), 1), options)), InputError);
 }
 
 TYPED_TEST(LaplaceOperatorTest, FloatMatchesToSinglePrecision) {

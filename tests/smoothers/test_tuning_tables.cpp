@@ -110,6 +110,7 @@ void check_cell_kernel_rows(tensormg::LaplaceTuning (*table)(int, int, TuningTar
         EXPECT_TRUE(r.unroll_outputs == 1 || r.unroll_outputs == n) << where << ": all outputs or none";
         // The gathered stencil is the Q1 operator's (laplace_q1_gather.hpp).
         if (r.gather) EXPECT_EQ(k, 1) << where;
+        EXPECT_GE(r.gather_z_nodes, 0) << where;
         if (target == TuningTarget::device) {
           // The launch uses cells_per_team × lines threads without clamping (laplace_kernels.hpp).
           const int cells = tensormg::cells_per_team_of(r, lines);
