@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Nsight Compute on the vertex-patch smoother kernel: one launch per degree (default variant).
 # Usage: bash perf/profile_smoother.sh <build dir> <out dir> <dim> <degrees...>
-# Environment: DOFS (default 1e7), TPP (threads per patch: auto, interior, closure or a number).
+# Environment: DOFS (default 1e7), TPP (threads per patch: auto, interior, closure or a number),
+# PRECISION (default double).
 build="$1"; out="$2"; dim="$3"; shift 3
 for k in "$@"; do
-  bench=("$build/perf/tensormg-bench-multigrid" --study smoother --dims "$dim" --degrees "$k" --dofs "${DOFS:-1e7}" --repeats 1
+  bench=("$build/perf/tensormg-bench-multigrid" --study smoother --dims "$dim" --degrees "$k" --dofs "${DOFS:-1e7}" --precisions "${PRECISION:-double}" --repeats 1
          --threads-per-patch "${TPP:-auto}")
   ncu --kernel-name-base demangled --kernel-name regex:VertexPatch.*Kernel --launch-skip 4 --launch-count 1 \
       --section SpeedOfLight --section Occupancy --section WarpStateStats --section MemoryWorkloadAnalysis \
