@@ -9,7 +9,12 @@
 ///
 /// 3D: a thread per (x, y) node column and a chunk of `z_chunk` nodes along z; it keeps the plane
 /// sums of the planes below, at and above its node (a sliding window), so each plane's 3 × 3
-/// values are read once per column (9 loads a node instead of 27). 2D: a thread per node.
+/// values are read once per column (9 loads a node instead of 27). 2D: a thread per node. The
+/// kernel issues about as many instructions as it has loads and multiply-adds: missing
+/// neighbours and Dirichlet nodes zero the 1D weights rather than guard the loads (a Dirichlet
+/// entry, finite, times zero), and the
+/// owned-box index arithmetic (`fast`) is a code path of its own (ncu on the guarded first form:
+/// ~350 instructions a node, 98 registers, h200-2026-11-29-q1-stencil/call2).
 
 #include <Kokkos_Core.hpp>
 
@@ -29,81 +34,85 @@ struct LaplaceQ1Gather {
   bool zero_boundary_input = true;   ///< Dirichlet nodes read as zero
   bool skip_boundary_output = true;  ///< Dirichlet rows get 0 (the caller copies src into them)
   local_index z_chunk = 1, chunks = 1;
+  /// The brick's boundary layers in the box's node coordinates (outside [0, n) where the box does
+  /// not reach them): 32-bit compares in the kernel instead of 64-bit global ones.
+  local_index boundary_lo[3] = {0, 0, 0}, boundary_hi[3] = {0, 0, 0};
 
-  /// Whether global node coordinate g of direction d lies on the brick's boundary.
   KOKKOS_FORCEINLINE_FUNCTION bool dirichlet(int d, local_index i) const {
-    const global_index g = box.offset[d] + i;
-    return g == 0 || g == box.global_nodes[d] - 1;
+    return i == boundary_lo[d] || i == boundary_hi[d];
   }
 
-  /// For a node coordinate i of direction d: which of its neighbours (i − 1, i, i + 1) are read
-  /// (inside the box and, for the constrained operator, not Dirichlet nodes), and its weights.
-  KOKKOS_FORCEINLINE_FUNCTION void direction_of(int d, local_index i, bool (&read)[3], Q1Weights1D<Number>& w) const {
-    const local_index n = box.n[d];
-    for (int a = 0; a < 3; ++a) {
-      const local_index j = i + a - 1;
-      read[a] = j >= 0 && j < n && !(zero_boundary_input && dirichlet(d, j));
+  /// Node coordinate i's weights in direction d: zero towards a neighbour outside the box (no cell
+  /// there) and, for the constrained operator, towards a Dirichlet node (read as zero: the weight
+  /// vanishes instead of the value, so every load is unconditional and in the box).
+  KOKKOS_FORCEINLINE_FUNCTION Q1Weights1D<Number> weights(int d, local_index i) const {
+    Q1Weights1D<Number> w = dir[d].weights(i > 0, i < box.cells[d]);
+    if (zero_boundary_input)
+      for (int a = 0; a < 3; ++a)
+        if (dirichlet(d, i + a - 1)) w.m[a] = w.s[a] = Number(0);
+    return w;
+  }
+
+  /// The plane sums at (ix, iy) of plane z (clamped into the box: its weights are zero outside).
+  /// Fast: the whole column's reads are owned, lexicographic in the owned box (NodeBox).
+  template <bool fast>
+  KOKKOS_FORCEINLINE_FUNCTION void plane(local_index ix, local_index iy, local_index z, const local_index (&x)[3],
+                                         const local_index (&y)[3], const Q1Weights1D<Number>& wx,
+                                         const Q1Weights1D<Number>& wy, Number& mm, Number& st) const {
+    Number v[3][3];
+    for (int b = 0; b < 3; ++b)
+      for (int a = 0; a < 3; ++a)
+        v[b][a] = src(fast ? ix + x[a] + box.o[0] * (iy + y[b] + box.o[1] * z) : box.index(ix + x[a], iy + y[b], z));
+    q1::plane_sums(v, wx, wy, mm, st);
+  }
+
+  template <bool fast>
+  KOKKOS_FORCEINLINE_FUNCTION void column(local_index ix, local_index iy, local_index z0, local_index z1,
+                                          const Q1Weights1D<Number>& wx, const Q1Weights1D<Number>& wy,
+                                          bool skip_xy) const {
+    const local_index nz = box.n[2];
+    // Neighbour offsets, clamped into the box.
+    const local_index x[3] = {ix > 0 ? -1 : 0, 0, ix + 1 < box.n[0] ? 1 : 0};
+    const local_index y[3] = {iy > 0 ? -1 : 0, 0, iy + 1 < box.n[1] ? 1 : 0};
+    Number mm[3], st[3];
+    plane<fast>(ix, iy, z0 > 0 ? z0 - 1 : 0, x, y, wx, wy, mm[1], st[1]);
+    plane<fast>(ix, iy, z0, x, y, wx, wy, mm[2], st[2]);
+    for (local_index iz = z0; iz < z1; ++iz) {
+      mm[0] = mm[1], st[0] = st[1], mm[1] = mm[2], st[1] = st[2];
+      plane<fast>(ix, iy, iz + 1 < nz ? iz + 1 : iz, x, y, wx, wy, mm[2], st[2]);
+      const Q1Weights1D<Number> wz = weights(2, iz);
+      const bool skip = skip_boundary_output && (skip_xy || dirichlet(2, iz));
+      const local_index idx = fast ? ix + box.o[0] * (iy + box.o[1] * iz) : box.index(ix, iy, iz);
+      dst(idx) = skip ? Number(0) : q1::combine_planes(mm, st, wz, laplace, mass);
     }
-    w = dir[d].weights(i > 0, i < box.cells[d]);
   }
 
   /// The last node coordinate of direction d the stencil of node i reads.
   KOKKOS_FORCEINLINE_FUNCTION local_index last_read(int d, local_index i) const { return i + 1 < box.n[d] ? i + 1 : i; }
 
-  /// The 3 × 3 values of plane z around (ix, iy): zero where not read.
-  KOKKOS_FORCEINLINE_FUNCTION void load_plane(local_index ix, local_index iy, local_index iz, const bool (&rx)[3],
-                                              const bool (&ry)[3], bool rz, bool fast, Number (&v)[3][3]) const {
-    for (int b = 0; b < 3; ++b)
-      for (int a = 0; a < 3; ++a) {
-        const bool read = rz && ry[b] && rx[a];
-        const local_index x = ix + a - 1, y = iy + b - 1;
-        const local_index idx = fast ? x + box.o[0] * (y + box.o[1] * iz) : (read ? box.index(x, y, iz) : 0);
-        v[b][a] = read ? src(idx) : Number(0);
-      }
-  }
-
   KOKKOS_INLINE_FUNCTION void operator()(local_index t) const {
     const local_index ix = t % box.n[0];
     const local_index rest = t / box.n[0];
     const local_index iy = rest % box.n[1];
-    bool rx[3], ry[3];
-    Q1Weights1D<Number> wx, wy;
-    direction_of(0, ix, rx, wx);
-    direction_of(1, iy, ry, wy);
-    const bool out_x = dirichlet(0, ix), out_y = dirichlet(1, iy);
+    const Q1Weights1D<Number> wx = weights(0, ix), wy = weights(1, iy);
+    const bool skip_xy = dirichlet(0, ix) || dirichlet(1, iy);
     // Owned nodes come first, lexicographic in the owned box (NodeBox): where every node a thread
     // reads is owned, their indices follow directly.
+    const bool fast_xy = last_read(0, ix) < box.o[0] && last_read(1, iy) < box.o[1];
     if constexpr (dim == 2) {
-      const bool fast = last_read(0, ix) < box.o[0] && last_read(1, iy) < box.o[1];
-      Number v[3][3], mm, st;
-      load_plane(ix, iy, 0, rx, ry, true, fast, v);
-      q1::plane_sums(v, wx, wy, mm, st);
-      const bool skip = skip_boundary_output && (out_x || out_y);
-      dst(box.index(ix, iy, 0)) = skip ? Number(0) : q1::combine_plane(mm, st, laplace, mass);
+      const local_index x[3] = {ix > 0 ? -1 : 0, 0, ix + 1 < box.n[0] ? 1 : 0};
+      const local_index y[3] = {iy > 0 ? -1 : 0, 0, iy + 1 < box.n[1] ? 1 : 0};
+      Number mm, st;
+      if (fast_xy) plane<true>(ix, iy, 0, x, y, wx, wy, mm, st);
+      else plane<false>(ix, iy, 0, x, y, wx, wy, mm, st);
+      const bool skip = skip_boundary_output && skip_xy;
+      dst(fast_xy ? ix + box.o[0] * iy : box.index(ix, iy, 0)) = skip ? Number(0) : q1::combine_plane(mm, st, laplace, mass);
     } else {
       const local_index nz = box.n[2];
       const local_index z0 = (rest / box.n[1]) * z_chunk;
       const local_index z1 = z0 + z_chunk < nz ? z0 + z_chunk : nz;
-      const bool fast = last_read(0, ix) < box.o[0] && last_read(1, iy) < box.o[1] && last_read(2, z1 - 1) < box.o[2];
-      Number mm[3], st[3], v[3][3];
-      // The planes below and at z0 (a plane outside the box sums to zero).
-      for (int c = 0; c < 2; ++c) {
-        const local_index z = z0 + c - 1;
-        const bool rz = z >= 0 && !(zero_boundary_input && dirichlet(2, z));
-        load_plane(ix, iy, z >= 0 ? z : 0, rx, ry, rz, fast, v);
-        q1::plane_sums(v, wx, wy, mm[c + 1], st[c + 1]);
-      }
-      for (local_index iz = z0; iz < z1; ++iz) {
-        mm[0] = mm[1], st[0] = st[1], mm[1] = mm[2], st[1] = st[2];
-        const local_index z = iz + 1;
-        const bool rz = z < nz && !(zero_boundary_input && dirichlet(2, z));
-        load_plane(ix, iy, z < nz ? z : iz, rx, ry, rz, fast, v);
-        q1::plane_sums(v, wx, wy, mm[2], st[2]);
-        const Q1Weights1D<Number> wz = dir[2].weights(iz > 0, iz < box.cells[2]);
-        const bool skip = skip_boundary_output && (out_x || out_y || dirichlet(2, iz));
-        const local_index idx = fast ? ix + box.o[0] * (iy + box.o[1] * iz) : box.index(ix, iy, iz);
-        dst(idx) = skip ? Number(0) : q1::combine_planes(mm, st, wz, laplace, mass);
-      }
+      if (fast_xy && last_read(2, z1 - 1) < box.o[2]) column<true>(ix, iy, z0, z1, wx, wy, skip_xy);
+      else column<false>(ix, iy, z0, z1, wx, wy, skip_xy);
     }
   }
 };
@@ -123,6 +132,10 @@ void apply_laplace_q1_gather(const Kokkos::View<const Number*, typename ExecSpac
     for (int d = 0; d < 3; ++d) kernel.dir[d] = dir[d];
     kernel.laplace = laplace;
     kernel.mass = mass;
+    for (int d = 0; d < 3; ++d) {
+      kernel.boundary_lo[d] = local_index(-box.offset[d]);
+      kernel.boundary_hi[d] = local_index(box.global_nodes[d] - 1 - box.offset[d]);
+    }
     kernel.zero_boundary_input = constrained;
     kernel.skip_boundary_output = constrained;
     const local_index nz = box.dim == 3 ? box.n[2] : 1;
