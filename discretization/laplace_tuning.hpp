@@ -45,7 +45,7 @@ namespace detail {
 /// form saves (3D k = 2: 0.98x), so those rows keep the direct form. Face merging +20/+22/+12% at
 /// k = 2/3/4, −11% at k = 6 (warps mix x positions).
 inline constexpr LaplaceTuning laplace_device_rows[] = {
-    {2, 1, 256, 4, 2, true, 128, "gathered: 1.94x the atomic cell kernel (FP64, h200-2026-11-29-q1-stencil/call1); 32 z nodes a thread 1.03x 16 (3D, call2); the cell kernel: 4 teams of 256, outputs unrolled, faces merged, direct form (h100-2026-11-22-kernels/v4-final)", "h200-2026-11-29-q1-stencil/call1", false, true, 32},
+    {2, 1, 256, 4, 2, true, 128, "gathered: 2.98x the atomic cell kernel (FP64, h200-2026-11-29-q1-stencil/call3); 32 z nodes a thread: 1.03x 16 and 64 (3D FP64, call3); the cell kernel: 4 teams of 256, outputs unrolled, faces merged, direct form (h100-2026-11-22-kernels/v4-final)", "h200-2026-11-29-q1-stencil/call3", false, true, 32},
     {2, 2, 256, 4, 3, true, 128, "4 teams of 256 (64 registers), outputs unrolled, faces merged; direct form", "h100-2026-11-22-kernels/v4-final", false},
     {2, 3, 256, 4, 4, true, 128, "even-odd 1.00x direct (atomic scatter), pairs unrolled, faces merged", "h200-2026-11-29-even-odd/call1", true},
     {2, 4, 256, 4, 5, true, 128, "even-odd 1.01x direct (atomic scatter), pairs unrolled, faces merged", "h200-2026-11-29-even-odd/call1", true},
@@ -55,7 +55,7 @@ inline constexpr LaplaceTuning laplace_device_rows[] = {
     {2, 8, 256, 3, 9, false, 128, "even-odd 1.09x direct (call1); pairs unrolled 1.01x not (45.0 GDoF/s, call2)", "h200-2026-11-29-even-odd", true},
     {2, 9, 256, 3, 10, false, 128, "even-odd 1.28x direct (call1); pairs unrolled 1.15x not (47.1 GDoF/s, call2)", "h200-2026-11-29-even-odd", true},
     {2, 10, 256, 3, 11, false, 128, "even-odd 1.44x direct (call1); pairs unrolled 1.11x not (47.4 GDoF/s, call2)", "h200-2026-11-29-even-odd", true},
-    {3, 1, 256, 4, 2, true, 128, "gathered: 3.48x the atomic cell kernel (FP64, h200-2026-11-29-q1-stencil/call1); 32 z nodes a thread 1.03x 16 (3D, call2); the cell kernel: 4 teams of 256, outputs unrolled, faces merged, direct form (h100-2026-11-22-kernels/v4-final)", "h200-2026-11-29-q1-stencil/call1", false, true, 32},
+    {3, 1, 256, 4, 2, true, 128, "gathered: 7.50x the atomic cell kernel (FP64, h200-2026-11-29-q1-stencil/call3); 32 z nodes a thread: 1.03x 16 and 64 (3D FP64, call3); the cell kernel: 4 teams of 256, outputs unrolled, faces merged, direct form (h100-2026-11-22-kernels/v4-final)", "h200-2026-11-29-q1-stencil/call3", false, true, 32},
     {3, 2, 256, 4, 3, true, 128, "faces merged (+20%); direct form (even-odd 0.98x)", "h200-2026-11-29-even-odd/call1", false},
     {3, 3, 256, 4, 4, true, 128, "even-odd 1.03x direct (atomic scatter), pairs unrolled, faces merged", "h200-2026-11-29-even-odd/call1", true},
     {3, 4, 256, 4, 5, true, 128, "even-odd 1.03x direct (atomic scatter), pairs unrolled, faces merged", "h200-2026-11-29-even-odd/call1", true},

@@ -92,7 +92,7 @@ namespace detail {
 inline constexpr PatchTuning patch_device_rows[] = {
     // 2D: one column per thread; 4 teams of 256 (64 registers) up to k = 4, 3 up to k = 7, 2 above;
     // outputs unrolled fully up to 2k − 1 = 9, not above; teams near 64 threads from k = 3 on.
-    {2, 1, 1, 1, false, 256, 4, 1, false, false, true, false, false, 128, 128, "a thread per patch: 3.45x per column (FP64, h200-2026-11-29-q1-stencil/call1); per column: 64 registers at 4 teams (h100-2026-11-21-multigrid/v2-launch-bounds)", "h200-2026-11-29-q1-stencil/call1", true, 0, false, false, 0, 0, true},
+    {2, 1, 1, 1, false, 256, 4, 1, false, false, true, false, false, 128, 128, "a thread per patch: 3.44x per column (FP64, h200-2026-11-29-q1-stencil/call3); per column: 64 registers at 4 teams (h100-2026-11-21-multigrid/v2-launch-bounds)", "h200-2026-11-29-q1-stencil/call3", true, 0, false, false, 0, 0, true},
     {2, 2, 1, 1, false, 256, 4, 3, false, false, true, false, false, 128, 128, "register cap: 64 registers at 4 teams", "h100-2026-11-21-multigrid/v2-launch-bounds", true, 0, true, true},
     {2, 3, 1, 1, false, 256, 4, 5, false, false, true, false, false, 64, 64, "teams of 64 threads measured faster from k = 3 on", "h100-2026-11-21-multigrid/v2-launch-bounds", true, 0, true, true},
     {2, 4, 1, 1, false, 256, 3, 7, false, false, true, false, false, 64, 64, "3 teams (85 registers): 15.1 GDoF/s vs 11.9 at 4 teams (64) since the kernel split", "h100-2026-11-24-shared-primitives/variants", true, 0, true, true},
@@ -104,7 +104,7 @@ inline constexpr PatchTuning patch_device_rows[] = {
     {2, 10, 1, 1, false, 256, 2, 1, false, false, false, false, false, 64, 64, "2 teams (128 registers): columns of 2(2k+1) doubles", "h100-2026-11-21-multigrid/v2-launch-bounds", true, 0, true, true},
     // 3D: chained FMAs (v19: k = 4 +2%, 5 +6%, 6 +4%), boxes in place (v10: +13% k = 5, +8% k = 6),
     // a thread per interior column from k = 2 on (v8–v10), team targets 128/160/196/256 (v11).
-    {3, 1, 1, 1, false, 256, 4, 1, true, false, true, true, false, 256, 128, "a thread per patch: 4.05x per column (FP64, h200-2026-11-29-q1-stencil/call1); per column: 4 teams of 256 (h100-2026-11-22-smoother/v10-final)", "h200-2026-11-29-q1-stencil/call1", true, 0, false, false, 0, 0, true},
+    {3, 1, 1, 1, false, 256, 4, 1, true, false, true, true, false, 256, 128, "a thread per patch: 6.93x per column (FP64, h200-2026-11-29-q1-stencil/call3); per column: 4 teams of 256 (h100-2026-11-22-smoother/v10-final)", "h200-2026-11-29-q1-stencil/call3", true, 0, false, false, 0, 0, true},
     {3, 2, 1, 1, false, 256, 4, 3, true, false, true, true, true, 128, 128, "interior threads; teams of 128", "h100-2026-11-22-smoother/v11-fused-q7-48k", true, 0, true, true},
     {3, 3, 1, 1, false, 256, 4, 5, true, false, true, true, true, 160, 128, "teams of 160 (+27% from the register cap)", "h100-2026-11-22-smoother/v11-fused-q7-48k", true, 0, true, true},
     {3, 4, 1, 1, false, 224, 4, 7, true, true, true, true, true, 196, 128, "4 teams of 224 with 72 registers (+38%, v12); b prefetch +1..3%; float 8 patches (224 threads by the launch bound)", "h100-2026-11-22-smoother/v12-local-arrays-launch-bounds", true, 392, true, true},
