@@ -27,62 +27,74 @@ namespace {
 /// nodes (coarse node i/2) and 1/2, 1/2 at odd ones (coarse nodes (i−1)/2, (i+1)/2); prolongation
 /// takes the tensor product of these (≤ 2^d terms per fine node), restriction, its transpose, sums
 /// the fine nodes 2j−1, 2j, 2j+1 with weights 1/2, 1, 1/2 per direction (≤ 3^d terms per coarse
-/// node). Each thread writes its own output: no scratch, no barriers, no atomics.
+/// node). Each thread writes its own output: no scratch, no barriers, no atomics. A thread reads a
+/// fixed 2^d (prolongation) or 3^d (restriction) inputs, missing ones at a clamped coordinate
+/// with weight zero, and indexes the owned box directly where its inputs are owned (the form of
+/// the Q1 stencil kernels, discretization/q1_stencil.hpp: the guarded loads and NodeBox::index
+/// calls of the first form cost more instructions than the loads).
 ///
 /// Several ranks: fine local node i lies over coarse local node offset + i/2 (offset 0 where the
 /// boxes nest, the fine box's place in the whole coarse level where that is replicated).
 /// Prolongation writes every local fine node, ghosts included, from the coarse nodes (with their
 /// ghosts); restriction sums only the fine nodes this rank owns into every local coarse node, and
 /// the caller adds the ranks' shares (compress_add into the owners, or the sum over the ranks).
-template <class Number, class ExecSpace>
+template <int dim, int mode, class Number, class ExecSpace>  // mode: 0 assign, 1 add, 2 transpose
 struct TransferByNodeQ1 {
+  static constexpr int taps = mode == 2 ? 3 : 2;  ///< inputs per direction
   Kokkos::View<const Number*, typename ExecSpace::memory_space> in;
   Kokkos::View<Number*, typename ExecSpace::memory_space> out;
   NodeBox coarse, fine;
   local_index offset[3] = {0, 0, 0};  ///< coarse coordinate of fine node 0 (fine coordinate / 2)
-  int mode = 0;  // 0 assign, 1 add, 2 transpose
+
+  /// Index of a node of a box; fast: owned, lexicographic in the owned box (NodeBox).
+  KOKKOS_FORCEINLINE_FUNCTION static local_index index(const NodeBox& b, bool fast, local_index x, local_index y,
+                                                       local_index z) {
+    return fast ? x + b.o[0] * (y + b.o[1] * z) : b.index(x, y, z);
+  }
 
   KOKKOS_INLINE_FUNCTION void operator()(local_index node) const {
     const NodeBox& o = mode == 2 ? coarse : fine;  // the box of the outputs
+    const NodeBox& src = mode == 2 ? fine : coarse;
     const local_index i[3] = {node % o.n[0], (node / o.n[0]) % o.n[1], node / (o.n[0] * o.n[1])};
-    // Per direction: the input nodes and their weights.
-    local_index at[3][3];
-    Number w[3][3];
-    int count[3];
-    for (int d = 0; d < 3; ++d) {
-      count[d] = 0;
-      if (d >= fine.dim) {
-        at[d][0] = 0;
-        w[d][0] = 1;
-        count[d] = 1;
-      } else if (mode == 2) {  // fine neighbours 2j−1, 2j, 2j+1 of coarse node j, those owned here
-        for (int s = -1; s <= 1; ++s) {
-          const local_index f = 2 * (i[d] - offset[d]) + s;
-          if (f < 0 || f >= fine.o[d]) continue;
-          at[d][count[d]] = f;
-          w[d][count[d]++] = s == 0 ? Number(1) : Number(0.5);
+    // Per direction a fixed number of inputs: coordinates clamped into the owned range where an
+    // input does not exist (a fine node another rank owns, the even node's second parent) and
+    // its weight zero, so that every load is unconditional and the loops have constant trip counts.
+    local_index at[3][taps] = {};
+    Number w[3][taps] = {};
+    bool fast = true;
+    for (int d = 0; d < dim; ++d) {
+      if constexpr (mode == 2) {  // fine neighbours 2j−1, 2j, 2j+1 of coarse node j, those owned here
+        if (fine.o[d] == 0) {      // this rank owns no fine node: its share is zero
+          if constexpr (mode == 2) out(o.index(i[0], i[1], i[2])) = Number(0);
+          return;
         }
-      } else if (i[d] % 2 == 0) {
+        for (int s = 0; s < 3; ++s) {
+          const local_index f = 2 * (i[d] - offset[d]) + s - 1;
+          const bool owned = f >= 0 && f < fine.o[d];
+          at[d][s] = owned ? f : (f < 0 ? 0 : fine.o[d] - 1);
+          w[d][s] = owned ? (s == 1 ? Number(1) : Number(0.5)) : Number(0);
+        }
+        fast = fast && at[d][2] < src.o[d];
+      } else {  // coarse parents of fine node i: one (even i) or two (odd)
+        const bool odd = i[d] % 2 != 0;
         at[d][0] = offset[d] + i[d] / 2;
-        w[d][0] = 1;
-        count[d] = 1;
-      } else {
-        at[d][0] = offset[d] + (i[d] - 1) / 2;
         at[d][1] = offset[d] + (i[d] + 1) / 2;
-        w[d][0] = w[d][1] = Number(0.5);
-        count[d] = 2;
+        w[d][0] = odd ? Number(0.5) : Number(1);
+        w[d][1] = odd ? Number(0.5) : Number(0);
+        fast = fast && at[d][1] < src.o[d];
       }
     }
-    const NodeBox& src = mode == 2 ? fine : coarse;
+    if constexpr (dim == 2) w[2][0] = Number(1);
     Number v = 0;
-    for (int c = 0; c < count[2]; ++c)
-      for (int b = 0; b < count[1]; ++b) {
+    for (int c = 0; c < (dim == 3 ? taps : 1); ++c)
+      for (int b = 0; b < taps; ++b) {
         Number row = 0;
-        for (int a = 0; a < count[0]; ++a) row += w[0][a] * in(src.index(at[0][a], at[1][b], at[2][c]));
+        for (int a = 0; a < taps; ++a) row += w[0][a] * in(index(src, fast, at[0][a], at[1][b], at[2][c]));
         v += w[2][c] * w[1][b] * row;
       }
-    const local_index idx = o.index(i[0], i[1], i[2]);
-    if (mode == 1) out(idx) += v;
+    const bool fast_out = i[0] < o.o[0] && i[1] < o.o[1] && i[2] < o.o[2];
+    const local_index idx = index(o, fast_out, i[0], i[1], i[2]);
+    if constexpr (mode == 1) out(idx) += v;
     else out(idx) = v;
   }
 };
@@ -132,16 +144,25 @@ Transfer<Number, ExecSpace>::Transfer(std::shared_ptr<const ContinuousDofLayout<
 
 template <class Number, class ExecSpace>
 void Transfer<Number, ExecSpace>::apply_by_node(Mode mode, vector_type& out, const vector_type& in) const {
-  TransferByNodeQ1<Number, ExecSpace> kernel;
-  kernel.in = in.view();
-  kernel.out = out.view();
-  kernel.coarse = coarse_->box();
-  kernel.fine = fine_->box();
-  kernel.mode = mode == Mode::assign ? 0 : mode == Mode::add ? 1 : 2;
-  for (int d = 0; d < 3; ++d) kernel.offset[d] = parent_begin_[d];
-  const NodeBox& o = mode == Mode::transpose ? kernel.coarse : kernel.fine;
-  Kokkos::parallel_for(mode == Mode::transpose ? "tensormg::transfer::restrict_q1" : "tensormg::transfer::prolongate_q1",
-                       Kokkos::RangePolicy<ExecSpace>(0, o.n[0] * o.n[1] * o.n[2]), kernel);
+  const auto run = [&](auto kernel) {
+    kernel.in = in.view();
+    kernel.out = out.view();
+    kernel.coarse = coarse_->box();
+    kernel.fine = fine_->box();
+    for (int d = 0; d < 3; ++d) kernel.offset[d] = parent_begin_[d];
+    const NodeBox& o = mode == Mode::transpose ? kernel.coarse : kernel.fine;
+    Kokkos::parallel_for(mode == Mode::transpose ? "tensormg::transfer::restrict_q1" : "tensormg::transfer::prolongate_q1",
+                         Kokkos::RangePolicy<ExecSpace>(0, o.n[0] * o.n[1] * o.n[2]), kernel);
+  };
+  const bool three = coarse_->dim() == 3;
+  switch (mode) {
+    case Mode::assign:
+      return three ? run(TransferByNodeQ1<3, 0, Number, ExecSpace>{}) : run(TransferByNodeQ1<2, 0, Number, ExecSpace>{});
+    case Mode::add:
+      return three ? run(TransferByNodeQ1<3, 1, Number, ExecSpace>{}) : run(TransferByNodeQ1<2, 1, Number, ExecSpace>{});
+    case Mode::transpose:
+      return three ? run(TransferByNodeQ1<3, 2, Number, ExecSpace>{}) : run(TransferByNodeQ1<2, 2, Number, ExecSpace>{});
+  }
 }
 
 template <class Number, class ExecSpace>
