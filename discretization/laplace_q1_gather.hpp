@@ -33,7 +33,7 @@ struct LaplaceQ1Gather {
   Number laplace = 1, mass = 0;
   bool zero_boundary_input = true;   ///< Dirichlet nodes read as zero
   bool skip_boundary_output = true;  ///< Dirichlet rows get 0 (the caller copies src into them)
-  local_index z_chunk = 1, chunks = 1;
+  local_index z_chunk = 1;  ///< 3D: nodes of a z column per thread
   /// The brick's boundary layers in the box's node coordinates (outside [0, n) where the box does
   /// not reach them): 32-bit compares in the kernel instead of 64-bit global ones.
   local_index boundary_lo[3] = {0, 0, 0}, boundary_hi[3] = {0, 0, 0};
@@ -140,8 +140,8 @@ void apply_laplace_q1_gather(const Kokkos::View<const Number*, typename ExecSpac
     kernel.skip_boundary_output = constrained;
     const local_index nz = box.dim == 3 ? box.n[2] : 1;
     kernel.z_chunk = z_chunk > 0 && z_chunk < nz ? z_chunk : nz;
-    kernel.chunks = (nz + kernel.z_chunk - 1) / kernel.z_chunk;
-    const std::int64_t threads = std::int64_t(box.n[0]) * box.n[1] * (box.dim == 3 ? kernel.chunks : 1);
+    const local_index chunks = (nz + kernel.z_chunk - 1) / kernel.z_chunk;
+    const std::int64_t threads = std::int64_t(box.n[0]) * box.n[1] * (box.dim == 3 ? chunks : 1);
     Kokkos::parallel_for("tensormg::operator::laplace::q1_gather",
                          Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<local_index>>(0, local_index(threads)), kernel);
   };
