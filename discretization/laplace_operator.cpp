@@ -53,10 +53,10 @@ LaplaceOperator<Number, ExecSpace>::LaplaceOperator(std::shared_ptr<const Contin
   const int dim = layout_->dim(), k = layout_->degree();
   kernels_ = laplace_kernels<Number, ExecSpace>(dim, k);
   const auto& table = kernels_;
-  // Every rank checks the same options: a refusal is collective (one message, exit code 2).
   const LaplaceTuning row = laplace_tuning(dim, k, tuning_target<ExecSpace>());
   if (options_.scatter == ScatterMode::automatic)
     options_.scatter = row.gather ? ScatterMode::gather : ScatterMode::store_interior;
+  // Every rank checks the same options: a refusal is collective (one message, exit code 2).
   collectively(layout_->mesh().comm(), [&] {
     TENSORMG_CHECK(options_.gather_z_nodes >= 0, "gather z nodes per thread must be >= 0 (0: automatic), given "
                                                      << options_.gather_z_nodes);
@@ -66,13 +66,13 @@ LaplaceOperator<Number, ExecSpace>::LaplaceOperator(std::shared_ptr<const Contin
     cells_per_team_ = choose_cells_per_team<ExecSpace>(table, options.cells_per_team,
                                                        "Q" + std::to_string(k) + " in " + std::to_string(dim) + "D");
   });
-  if (options_.scatter == ScatterMode::gather)
+  if (options_.scatter == ScatterMode::gather) {
     gather_z_nodes_ = options_.gather_z_nodes > 0 ? options_.gather_z_nodes : row.gather_z_nodes;
-  if (options_.scatter == ScatterMode::gather)
     for (int d = 0; d < 3; ++d) {
       const auto cm = cell_matrices_1d(1, d < dim ? layout_->mesh().h()[d] : 1.0);
       q1_[d] = q1::direction<Number>(cm.mass.data(), cm.stiffness.data());
     }
+  }
   const auto host = matrices_1d();
   matrices_ = Kokkos::View<Number*, typename ExecSpace::memory_space>("tensormg::operator::matrices_1d", host.size());
   host_matrices_.assign(host.begin(), host.end());
