@@ -19,14 +19,12 @@
 #include <Kokkos_Core.hpp>
 
 #include "discretization/continuous_dof_layout.hpp"
-#include "discretization/laplace_tuning.hpp"
 #include "discretization/q1_stencil.hpp"
 
 namespace tensormg {
 
 template <int dim, class Number, class ExecSpace>
 struct LaplaceQ1Gather {
-  static constexpr int dimension = dim;
   using memory_space = typename ExecSpace::memory_space;
   Kokkos::View<const Number*, memory_space> src;
   Kokkos::View<Number*, memory_space> dst;
@@ -144,13 +142,8 @@ void apply_laplace_q1_gather(const Kokkos::View<const Number*, typename ExecSpac
     kernel.z_chunk = z_chunk > 0 && z_chunk < nz ? z_chunk : nz;
     const local_index chunks = (nz + kernel.z_chunk - 1) / kernel.z_chunk;
     const std::int64_t threads = std::int64_t(box.n[0]) * box.n[1] * (box.dim == 3 ? chunks : 1);
-    // The launch bounds of the k = 1 row (256 threads, 4 blocks per SM: 64 registers; without
-    // them the kernel took 88 and 31% occupancy, ncu of h200-2026-11-29-q1-stencil/call3).
-    constexpr LaplaceTuning row = laplace_tuning(decltype(kernel)::dimension, 1, tuning_target<ExecSpace>());
-    using Bounds = Kokkos::LaunchBounds<row.max_team_size, row.min_teams_per_sm>;
     Kokkos::parallel_for("tensormg::operator::laplace::q1_gather",
-                         Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<local_index>, Bounds>(0, local_index(threads)),
-                         kernel);
+                         Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<local_index>>(0, local_index(threads)), kernel);
   };
   if (box.dim == 2) run(LaplaceQ1Gather<2, Number, ExecSpace>{});
   else run(LaplaceQ1Gather<3, Number, ExecSpace>{});

@@ -19,13 +19,11 @@
 
 #include "discretization/q1_stencil.hpp"
 #include "smoothers/vertex_patch_args.hpp"
-#include "smoothers/vertex_patch_tuning.hpp"
 
 namespace tensormg {
 
 template <int dim, class Number, class ExecSpace>
 struct VertexPatchQ1Kernel {
-  static constexpr int dimension = dim;
   using memory_space = typename ExecSpace::memory_space;
   Kokkos::View<Number*, memory_space> x;
   Kokkos::View<const Number*, memory_space> b;
@@ -110,12 +108,8 @@ void launch_vertex_patch_q1(const PatchKernelArgs<Number, ExecSpace>& args, cons
       kernel.boundary_lo[d] = local_index(-args.box.offset[d]);
       kernel.boundary_hi[d] = local_index(args.box.global_nodes[d] - 1 - args.box.offset[d]);
     }
-    // The launch bounds of the k = 1 row (256 threads, 4 blocks per SM: 64 registers; without
-    // them the FP64 kernel took 80 and 37.5% occupancy, ncu of h200-2026-11-29-q1-stencil/call3).
-    constexpr PatchTuning row = patch_tuning(decltype(kernel)::dimension, 1, tuning_target<ExecSpace>());
-    using Bounds = Kokkos::LaunchBounds<row.max_team_size, row.min_teams_per_sm>;
     Kokkos::parallel_for("tensormg::smoother::vertex_patch::q1",
-                         Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<local_index>, Bounds>(0, patches.size()), kernel);
+                         Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<local_index>>(0, patches.size()), kernel);
   };
   if (args.box.dim == 2) run(VertexPatchQ1Kernel<2, Number, ExecSpace>{});
   else run(VertexPatchQ1Kernel<3, Number, ExecSpace>{});
