@@ -68,10 +68,7 @@ LaplaceOperator<Number, ExecSpace>::LaplaceOperator(std::shared_ptr<const Contin
   });
   if (options_.scatter == ScatterMode::gather) {
     gather_z_nodes_ = options_.gather_z_nodes > 0 ? options_.gather_z_nodes : row.gather_z_nodes;
-    for (int d = 0; d < 3; ++d) {
-      const auto cm = cell_matrices_1d(1, d < dim ? layout_->mesh().h()[d] : 1.0);
-      q1_[d] = q1::direction<Number>(cm.mass.data(), cm.stiffness.data());
-    }
+    q1::directions(layout_->mesh(), q1_);
   }
   const auto host = matrices_1d();
   matrices_ = Kokkos::View<Number*, typename ExecSpace::memory_space>("tensormg::operator::matrices_1d", host.size());

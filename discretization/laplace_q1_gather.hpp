@@ -34,22 +34,15 @@ struct LaplaceQ1Gather {
   bool zero_boundary_input = true;   ///< Dirichlet nodes read as zero
   bool skip_boundary_output = true;  ///< Dirichlet rows get 0 (the caller copies src into them)
   local_index z_chunk = 1;  ///< 3D: nodes of a z column per thread
-  /// The brick's boundary layers in the box's node coordinates (outside [0, n) where the box does
-  /// not reach them): 32-bit compares in the kernel instead of 64-bit global ones.
-  local_index boundary_lo[3] = {0, 0, 0}, boundary_hi[3] = {0, 0, 0};
+  Q1BoundaryLayers boundary;
 
-  KOKKOS_FORCEINLINE_FUNCTION bool dirichlet(int d, local_index i) const {
-    return i == boundary_lo[d] || i == boundary_hi[d];
-  }
+  KOKKOS_FORCEINLINE_FUNCTION bool dirichlet(int d, local_index i) const { return boundary.contains(d, i); }
 
   /// Node coordinate i's weights in direction d: zero towards a neighbour outside the box (no cell
-  /// there) and, for the constrained operator, towards a Dirichlet node (read as zero: the weight
-  /// vanishes instead of the value, so every load is unconditional and in the box).
+  /// there) and, for the constrained operator, towards a Dirichlet node.
   KOKKOS_FORCEINLINE_FUNCTION Q1Weights1D<Number> weights(int d, local_index i) const {
     Q1Weights1D<Number> w = dir[d].weights(i > 0, i < box.cells[d]);
-    if (zero_boundary_input)
-      for (int a = 0; a < 3; ++a)
-        if (dirichlet(d, i + a - 1)) w.m[a] = w.s[a] = Number(0);
+    if (zero_boundary_input) boundary.zero_dirichlet(d, i, w);
     return w;
   }
 
@@ -132,10 +125,7 @@ void apply_laplace_q1_gather(const Kokkos::View<const Number*, typename ExecSpac
     for (int d = 0; d < 3; ++d) kernel.dir[d] = dir[d];
     kernel.laplace = laplace;
     kernel.mass = mass;
-    for (int d = 0; d < 3; ++d) {
-      kernel.boundary_lo[d] = local_index(-box.offset[d]);
-      kernel.boundary_hi[d] = local_index(box.global_nodes[d] - 1 - box.offset[d]);
-    }
+    kernel.boundary = Q1BoundaryLayers(box);
     kernel.zero_boundary_input = constrained;
     kernel.skip_boundary_output = constrained;
     const local_index nz = box.dim == 3 ? box.n[2] : 1;

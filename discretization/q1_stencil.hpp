@@ -15,6 +15,10 @@
 
 #include <Kokkos_Core.hpp>
 
+#include "discretization/cartesian_mesh.hpp"
+#include "discretization/continuous_dof_layout.hpp"
+#include "discretization/polynomials_1d.hpp"
+
 namespace tensormg {
 
 /// A node's 1D weights in one direction: index 0 the lower neighbour, 1 the node, 2 the upper one.
@@ -41,6 +45,29 @@ struct Q1Direction {
     w.m[2] = above ? M[0][1] : Number(0);
     w.s[2] = above ? K[0][1] : Number(0);
     return w;
+  }
+};
+
+/// The brick's boundary (Dirichlet) layers in a box's node coordinates, outside [0, n) where the
+/// box does not reach them: 32-bit compares in the kernels instead of NodeBox's 64-bit global ones.
+struct Q1BoundaryLayers {
+  local_index lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+  Q1BoundaryLayers() = default;
+  explicit Q1BoundaryLayers(const NodeBox& box) {
+    for (int d = 0; d < 3; ++d) {
+      lo[d] = local_index(-box.offset[d]);
+      hi[d] = local_index(box.global_nodes[d] - 1 - box.offset[d]);
+    }
+  }
+  /// Whether node coordinate i of direction d lies on the brick's boundary.
+  KOKKOS_FORCEINLINE_FUNCTION bool contains(int d, local_index i) const { return i == lo[d] || i == hi[d]; }
+  /// Node coordinate i's weights in direction d with those towards a Dirichlet node (the node
+  /// itself included) zeroed: read as zero, the weight vanishes instead of the value, so every
+  /// load is unconditional (a finite entry times zero).
+  template <class Number>
+  KOKKOS_FORCEINLINE_FUNCTION void zero_dirichlet(int d, local_index i, Q1Weights1D<Number>& w) const {
+    for (int a = 0; a < 3; ++a)
+      if (contains(d, i + a - 1)) w.m[a] = w.s[a] = Number(0);
   }
 };
 
@@ -76,16 +103,18 @@ KOKKOS_FORCEINLINE_FUNCTION Number combine_plane(Number mm, Number st, Number la
   return laplace * st + mass * mm;
 }
 
-/// The 1D matrices of a direction from row-major 2 × 2 cell matrices (polynomials_1d.hpp).
+/// The 1D Q1 cell matrices of every direction of a mesh (directions beyond its dimension: cell
+/// length 1, unused).
 template <class Number>
-inline Q1Direction<Number> direction(const double* mass, const double* stiffness) {
-  Q1Direction<Number> d;
-  for (int i = 0; i < 2; ++i)
-    for (int j = 0; j < 2; ++j) {
-      d.M[i][j] = Number(mass[2 * i + j]);
-      d.K[i][j] = Number(stiffness[2 * i + j]);
-    }
-  return d;
+inline void directions(const CartesianMesh& mesh, Q1Direction<Number> (&dir)[3]) {
+  for (int d = 0; d < 3; ++d) {
+    const CellMatrices1D cm = cell_matrices_1d(1, d < mesh.dim() ? mesh.h()[d] : 1.0);
+    for (int i = 0; i < 2; ++i)
+      for (int j = 0; j < 2; ++j) {
+        dir[d].M[i][j] = Number(cm.m(i, j));
+        dir[d].K[i][j] = Number(cm.a(i, j));
+      }
+  }
 }
 
 /// The diagonal entry of a node with cells on every side, in double.

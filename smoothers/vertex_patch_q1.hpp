@@ -34,15 +34,12 @@ struct VertexPatchQ1Kernel {
   Number inverse_diagonal = 1;
   bool boundary_residual = true;
 
-  /// The brick's boundary layers in the box's node coordinates (PatchKernelArgs' box).
-  local_index boundary_lo[3] = {0, 0, 0}, boundary_hi[3] = {0, 0, 0};
+  Q1BoundaryLayers boundary;  ///< of PatchKernelArgs' box
 
-  /// The vertex's weights in direction d with those towards a Dirichlet neighbour zeroed (read
-  /// as zero: the weight vanishes instead of the value, so the loads are unconditional).
+  /// The vertex's weights in direction d with those towards a Dirichlet neighbour zeroed.
   KOKKOS_FORCEINLINE_FUNCTION Q1Weights1D<Number> weights(int d, local_index vertex) const {
     Q1Weights1D<Number> v = w[d];
-    for (int a = 0; a < 3; a += 2)
-      if (vertex + a - 1 == boundary_lo[d] || vertex + a - 1 == boundary_hi[d]) v.m[a] = v.s[a] = Number(0);
+    boundary.zero_dirichlet(d, vertex, v);
     return v;
   }
 
@@ -104,10 +101,7 @@ void launch_vertex_patch_q1(const PatchKernelArgs<Number, ExecSpace>& args, cons
     kernel.mass = args.mass;
     kernel.inverse_diagonal = inverse_diagonal;
     kernel.boundary_residual = args.boundary_residual;
-    for (int d = 0; d < 3; ++d) {
-      kernel.boundary_lo[d] = local_index(-args.box.offset[d]);
-      kernel.boundary_hi[d] = local_index(args.box.global_nodes[d] - 1 - args.box.offset[d]);
-    }
+    kernel.boundary = Q1BoundaryLayers(args.box);
     Kokkos::parallel_for("tensormg::smoother::vertex_patch::q1",
                          Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<local_index>>(0, patches.size()), kernel);
   };

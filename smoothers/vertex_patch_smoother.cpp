@@ -6,7 +6,6 @@
 
 #include "core/error.hpp"
 #include "core/profiling.hpp"
-#include "discretization/polynomials_1d.hpp"
 #include "smoothers/vertex_patch_q1.hpp"
 
 namespace tensormg {
@@ -108,10 +107,7 @@ VertexPatchSmoother<Number, ExecSpace>::VertexPatchSmoother(std::shared_ptr<cons
     options_.patches_per_team = options_.threads_per_patch = 1;
     if (options_.residual == PatchResidual::automatic)
       options_.residual = row.boundary_residual ? PatchResidual::boundary : PatchResidual::full;
-    for (int d = 0; d < 3; ++d) {
-      const auto cm = cell_matrices_1d(1, d < dim ? mesh.h()[d] : 1.0);
-      q1_[d] = q1::direction<Number>(cm.mass.data(), cm.stiffness.data());
-    }
+    q1::directions(mesh, q1_);
     q1_inverse_diagonal_ = Number(1.0 / q1::interior_diagonal(dim, q1_, opts.laplace_coefficient, opts.mass_coefficient));
     if (distributed_) build_halo_box();
     return;
