@@ -20,9 +20,9 @@ using DefaultExec = Kokkos::DefaultExecutionSpace;
 /// The host execution space used for set-up and host references.
 using HostExec = Kokkos::DefaultHostExecutionSpace;
 #if defined(TENSORMG_ONE_SPACE)
-/// A host build configured with TENSORMG_SECOND_SPACE=OFF (CMakeLists.txt): every template is
-/// instantiated and tested for DefaultExec only, and there is no SecondaryExec (the sanitizer
-/// build of CI, where the Serial twins of the OpenMP kernels doubled the compile time).
+/// A host build without TENSORMG_SECOND_SPACE (CMakeLists.txt; the default): every template is
+/// instantiated and tested for DefaultExec only, and there is no SecondaryExec (the Serial twins
+/// of the OpenMP kernels doubled the compile time and ran the same code).
 static_assert(std::is_same_v<DefaultExec, HostExec>, "TENSORMG_ONE_SPACE is for host-only builds");
 #define TENSORMG_FOR_EACH_NUMBER_AND_SPACE(M) M(double, ::tensormg::DefaultExec) M(float, ::tensormg::DefaultExec)
 /// Its argument (an explicit instantiation for SecondaryExec) where the build has a second space.
