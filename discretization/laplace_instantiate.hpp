@@ -4,9 +4,22 @@
 /// instantiates it for one (dim, k) and every (number type, execution space); included only by
 /// the translation units discretization/CMakeLists.txt generates (cmake/TensormgInstantiate.cmake).
 
+#include "discretization/laplace_gather.hpp"
 #include "discretization/laplace_kernels.hpp"
 
 namespace tensormg {
+
+/// The gathering operator's entries (none at k = 1: the Q1 stencil needs no table).
+template <int dim, int k, class Number, class ExecSpace>
+constexpr auto gather_launcher() {
+  if constexpr (k >= 2) return &launch_gather_operator<dim, k, Number, ExecSpace>;
+  else return static_cast<void (*)(const CellKernelArgs<Number, ExecSpace>&)>(nullptr);
+}
+template <int dim, int k, class Number, class ExecSpace>
+constexpr auto gather_scratch() {
+  if constexpr (k >= 2) return &LaplaceGatherKernel<dim, k, Number, ExecSpace>::scratch_bytes;
+  else return static_cast<std::size_t (*)(const GatherTile&)>(nullptr);
+}
 
 template <int dim, int k, class Number, class ExecSpace>
 LaplaceKernelTable<Number, ExecSpace> laplace_kernels_of() {
@@ -16,7 +29,9 @@ LaplaceKernelTable<Number, ExecSpace> laplace_kernels_of() {
           default_cells_per_team<dim, k + 1, ExecSpace>(),
           runs_on_host<ExecSpace>() ? 0 : Kernel::lines,
           Kernel::max_team_size,
-          &Kernel::scratch_bytes};
+          &Kernel::scratch_bytes,
+          gather_launcher<dim, k, Number, ExecSpace>(),
+          gather_scratch<dim, k, Number, ExecSpace>()};
 }
 
 }  // namespace tensormg

@@ -7,12 +7,22 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 #include "core/kernel_table.hpp"
 #include "discretization/continuous_dof_layout.hpp"
 
 namespace tensormg {
+
+/// The tile of the gathering operator at k >= 2 (laplace_gather.hpp): segments per team in x and
+/// y (y: 3D only) and z cells per team (2D: y cells).
+struct GatherTile {
+  int x = 1, y = 1;
+  local_index z_cells = 1;
+  /// Threads of a GPU team: one per output column.
+  constexpr std::int64_t columns(int dim, int k) const { return std::int64_t(x) * k * (dim == 3 ? std::int64_t(y) * k : 1); }
+};
 
 /// Everything a launch needs besides dim, n = k+1, Number and ExecSpace.
 template <class Number, class ExecSpace>
@@ -32,6 +42,7 @@ struct CellKernelArgs {
   bool store_interior = false;      ///< plain stores at the nodes inside a cell (dst zero there)
   int color = -1;                   ///< -1: all cells; 0..2^d-1: cells with (c_d mod 2) = bit d
   int cells_per_team = 1;
+  GatherTile gather_tile;  ///< ScatterMode::gather at k >= 2
 };
 
 /// The kernels of one (dim, k) of a cell-kernel family (the continuous operator here, the DG one
@@ -45,6 +56,9 @@ struct CellKernelTable {
   int threads_per_cell = 1;  ///< team threads per cell on a GPU (one per line)
   int max_team_size = 1;
   std::size_t (*scratch_bytes)(int cells_per_team) = nullptr;
+  /// The gathering operator (continuous, k >= 2; laplace_gather.hpp) and its team scratch.
+  launch_fn gather = nullptr;
+  std::size_t (*gather_scratch_bytes)(const GatherTile&) = nullptr;
 };
 
 /// Cells per team of an operator: the user's choice (1..256; 0 = automatic), refused with the

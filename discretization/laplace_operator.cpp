@@ -1,8 +1,11 @@
 #include "discretization/laplace_operator.hpp"
 
+#include <limits>
+
 #include "core/enum_names.hpp"
 #include "core/error.hpp"
 #include "core/profiling.hpp"
+#include "discretization/laplace_gather.hpp"
 #include "discretization/laplace_kernels.hpp"
 #include "discretization/laplace_q1_gather.hpp"
 #include "discretization/polynomials_1d.hpp"
@@ -58,17 +61,34 @@ LaplaceOperator<Number, ExecSpace>::LaplaceOperator(std::shared_ptr<const Contin
     options_.scatter = row.gather ? ScatterMode::gather : ScatterMode::store_interior;
   // Every rank checks the same options: a refusal is collective (one message, exit code 2).
   collectively(layout_->mesh().comm(), [&] {
-    TENSORMG_CHECK(options_.gather_z_nodes >= 0, "gather z nodes per thread must be >= 0 (0: automatic), given "
+    TENSORMG_CHECK(options_.gather_z_nodes >= 0, "gather z nodes must be >= 0 (0: automatic), given "
                                                      << options_.gather_z_nodes);
-    TENSORMG_CHECK(options_.scatter != ScatterMode::gather || k == 1,
-                   "the gather scatter mode evaluates the Q1 stencil; Q" << k
-                                                                         << " needs atomic, store-interior or coloring");
+    TENSORMG_CHECK(options_.gather_tile_x >= 0 && options_.gather_tile_y >= 0,
+                   "gather tile segments must be >= 0 (0: automatic), given " << options_.gather_tile_x << " x "
+                                                                               << options_.gather_tile_y);
     cells_per_team_ = choose_cells_per_team<ExecSpace>(table, options.cells_per_team,
                                                        "Q" + std::to_string(k) + " in " + std::to_string(dim) + "D");
+    if (options_.scatter == ScatterMode::gather && k >= 2) {
+      GatherTile& t = gather_tile_;
+      t.x = options_.gather_tile_x > 0 ? options_.gather_tile_x : row.gather_tile_x;
+      t.y = dim == 3 ? (options_.gather_tile_y > 0 ? options_.gather_tile_y : row.gather_tile_y) : 1;
+      const int z_nodes = options_.gather_z_nodes > 0 ? options_.gather_z_nodes : row.gather_z_nodes;
+      t.z_cells = z_nodes > 0 ? (z_nodes + k - 1) / k : std::numeric_limits<local_index>::max();
+      const std::string what = "a gathering Q" + std::to_string(k) + " tile of " + std::to_string(t.x) + " x " +
+                               std::to_string(t.y) + " segments";
+      TENSORMG_CHECK(t.x >= 1 && t.y >= 1, what << " is empty");
+      TENSORMG_CHECK(runs_on_host<ExecSpace>() || t.columns(dim, k) <= row.max_team_size,
+                     what << " needs " << t.columns(dim, k) << " threads; at most " << row.max_team_size
+                          << " are allowed");
+      const std::size_t scratch_max = Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(runs_on_host<ExecSpace>() ? 1 : 0);
+      TENSORMG_CHECK(table.gather_scratch_bytes(t) <= scratch_max,
+                     what << " needs " << table.gather_scratch_bytes(t) << " bytes of team scratch; this backend allows "
+                          << scratch_max);
+    }
   });
   if (options_.scatter == ScatterMode::gather) {
     gather_z_nodes_ = options_.gather_z_nodes > 0 ? options_.gather_z_nodes : row.gather_z_nodes;
-    q1::directions(layout_->mesh(), q1_);
+    if (k == 1) q1::directions(layout_->mesh(), q1_);
   }
   const auto host = matrices_1d();
   matrices_ = Kokkos::View<Number*, typename ExecSpace::memory_space>("tensormg::operator::matrices_1d", host.size());
@@ -96,6 +116,22 @@ template <class Number, class ExecSpace>
 void LaplaceOperator<Number, ExecSpace>::apply(vector_type& dst, const vector_type& src, bool constrained) const {
   ScopedRegion region("tensormg::operator::laplace::vmult");
   src.update_ghosts();
+  if (options_.scatter == ScatterMode::gather && layout_->degree() >= 2) {  // every node of the box stored
+    CellKernelArgs<Number, ExecSpace> args;
+    args.src = src.view();
+    args.dst = dst.view();
+    args.host_matrices = host_matrices_.data();
+    args.box = layout_->box();
+    args.laplace = static_cast<Number>(options_.laplace_coefficient);
+    args.mass = static_cast<Number>(options_.mass_coefficient);
+    args.zero_boundary_input = constrained;
+    args.skip_boundary_output = constrained;
+    args.gather_tile = gather_tile_;
+    kernels_.gather(args);
+    dst.compress_add();
+    if (constrained) copy_entries(boundary_owned_, dst, src);
+    return;
+  }
   if (options_.scatter == ScatterMode::gather) {  // every node of the box stored, ghosts included
     apply_laplace_q1_gather<Number, ExecSpace>(src.view(), dst.view(), layout_->box(), q1_,
                                                static_cast<Number>(options_.laplace_coefficient),
@@ -163,6 +199,7 @@ void LaplaceOperator<Number, ExecSpace>::compute_diagonal(vector_type& diag) con
 template <class Number, class ExecSpace>
 double LaplaceOperator<Number, ExecSpace>::flops_per_vmult() const {
   const int dim = layout_->dim(), k = layout_->degree(), n = k + 1;
+  if (options_.scatter == ScatterMode::gather && k >= 2) return gather_flops(dim, k, layout_->box(), gather_tile_);
   if (options_.scatter == ScatterMode::gather) {
     // Per node of the box (laplace_q1_gather.hpp): one plane's two sums, 27 multiply-adds, and
     // in 3D the combination of three planes, 6 flops each; 2D the plane's 3.

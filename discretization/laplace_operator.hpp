@@ -23,7 +23,8 @@ enum class ScatterMode {
   atomic,          ///< all cells in one launch, atomic adds
   store_interior,  ///< all cells in one launch, plain stores at the nodes inside a cell (k >= 3), atomic adds elsewhere
   coloring,        ///< 2^d launches over cells of equal parity, plain adds
-  gather           ///< k = 1: each node sums its cells' contributions itself, as a stencil (laplace_q1_gather.hpp)
+  gather           ///< every node sums its cells' contributions itself: k = 1 the stencil (laplace_q1_gather.hpp),
+                   ///< k >= 2 the Kronecker sum of banded 1D matrices by tiles (laplace_gather.hpp)
 };
 std::string to_string(ScatterMode m);
 ScatterMode parse_scatter_mode(const std::string& text);
@@ -33,9 +34,13 @@ struct LaplaceOptions {
   double mass_coefficient = 0;     ///< b
   ScatterMode scatter = ScatterMode::automatic;  ///< resolved by the constructor
   int cells_per_team = 0;          ///< 0: chosen per (dim, k) and backend
-  /// ScatterMode::gather in 3D: nodes of a z column per thread (0: the tuning row's; 1: a thread
-  /// per node; at least the column's length: the whole column).
+  /// ScatterMode::gather: k = 1 in 3D nodes of a z column per thread (1: a thread per node); k >= 2
+  /// z nodes per team (2D: y nodes), rounded up to whole cells. 0: the tuning row's; at least the
+  /// column's length: the whole column.
   int gather_z_nodes = 0;
+  /// ScatterMode::gather at k >= 2: segments of k nodes per team in x and y (3D) (0: the tuning
+  /// row's); a GPU team has a thread per output column of the tile.
+  int gather_tile_x = 0, gather_tile_y = 0;
 };
 
 template <class Number, class ExecSpace = DefaultExec>
@@ -57,8 +62,11 @@ class LaplaceOperator {
   const std::shared_ptr<const ContinuousDofLayout<ExecSpace>>& layout_ptr() const { return layout_; }
   const LaplaceOptions& options() const { return options_; }
   int cells_per_team() const { return cells_per_team_; }
-  /// Nodes of a z column per thread of the gathered 3D operator (0: the whole column; not gathered: 0).
+  /// Nodes of a z column per thread of the gathered 3D Q1 operator, z nodes per team of the
+  /// gathered k >= 2 operator (0: the whole column; not gathered: 0).
   int gather_z_nodes() const { return gather_z_nodes_; }
+  /// The tile of the gathered k >= 2 operator (z_cells clamped at launch to the box's).
+  const GatherTile& gather_tile() const { return gather_tile_; }
   /// Vector with this operator's layout, zero.
   vector_type make_vector(const std::string& name = "vector") const {
     return vector_type(layout_->partitioner(), name);
@@ -76,6 +84,7 @@ class LaplaceOperator {
   LaplaceKernelTable<Number, ExecSpace> kernels_;  // launchers of this (dim, k), looked up once
   int cells_per_team_ = 1;
   int gather_z_nodes_ = 0;
+  GatherTile gather_tile_;
   Kokkos::View<Number*, typename ExecSpace::memory_space> matrices_;
   std::vector<Number> host_matrices_;
   Kokkos::View<local_index*, typename ExecSpace::memory_space> boundary_owned_;  // owned Dirichlet nodes

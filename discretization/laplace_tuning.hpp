@@ -32,6 +32,11 @@ struct LaplaceTuning {
   /// The gathered operator in 3D: nodes of a z column per thread (0: the whole column, the host's
   /// choice; a thread per node at 1).
   int gather_z_nodes = 0;
+  /// The gathering operator at k >= 2 (laplace_gather.hpp): segments per team in x and y (a GPU
+  /// thread per output column: tile_x·k · tile_y·k threads, 2D tile_x·k), z nodes per team in
+  /// gather_z_nodes (0: the whole column), z planes per batch (a divisor of k; its scratch grows
+  /// with it). The automatic scatter mode gathers where `gather` is set.
+  int gather_tile_x = 0, gather_tile_y = 0, gather_planes = 0;
 };
 
 namespace detail {
@@ -46,23 +51,23 @@ namespace detail {
 /// k = 2/3/4, −11% at k = 6 (warps mix x positions).
 inline constexpr LaplaceTuning laplace_device_rows[] = {
     {2, 1, 256, 4, 2, true, 128, "gathered: 2.98x the atomic cell kernel (FP64, h200-2026-11-29-q1-stencil/call3); 32 z nodes a thread: 1.03x 16 and 64 (3D FP64, call3); the cell kernel: 4 teams of 256, outputs unrolled, faces merged, direct form (h100-2026-11-22-kernels/v4-final)", "h200-2026-11-29-q1-stencil/call3", false, true, 32},
-    {2, 2, 256, 4, 3, true, 128, "4 teams of 256 (64 registers), outputs unrolled, faces merged; direct form", "h100-2026-11-22-kernels/v4-final", false},
-    {2, 3, 256, 4, 4, true, 128, "even-odd 1.00x direct (atomic scatter), pairs unrolled, faces merged", "h200-2026-11-29-even-odd/call1", true},
-    {2, 4, 256, 4, 5, true, 128, "even-odd 1.01x direct (atomic scatter), pairs unrolled, faces merged", "h200-2026-11-29-even-odd/call1", true},
-    {2, 5, 256, 3, 6, false, 128, "even-odd 1.03x direct (call1); pairs unrolled 1.01x not (41.5 GDoF/s, call2)", "h200-2026-11-29-even-odd", true},
-    {2, 6, 256, 3, 7, false, 128, "even-odd 1.05x direct (call1); pairs unrolled 1.02x not (43.9 GDoF/s, call2)", "h200-2026-11-29-even-odd", true},
-    {2, 7, 256, 3, 8, false, 128, "even-odd 1.05x direct (call1); pairs unrolled 1.02x not (44.0 GDoF/s, call2)", "h200-2026-11-29-even-odd", true},
-    {2, 8, 256, 3, 9, false, 128, "even-odd 1.09x direct (call1); pairs unrolled 1.01x not (45.0 GDoF/s, call2)", "h200-2026-11-29-even-odd", true},
-    {2, 9, 256, 3, 10, false, 128, "even-odd 1.28x direct (call1); pairs unrolled 1.15x not (47.1 GDoF/s, call2)", "h200-2026-11-29-even-odd", true},
-    {2, 10, 256, 3, 11, false, 128, "even-odd 1.44x direct (call1); pairs unrolled 1.11x not (47.4 GDoF/s, call2)", "h200-2026-11-29-even-odd", true},
+    {2, 2, 256, 4, 3, true, 128, "4 teams of 256 (64 registers), outputs unrolled, faces merged; direct form", "h100-2026-11-22-kernels/v4-final", false, false, 64, 64, 1, 2},
+    {2, 3, 256, 4, 4, true, 128, "even-odd 1.00x direct (atomic scatter), pairs unrolled, faces merged", "h200-2026-11-29-even-odd/call1", true, false, 64, 42, 1, 3},
+    {2, 4, 256, 4, 5, true, 128, "even-odd 1.01x direct (atomic scatter), pairs unrolled, faces merged", "h200-2026-11-29-even-odd/call1", true, false, 64, 32, 1, 4},
+    {2, 5, 256, 3, 6, false, 128, "even-odd 1.03x direct (call1); pairs unrolled 1.01x not (41.5 GDoF/s, call2)", "h200-2026-11-29-even-odd", true, false, 64, 25, 1, 5},
+    {2, 6, 256, 3, 7, false, 128, "even-odd 1.05x direct (call1); pairs unrolled 1.02x not (43.9 GDoF/s, call2)", "h200-2026-11-29-even-odd", true, false, 64, 21, 1, 6},
+    {2, 7, 256, 3, 8, false, 128, "even-odd 1.05x direct (call1); pairs unrolled 1.02x not (44.0 GDoF/s, call2)", "h200-2026-11-29-even-odd", true, false, 64, 18, 1, 7},
+    {2, 8, 256, 3, 9, false, 128, "even-odd 1.09x direct (call1); pairs unrolled 1.01x not (45.0 GDoF/s, call2)", "h200-2026-11-29-even-odd", true, false, 64, 16, 1, 8},
+    {2, 9, 256, 3, 10, false, 128, "even-odd 1.28x direct (call1); pairs unrolled 1.15x not (47.1 GDoF/s, call2)", "h200-2026-11-29-even-odd", true, false, 64, 14, 1, 9},
+    {2, 10, 256, 3, 11, false, 128, "even-odd 1.44x direct (call1); pairs unrolled 1.11x not (47.4 GDoF/s, call2)", "h200-2026-11-29-even-odd", true, false, 64, 12, 1, 10},
     {3, 1, 256, 4, 2, true, 128, "gathered: 7.50x the atomic cell kernel (FP64, h200-2026-11-29-q1-stencil/call3); 32 z nodes a thread: 1.03x 16 and 64 (3D FP64, call3); the cell kernel: 4 teams of 256, outputs unrolled, faces merged, direct form (h100-2026-11-22-kernels/v4-final)", "h200-2026-11-29-q1-stencil/call3", false, true, 32},
-    {3, 2, 256, 4, 3, true, 128, "faces merged (+20%); direct form (even-odd 0.98x)", "h200-2026-11-29-even-odd/call1", false},
-    {3, 3, 256, 4, 4, true, 128, "even-odd 1.03x direct (atomic scatter), pairs unrolled, faces merged", "h200-2026-11-29-even-odd/call1", true},
-    {3, 4, 256, 4, 5, true, 128, "even-odd 1.03x direct (atomic scatter), pairs unrolled, faces merged", "h200-2026-11-29-even-odd/call1", true},
-    {3, 5, 256, 3, 6, false, 128, "even-odd 1.21x direct (call1); pairs unrolled 1.11x not (38.4 GDoF/s, call2)", "h200-2026-11-29-even-odd", true},
-    {3, 6, 256, 3, 7, false, 128, "even-odd 1.26x direct (call1); pairs unrolled 1.09x not (37.2 GDoF/s, call2)", "h200-2026-11-29-even-odd", true},
-    {3, 7, 256, 3, 8, false, 128, "even-odd 1.35x direct (call1); pairs unrolled 1.04x not (38.1 GDoF/s, call2)", "h200-2026-11-29-even-odd", true},
-    {3, 8, 256, 3, 9, false, 128, "even-odd 1.35x direct (call1); pairs unrolled 1.10x not (38.3 GDoF/s, call2)", "h200-2026-11-29-even-odd", true},
+    {3, 2, 256, 4, 3, true, 128, "faces merged (+20%); direct form (even-odd 0.98x)", "h200-2026-11-29-even-odd/call1", false, false, 64, 16, 4, 2},
+    {3, 3, 256, 4, 4, true, 128, "even-odd 1.03x direct (atomic scatter), pairs unrolled, faces merged", "h200-2026-11-29-even-odd/call1", true, false, 60, 10, 2, 3},
+    {3, 4, 256, 4, 5, true, 128, "even-odd 1.03x direct (atomic scatter), pairs unrolled, faces merged", "h200-2026-11-29-even-odd/call1", true, false, 64, 8, 2, 2},
+    {3, 5, 256, 3, 6, false, 128, "even-odd 1.21x direct (call1); pairs unrolled 1.11x not (38.4 GDoF/s, call2)", "h200-2026-11-29-even-odd", true, false, 60, 6, 1, 1},
+    {3, 6, 256, 3, 7, false, 128, "even-odd 1.26x direct (call1); pairs unrolled 1.09x not (37.2 GDoF/s, call2)", "h200-2026-11-29-even-odd", true, false, 60, 5, 1, 2},
+    {3, 7, 256, 3, 8, false, 128, "even-odd 1.35x direct (call1); pairs unrolled 1.04x not (38.1 GDoF/s, call2)", "h200-2026-11-29-even-odd", true, false, 56, 4, 1, 1},
+    {3, 8, 256, 3, 9, false, 128, "even-odd 1.35x direct (call1); pairs unrolled 1.10x not (38.3 GDoF/s, call2)", "h200-2026-11-29-even-odd", true, false, 64, 4, 1, 2},
 };
 }  // namespace detail
 

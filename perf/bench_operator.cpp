@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <limits>
 #include <sstream>
+#include <utility>
 
 #include "backends/device.hpp"
 #include "core/environment.hpp"
@@ -21,6 +22,7 @@
 #include "discretization/assembled_dg_laplace.hpp"
 #include "discretization/assembled_laplace.hpp"
 #include "discretization/laplace_operator.hpp"
+#include "discretization/laplace_tuning.hpp"
 #include "drivers/command_line.hpp"
 #include "multigrid/memory_estimate.hpp"
 #include "perf/benchmark_support.hpp"
@@ -55,12 +57,30 @@ struct Case {
   int cells_per_team;
   std::string evaluation;  ///< dg: cell or patch (DgEvaluation)
   std::string contraction = "auto";  ///< dg patch: auto, lines or blocks (DgPatchContraction)
-  int gather_z_nodes = 0;            ///< cg, gathered Q1: z nodes per thread (0: the tuning row's)
+  int gather_z_nodes = 0;            ///< cg, gathered: z nodes per thread (k = 1) or team (0: the tuning row's)
+  int gather_tile_x = 0, gather_tile_y = 0;  ///< cg, gathered k >= 2: segments per team (0: the tuning row's)
 };
+
+/// "XxY" (segments per team of the gathered operator; 2D: X, or XxY with Y ignored); refuses
+/// anything else with a local InputError.
+std::pair<int, int> parse_gather_tile(const std::string& text) {
+  const auto x = text.find('x');
+  const auto digits = [](const std::string& s) {
+    return !s.empty() && s.size() <= 4 && s.find_first_not_of("0123456789") == std::string::npos;
+  };
+  const std::string a = text.substr(0, x), b = x == std::string::npos ? "1" : text.substr(x + 1);
+  TENSORMG_CHECK(digits(a) && digits(b), "--gather-tiles '" << text << "' is not XxY with X, Y in 0..9999");
+  return {std::stoi(a), std::stoi(b)};
+}
 
 /// The variant column: the scatter mode (cg), the evaluation (dg), with the contraction (dg patch).
 std::string variant_label(const Case& c) {
-  if (!c.dg) return c.gather_z_nodes > 0 ? c.scatter + "/z" + std::to_string(c.gather_z_nodes) : c.scatter;
+  if (!c.dg) {
+    std::string v = c.scatter;
+    if (c.gather_tile_x > 0) v += "/t" + std::to_string(c.gather_tile_x) + "x" + std::to_string(c.gather_tile_y);
+    if (c.gather_z_nodes > 0) v += "/z" + std::to_string(c.gather_z_nodes);
+    return v;
+  }
   return c.evaluation == "patch" ? "patch/" + c.contraction : c.evaluation;
 }
 
@@ -134,6 +154,8 @@ struct ContinuousCase {
     options.scatter = parse_scatter_mode(c.scatter);
     options.cells_per_team = c.cells_per_team;
     options.gather_z_nodes = c.gather_z_nodes;
+    options.gather_tile_x = c.gather_tile_x;
+    options.gather_tile_y = c.gather_tile_y;
     return Operator(std::move(layout), options);
   }
 };
@@ -185,7 +207,13 @@ Json run_case(const Case& c, MPI_Comm comm, int repeats, double spmv_max_gib, co
   // The patch-wise DG evaluation runs the patch kernel: the cell kernel's team shape does not apply.
   const bool patchwise = c.dg && c.evaluation == "patch";
   if (!patchwise) r["cells_per_team"] = op.cells_per_team();
-  if constexpr (std::is_same_v<D, ContinuousCase<Number>>) r["gather_z_nodes"] = op.gather_z_nodes();
+  if constexpr (std::is_same_v<D, ContinuousCase<Number>>) {
+    r["gather_z_nodes"] = op.gather_z_nodes();
+    if (op.options().scatter == ScatterMode::gather && c.degree >= 2) {
+      r["gather_tile_x"] = op.gather_tile().x;
+      r["gather_tile_y"] = op.gather_tile().y;
+    }
+  }
   r["dofs"] = layout->n_global_dofs();
   r["seconds"] = seconds;
   r["GDoFps"] = gdofs;
@@ -225,6 +253,7 @@ int main(int argc, char** argv) {
     std::vector<double> dofs{1e6};
     std::vector<std::string> precisions{"double"}, scatters{"auto"}, dg_evaluations{"cell"}, dg_contractions{"auto"};
     std::vector<int> cells_per_team{0}, gather_z_nodes{0};
+    std::vector<std::string> gather_tiles{"0x0"};
     int repeats = 10;
     double spmv_max_gib = 4;
     std::string ceilings_path, output;
@@ -235,13 +264,17 @@ int main(int argc, char** argv) {
     app.add_option("--dofs", dofs, "target DoF counts")->delimiter(',');
     app.add_option("--precisions", precisions, "double and/or float")->delimiter(',');
     app.add_option("--scatter", scatters,
-                   "auto (the tuning table's: gather at k = 1, store-interior above), atomic, store-interior, "
-                   "coloring and/or gather (k = 1)")
+                   "auto (the tuning table's choice), atomic, store-interior, coloring and/or gather (k = 1: the "
+                   "stencil; k >= 2: the Kronecker sum by tiles)")
         ->delimiter(',');
     app.add_option("--cells-per-team", cells_per_team, "cells per team (0: automatic)")->delimiter(',');
     app.add_option("--gather-z-nodes", gather_z_nodes,
-                   "gathered Q1 operator (k = 1, scatter auto or gather), 3D: z nodes per thread (0: the tuning "
-                   "table's; 1: a thread per node)")
+                   "gathered operator (scatter gather, or auto where the table gathers): k = 1 in 3D z nodes per "
+                   "thread (1: a thread per node), k >= 2 z nodes per team (0: the tuning table's)")
+        ->delimiter(',');
+    app.add_option("--gather-tiles", gather_tiles,
+                   "gathered operator at k >= 2: segments of k nodes per team, XxY (3D; 2D: X; 0x0: the tuning "
+                   "table's)")
         ->delimiter(',');
     app.add_option("--dg-contractions", dg_contractions,
                    "dg patch evaluation: the patch kernel's contractions, auto, lines and/or blocks (tensor cores on "
@@ -266,6 +299,8 @@ int main(int argc, char** argv) {
                      "least one value");
       for (int z : gather_z_nodes)
         TENSORMG_CHECK(z >= 0 && z <= 65536, "--gather-z-nodes must be in 0..65536 (0: automatic), given " << z);
+      TENSORMG_CHECK(!gather_tiles.empty(), "--gather-tiles needs at least one value");
+      for (const auto& t : gather_tiles) (void)parse_gather_tile(t);
       TENSORMG_CHECK(!discretizations.empty(), "--discretizations needs at least one value");
       for (const auto& d : discretizations)
         TENSORMG_CHECK(d == "cg" || d == "dg", "discretization '" << d << "': use cg or dg");
@@ -280,10 +315,7 @@ int main(int argc, char** argv) {
       // Ranges are checked here, not with CLI::Range: a CLI11 validator changes the option's type
       // name, and parse_command_line then leaves out its decimal / finite-number check ("0x3", "nan").
       TENSORMG_CHECK(repeats >= 1 && repeats <= 10000, "--repeats must be in 1..10000, given " << repeats);
-      for (const auto& s : scatters)
-        TENSORMG_CHECK(parse_scatter_mode(s) != ScatterMode::gather ||
-                           std::all_of(degrees.begin(), degrees.end(), [](int k) { return k == 1; }),
-                       "--scatter gather evaluates the Q1 stencil: use it with --degrees 1 (auto picks it there)");
+      for (const auto& s : scatters) (void)parse_scatter_mode(s);
       TENSORMG_CHECK(!dg_evaluations.empty(), "--dg-evaluations needs at least one value");
       for (const auto& e : dg_evaluations) (void)parse_dg_evaluation(e);
       TENSORMG_CHECK(!dg_contractions.empty(), "--dg-contractions needs at least one value");
@@ -308,11 +340,17 @@ int main(int argc, char** argv) {
                   if ((pc == DgPatchContraction::f16 || pc == DgPatchContraction::f16ec) &&
                       (p != "float" || !dg_patch_has_f16(k)))
                     continue;
-                  // z nodes per thread: the gathered Q1 operator only (scatter auto or gather at k = 1).
-                  const bool gathered = disc == "cg" && k == 1 && (s == "auto" || s == "gather");
+                  // z nodes and tiles: the gathered operator only (scatter gather, or auto where the
+                  // tuning table gathers); tiles at k >= 2.
+                  const bool gathered = disc == "cg" && (s == "gather" || (s == "auto" && laplace_tuning(dim, k, tuning_target<Exec>()).gather));
+                  const std::vector<std::string> tiles = gathered && k >= 2 ? gather_tiles : std::vector<std::string>{"0x0"};
                   for (int cpt : cells_per_team)
                     for (int z : gathered ? gather_z_nodes : std::vector<int>{0})
-                      cases.push_back({disc == "dg", dim, k, n, p, disc == "dg" ? "" : s, cpt, disc == "dg" ? s : "", contraction, z});
+                      for (const auto& t : tiles) {
+                        const auto [tx, ty] = parse_gather_tile(t);
+                        cases.push_back({disc == "dg", dim, k, n, p, disc == "dg" ? "" : s, cpt, disc == "dg" ? s : "",
+                                         contraction, z, tx, ty});
+                      }
                 }
     for (const auto& e : dg_contractions) {
       const DgPatchContraction pc = parse_dg_patch_contraction(e);

@@ -4,6 +4,7 @@
 
 #include "discretization/assembled_laplace.hpp"
 #include "discretization/laplace_operator.hpp"
+#include "discretization/laplace_tuning.hpp"
 #include "tests/test_spaces.hpp"
 #include "tests/test_utils.hpp"
 
@@ -116,18 +117,93 @@ TYPED_TEST(LaplaceOperatorTest, GatherMatchesAssembledMatrixAndCellKernel) {
   }
 }
 
-TYPED_TEST(LaplaceOperatorTest, GatherRefusedAboveDegreeOneOnEveryRank) {
+/// The gathering operator at k >= 2 (laplace_gather.hpp): against the assembled matrix with
+/// Helmholtz terms on the anisotropic meshes, with the tuning row's tile and with tiles of one
+/// segment and z runs of one cell (every tile and run boundary inside the mesh); the automatic
+/// choice follows the row.
+TYPED_TEST(LaplaceOperatorTest, TiledGatherMatchesAssembledMatrix) {
+  for (int dim = 2; dim <= 3; ++dim)
+    for (int k = 2; k <= tensormg::max_degree(dim); ++k) {
+      if (sanitized && k > 4 && k < tensormg::max_degree(dim)) continue;
+      for (bool small : {false, true}) {
+        LaplaceOptions options;
+        options.scatter = ScatterMode::gather;
+        options.laplace_coefficient = 1.5;
+        options.mass_coefficient = 0.75;
+        if (small) options.gather_tile_x = options.gather_tile_y = 1, options.gather_z_nodes = k;
+        EXPECT_LE((matrix_free_vs_assembled<double, TypeParam>(dim, k, options, 70 + k)), 1e-12)
+            << "dim=" << dim << " k=" << k << (small ? " one-segment tiles" : " the row's tile");
+      }
+      const LaplaceOperator<double, TypeParam> automatic(make_layout<TypeParam>(test_mesh(dim, k), k));
+      const LaplaceTuning row = laplace_tuning(dim, k, tuning_target<TypeParam>());
+      EXPECT_EQ(automatic.options().scatter, row.gather ? ScatterMode::gather : ScatterMode::store_interior);
+    }
+}
+
+/// The same against the cell kernel on meshes of several tiles of the row's size per direction,
+/// the last ones partial, with and without the Dirichlet rows, in double and float, with tiles
+/// wider than the box, and with z runs that leave a last run of one cell.
+TYPED_TEST(LaplaceOperatorTest, TiledGatherMatchesCellKernelOnSeveralTiles) {
+  struct Case {
+    int dim, k;
+    std::array<int, 3> cells;
+  };
+  const Case cases[] = {{3, 2, {19, 6, 35}}, {3, 3, {12, 5, 22}}, {3, 4, {9, 3, 17}},
+                        {3, 7, {5, 2, 9}},   {2, 2, {70, 37, 1}}, {2, 6, {23, 12, 1}}};
+  for (const Case& c : cases) {
+    const auto layout = make_layout<TypeParam>(make_mesh(c.dim, c.cells, 0, {1.3, 0.6, 2.1}), c.k);
+    LaplaceOptions cell_options;
+    cell_options.scatter = ScatterMode::store_interior;
+    cell_options.mass_coefficient = 0.25;
+    LaplaceOptions options = cell_options;
+    options.scatter = ScatterMode::gather;
+    const LaplaceOperator<double, TypeParam> cells(layout, cell_options);
+    const LaplaceOperator<float, TypeParam> cells_float(make_layout<TypeParam>(layout->mesh_ptr(), c.k), cell_options);
+    for (int variant = 0; variant < 3; ++variant) {
+      options.gather_tile_x = variant == 1 ? 1000 / c.k : 0;  // wider than the box
+      options.gather_tile_y = variant == 1 ? 1 : 0;
+      options.gather_z_nodes = variant == 2 ? (c.cells[c.dim - 1] / 2) * c.k : 0;  // runs of half the cells
+      if (!runs_on_host<TypeParam>() && variant == 1) continue;  // a GPU team has a thread per column
+      const std::string what = std::to_string(c.dim) + "D k=" + std::to_string(c.k) + " variant " + std::to_string(variant);
+      const LaplaceOperator<double, TypeParam> gather(layout, options);
+      auto x = gather.make_vector(), y = gather.make_vector(), z = gather.make_vector();
+      fill_random(*layout, x, 90 + c.k);
+      gather.vmult(y, x);
+      cells.vmult(z, x);
+      EXPECT_LE(relative_max_difference(y, z), 1e-12) << what;
+      gather.vmult_unconstrained(y, x);
+      cells.vmult_unconstrained(z, x);
+      EXPECT_LE(relative_max_difference(y, z), 1e-12) << what << " unconstrained";
+      EXPECT_GT(y.l2_norm(), 0.0);
+      const LaplaceOperator<float, TypeParam> gather_float(cells_float.layout_ptr(), options);
+      auto xf = gather_float.make_vector(), yf = gather_float.make_vector(), zf = gather_float.make_vector();
+      fill_random(cells_float.layout(), xf, 90 + c.k);
+      gather_float.vmult(yf, xf);
+      cells_float.vmult(zf, xf);
+      EXPECT_LE(relative_max_difference(yf, zf), 2e-6) << what << " float";
+    }
+  }
+}
+
+TYPED_TEST(LaplaceOperatorTest, GatherOptionsCheckedOnEveryRank) {
   LaplaceOptions options;
   options.scatter = ScatterMode::gather;
-  try {
-    LaplaceOperator<double, TypeParam> op(make_layout<TypeParam>(test_mesh(3, 2), 2), options);
-    FAIL() << "gather accepted at k = 2";
-  } catch (const InputError& e) {
-    EXPECT_TRUE(e.collective());
-    EXPECT_NE(std::string(e.what()).find("Q1 stencil"), std::string::npos) << e.what();
-  }
   options.gather_z_nodes = -1;
   EXPECT_THROW((LaplaceOperator<double, TypeParam>(make_layout<TypeParam>(test_mesh(3, 1), 1), options)), InputError);
+  options.gather_z_nodes = 0;
+  options.gather_tile_x = -2;
+  try {
+    LaplaceOperator<double, TypeParam> op(make_layout<TypeParam>(test_mesh(3, 2), 2), options);
+    FAIL() << "a tile of -2 segments accepted";
+  } catch (const InputError& e) {
+    EXPECT_TRUE(e.collective());
+    EXPECT_NE(std::string(e.what()).find("gather tile"), std::string::npos) << e.what();
+  }
+  // A tile whose scratch exceeds any backend's team scratch (host: 1 GiB here is not granted
+  // either), or, on a GPU, whose columns exceed the launch bound.
+  options.gather_tile_x = 100000;
+  options.gather_tile_y = 100000;
+  EXPECT_THROW((LaplaceOperator<double, TypeParam>(make_layout<TypeParam>(test_mesh(3, 2), 2), options)), InputError);
 }
 
 TYPED_TEST(LaplaceOperatorTest, FloatMatchesToSinglePrecision) {

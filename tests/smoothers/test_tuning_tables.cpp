@@ -93,7 +93,9 @@ TEST(TuningTables, VertexPatchRows) {
 }
 
 /// The continuous (laplace_tuning.hpp) and the DG (dg_laplace_tuning.hpp) cell kernels' tables.
-void check_cell_kernel_rows(tensormg::LaplaceTuning (*table)(int, int, TuningTarget), const std::string& name) {
+/// `gathers`: the table has gathering rows (the continuous operator's).
+void check_cell_kernel_rows(tensormg::LaplaceTuning (*table)(int, int, TuningTarget), const std::string& name,
+                            bool gathers) {
   for (int dim = 2; dim <= 3; ++dim)
     for (int k = 1; k <= tensormg::max_degree(dim); ++k)
       for (TuningTarget target : {TuningTarget::host, TuningTarget::device}) {
@@ -108,9 +110,24 @@ void check_cell_kernel_rows(tensormg::LaplaceTuning (*table)(int, int, TuningTar
         EXPECT_GE(register_cap(r.max_team_size, r.min_teams_per_sm), 64) << where;
         EXPECT_LE(register_cap(r.max_team_size, r.min_teams_per_sm), 255) << where;
         EXPECT_TRUE(r.unroll_outputs == 1 || r.unroll_outputs == n) << where << ": all outputs or none";
-        // The gathered stencil is the Q1 operator's (laplace_q1_gather.hpp).
-        if (r.gather) EXPECT_EQ(k, 1) << where;
         EXPECT_GE(r.gather_z_nodes, 0) << where;
+        if (gathers && k >= 2) {
+          // The gathering operator by tiles (laplace_gather.hpp): a GPU thread per output column
+          // within the launch bound, whole batches of z planes, scratch within the 48 KiB a
+          // team gets without opting in (3D; 2D is far below).
+          const int nx = r.gather_tile_x * k, ny = dim == 3 ? r.gather_tile_y * k : 1;
+          EXPECT_GE(r.gather_tile_x, 1) << where;
+          EXPECT_GE(r.gather_tile_y, 1) << where;
+          EXPECT_LE(nx * ny, r.max_team_size) << where << ": a team has a thread per column";
+          ASSERT_GE(r.gather_planes, 1) << where;
+          EXPECT_EQ(k % r.gather_planes, 0) << where << ": a z cell's planes come in whole batches";
+          const int inx = (r.gather_tile_x + 1) * k + 1, iny = dim == 3 ? (r.gather_tile_y + 1) * k + 1 : 1;
+          const int per_plane = inx * iny + (dim == 3 ? 2 * iny * nx : 0) + 2 * ny * nx;
+          EXPECT_LE(r.gather_planes * per_plane * 8, 48 * 1024) << where;
+        } else {
+          // The gathered stencil is the continuous Q1 operator's (laplace_q1_gather.hpp).
+          if (r.gather) EXPECT_TRUE(gathers && k == 1) << where;
+        }
         if (target == TuningTarget::device) {
           // The launch uses cells_per_team × lines threads without clamping (laplace_kernels.hpp).
           const int cells = tensormg::cells_per_team_of(r, lines);
@@ -123,9 +140,9 @@ void check_cell_kernel_rows(tensormg::LaplaceTuning (*table)(int, int, TuningTar
   EXPECT_EQ(table(2, 11, TuningTarget::host).dim, 0) << name;
 }
 
-TEST(TuningTables, LaplaceRows) { check_cell_kernel_rows(&tensormg::laplace_tuning, "continuous"); }
+TEST(TuningTables, LaplaceRows) { check_cell_kernel_rows(&tensormg::laplace_tuning, "continuous", true); }
 
-TEST(TuningTables, DgLaplaceRows) { check_cell_kernel_rows(&tensormg::dg_laplace_tuning, "DG"); }
+TEST(TuningTables, DgLaplaceRows) { check_cell_kernel_rows(&tensormg::dg_laplace_tuning, "DG", false); }
 
 TEST(TuningTables, BakeOffRows) {
   for (int k = 1; k <= tensormg::max_degree(3); ++k)
