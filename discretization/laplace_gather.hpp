@@ -90,7 +90,7 @@ struct LaplaceGatherKernel {
 
   /// Scratch per team in Number units: input planes, x products (3D), W and V, and on the host the
   /// columns' march state (a GPU thread keeps its one column in registers).
-  static std::size_t scratch_entries(const GatherTile& t) {
+  KOKKOS_INLINE_FUNCTION static std::size_t scratch_entries(const GatherTile& t) {
     const std::size_t nx = std::size_t(t.x) * k, ny = dim == 3 ? std::size_t(t.y) * k : 1;
     const std::size_t inx = std::size_t(t.x + 1) * k + 1, iny = dim == 3 ? std::size_t(t.y + 1) * k + 1 : 1;
     std::size_t n = planes * (inx * iny + (dim == 3 ? 2 * iny * nx : 0) + 2 * ny * nx);
@@ -253,7 +253,7 @@ struct LaplaceGatherKernel {
   template <bool fast>
   KOKKOS_INLINE_FUNCTION void run(const Member& team, const local_index (&t)[3]) const {
     const int NX = nx(), NY = ny(), INX = inx(), INY = iny();
-    Number* U = static_cast<Number*>(team.team_scratch(scratch_level).get_shmem(sizeof(Number) * scratch_entries(tile)));
+    Number* U = static_cast<Number*>(team.team_scratch(int(scratch_level)).get_shmem(sizeof(Number) * scratch_entries(tile)));
     Number* XM = U + planes * INX * INY;
     Number* XS = XM + (dim == 3 ? planes * INY * NX : 0);
     Number* W = XS + (dim == 3 ? planes * INY * NX : 0);

@@ -50,6 +50,30 @@ void set_entries(const Kokkos::View<local_index*, typename ExecSpace::memory_spa
 }
 
 template <class Number, class ExecSpace>
+GatherTile gather_tile_of(int dim, int k, const LaplaceOptions& options) {
+  const LaplaceTuning row = laplace_tuning(dim, k, tuning_target<ExecSpace>());
+  TENSORMG_CHECK(options.gather_z_nodes >= 0, "gather z nodes must be >= 0 (0: automatic), given " << options.gather_z_nodes);
+  TENSORMG_CHECK(options.gather_tile_x >= 0 && options.gather_tile_y >= 0,
+                 "gather tile segments must be >= 0 (0: automatic), given " << options.gather_tile_x << " x "
+                                                                             << options.gather_tile_y);
+  GatherTile t;
+  t.x = options.gather_tile_x > 0 ? options.gather_tile_x : row.gather_tile_x;
+  t.y = dim == 3 ? (options.gather_tile_y > 0 ? options.gather_tile_y : row.gather_tile_y) : 1;
+  const int z_nodes = options.gather_z_nodes > 0 ? options.gather_z_nodes : row.gather_z_nodes;
+  t.z_cells = z_nodes > 0 ? (z_nodes + k - 1) / k : std::numeric_limits<local_index>::max();
+  const std::string what = "a gathering Q" + std::to_string(k) + " tile of " + std::to_string(t.x) + " x " +
+                           std::to_string(t.y) + " segments";
+  TENSORMG_CHECK(t.x >= 1 && t.y >= 1, what << " is empty");
+  TENSORMG_CHECK(runs_on_host<ExecSpace>() || t.columns(dim, k) <= row.max_team_size,
+                 what << " needs " << t.columns(dim, k) << " threads; at most " << row.max_team_size << " are allowed");
+  const std::size_t scratch_max = Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(runs_on_host<ExecSpace>() ? 1 : 0);
+  const std::size_t bytes = laplace_kernels<Number, ExecSpace>(dim, k).gather_scratch_bytes(t);
+  TENSORMG_CHECK(bytes <= scratch_max,
+                 what << " needs " << bytes << " bytes of team scratch; this backend allows " << scratch_max);
+  return t;
+}
+
+template <class Number, class ExecSpace>
 LaplaceOperator<Number, ExecSpace>::LaplaceOperator(std::shared_ptr<const ContinuousDofLayout<ExecSpace>> layout,
                                                     LaplaceOptions options)
     : layout_(std::move(layout)), options_(options) {
@@ -68,23 +92,7 @@ LaplaceOperator<Number, ExecSpace>::LaplaceOperator(std::shared_ptr<const Contin
                                                                                << options_.gather_tile_y);
     cells_per_team_ = choose_cells_per_team<ExecSpace>(table, options.cells_per_team,
                                                        "Q" + std::to_string(k) + " in " + std::to_string(dim) + "D");
-    if (options_.scatter == ScatterMode::gather && k >= 2) {
-      GatherTile& t = gather_tile_;
-      t.x = options_.gather_tile_x > 0 ? options_.gather_tile_x : row.gather_tile_x;
-      t.y = dim == 3 ? (options_.gather_tile_y > 0 ? options_.gather_tile_y : row.gather_tile_y) : 1;
-      const int z_nodes = options_.gather_z_nodes > 0 ? options_.gather_z_nodes : row.gather_z_nodes;
-      t.z_cells = z_nodes > 0 ? (z_nodes + k - 1) / k : std::numeric_limits<local_index>::max();
-      const std::string what = "a gathering Q" + std::to_string(k) + " tile of " + std::to_string(t.x) + " x " +
-                               std::to_string(t.y) + " segments";
-      TENSORMG_CHECK(t.x >= 1 && t.y >= 1, what << " is empty");
-      TENSORMG_CHECK(runs_on_host<ExecSpace>() || t.columns(dim, k) <= row.max_team_size,
-                     what << " needs " << t.columns(dim, k) << " threads; at most " << row.max_team_size
-                          << " are allowed");
-      const std::size_t scratch_max = Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(runs_on_host<ExecSpace>() ? 1 : 0);
-      TENSORMG_CHECK(table.gather_scratch_bytes(t) <= scratch_max,
-                     what << " needs " << table.gather_scratch_bytes(t) << " bytes of team scratch; this backend allows "
-                          << scratch_max);
-    }
+    if (options_.scatter == ScatterMode::gather && k >= 2) gather_tile_ = gather_tile_of<Number, ExecSpace>(dim, k, options_);
   });
   if (options_.scatter == ScatterMode::gather) {
     gather_z_nodes_ = options_.gather_z_nodes > 0 ? options_.gather_z_nodes : row.gather_z_nodes;
@@ -227,6 +235,7 @@ double LaplaceOperator<Number, ExecSpace>::flops_per_vmult() const {
 
 #define TENSORMG_INSTANTIATE(Number, Exec)                                                                 \
   template class LaplaceOperator<Number, Exec>;                                                            \
+  template GatherTile gather_tile_of<Number, Exec>(int, int, const LaplaceOptions&);                       \
   template void copy_entries<Number, Exec>(const Kokkos::View<local_index*, typename Exec::memory_space>&, \
                                            DistributedVector<Number, Exec>&, const DistributedVector<Number, Exec>&); \
   template void set_entries<Number, Exec>(const Kokkos::View<local_index*, typename Exec::memory_space>&,  \

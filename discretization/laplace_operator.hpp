@@ -43,6 +43,13 @@ struct LaplaceOptions {
   int gather_tile_x = 0, gather_tile_y = 0;
 };
 
+/// The tile of the gathering operator at k >= 2 (laplace_gather.hpp) that `options` ask for in
+/// (dim, k) on ExecSpace (their values, else the tuning row's); throws a local InputError naming
+/// the limit a tile breaks (threads of a GPU team, team scratch). The constructor calls it; a
+/// program checks its options with it before building anything.
+template <class Number, class ExecSpace = DefaultExec>
+GatherTile gather_tile_of(int dim, int k, const LaplaceOptions& options);
+
 template <class Number, class ExecSpace = DefaultExec>
 class LaplaceOperator {
  public:

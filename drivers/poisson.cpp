@@ -197,12 +197,10 @@ void validate(Options& o) {
   } else {
     (void)parse_local_solver(o.local_solver);
   }
-  // k = 1 only: the gathered Q1 stencil and the smoother's thread per patch (the operator and the
-  // smoother refuse them as well; here before anything is built).
+  // k = 1 only: the smoother's thread per patch (the smoother refuses it as well; here before
+  // anything is built).
   TENSORMG_CHECK(parse_thread_structure(o.thread_structure) != ThreadStructure::per_patch || o.degree == 1,
                  "--thread-structure per-patch smooths Q1 patches (one unknown each): use it with -k 1");
-  TENSORMG_CHECK(parse_scatter_mode(o.scatter) != ScatterMode::gather || o.degree == 1,
-                 "--scatter gather evaluates the Q1 stencil: use it with -k 1");
   TENSORMG_CHECK(parse_patch_residual(o.patch_residual) != PatchResidual::boundary ||
                      parse_patch_kernel(o.smoother_kernel) != PatchKernel::global,
                  "--patch-residual boundary needs the patch-local residual: --smoother-kernel fused, separate or auto");
@@ -666,8 +664,9 @@ int main(int argc, char** argv) {
     app.add_flag("--mg-times", o.mg_times, "time the V-cycle's components (adds fences)");
     app.add_option("--problem", o.problem, "sine (u = prod sin(pi x_i)), exponential (u = exp(sum x_i)) or one (f = 1)");
     app.add_option("--scatter", o.scatter,
-                   "operator summation: auto (gather at k = 1, store-interior above), atomic, store-interior (plain stores at a "
-                   "cell's interior nodes), coloring or gather (k = 1: each node sums its stencil)");
+                   "operator summation: auto (the tuning table's), atomic, store-interior (plain stores at a cell's interior "
+                   "nodes), coloring or gather (each node sums its cells' contributions: k = 1 its stencil, k >= 2 by tiles "
+                   "of the Kronecker sum of banded 1D matrices)");
     app.add_option("--cells-per-team", o.cells_per_team, "cells per Kokkos team in the operator (0: automatic)");
     app.add_option("--rtol", o.rtol,
                    "relative residual tolerance (1e-5 with --precision float); a true residual above 10x it exits with code 3");

@@ -360,6 +360,21 @@ int main(int argc, char** argv) {
           "--dg-contractions " << e << " (FP16 products) runs on float DG patch-wise operators of degrees 3..7: give "
                                << "--discretizations dg --dg-evaluations patch --precisions float and a degree in 3..7");
     }
+    // Every gathered case's tile fits this backend (threads, scratch) before the first case runs.
+    collectively(env.comm(), [&] {
+      for (const Case& c : cases) {
+        if (c.dg || c.degree < 2) continue;
+        const ScatterMode m = parse_scatter_mode(c.scatter);
+        if (m != ScatterMode::gather && !(m == ScatterMode::automatic && laplace_tuning(c.dim, c.degree, tuning_target<Exec>()).gather))
+          continue;
+        LaplaceOptions o;
+        o.gather_z_nodes = c.gather_z_nodes;
+        o.gather_tile_x = c.gather_tile_x;
+        o.gather_tile_y = c.gather_tile_y;
+        if (c.precision == "float") (void)gather_tile_of<float, Exec>(c.dim, c.degree, o);
+        else (void)gather_tile_of<double, Exec>(c.dim, c.degree, o);
+      }
+    });
     check_sweep_sizes(cases, spmv_max_gib, env.comm());
 
     Json results = Json::array();
