@@ -37,6 +37,9 @@ struct LaplaceTuning {
   /// gather_z_nodes (0: the whole column), z planes per batch (a divisor of k; its scratch grows
   /// with it). The automatic scatter mode gathers where `gather` is set.
   int gather_tile_x = 0, gather_tile_y = 0, gather_planes = 0;
+  /// The host (OpenMP) row gathers as well (measured on the VM; the device row's `gather` is the
+  /// GPU's choice).
+  bool host_gather = false;
 };
 
 namespace detail {
@@ -50,24 +53,24 @@ namespace detail {
 /// form saves (3D k = 2: 0.98x), so those rows keep the direct form. Face merging +20/+22/+12% at
 /// k = 2/3/4, −11% at k = 6 (warps mix x positions).
 inline constexpr LaplaceTuning laplace_device_rows[] = {
-    {2, 1, 256, 4, 2, true, 128, "gathered: 2.98x the atomic cell kernel (FP64, h200-2026-11-29-q1-stencil/call3); 32 z nodes a thread: 1.03x 16 and 64 (3D FP64, call3); the cell kernel: 4 teams of 256, outputs unrolled, faces merged, direct form (h100-2026-11-22-kernels/v4-final)", "h200-2026-11-29-q1-stencil/call3", false, true, 32},
-    {2, 2, 256, 4, 3, true, 128, "4 teams of 256 (64 registers), outputs unrolled, faces merged; direct form", "h100-2026-11-22-kernels/v4-final", false, false, 64, 64, 1, 2},
-    {2, 3, 256, 4, 4, true, 128, "even-odd 1.00x direct (atomic scatter), pairs unrolled, faces merged", "h200-2026-11-29-even-odd/call1", true, false, 64, 42, 1, 3},
-    {2, 4, 256, 4, 5, true, 128, "even-odd 1.01x direct (atomic scatter), pairs unrolled, faces merged", "h200-2026-11-29-even-odd/call1", true, false, 64, 32, 1, 4},
-    {2, 5, 256, 3, 6, false, 128, "even-odd 1.03x direct (call1); pairs unrolled 1.01x not (41.5 GDoF/s, call2)", "h200-2026-11-29-even-odd", true, false, 64, 25, 1, 5},
-    {2, 6, 256, 3, 7, false, 128, "even-odd 1.05x direct (call1); pairs unrolled 1.02x not (43.9 GDoF/s, call2)", "h200-2026-11-29-even-odd", true, false, 64, 21, 1, 6},
-    {2, 7, 256, 3, 8, false, 128, "even-odd 1.05x direct (call1); pairs unrolled 1.02x not (44.0 GDoF/s, call2)", "h200-2026-11-29-even-odd", true, false, 64, 18, 1, 7},
-    {2, 8, 256, 3, 9, false, 128, "even-odd 1.09x direct (call1); pairs unrolled 1.01x not (45.0 GDoF/s, call2)", "h200-2026-11-29-even-odd", true, false, 64, 16, 1, 8},
-    {2, 9, 256, 3, 10, false, 128, "even-odd 1.28x direct (call1); pairs unrolled 1.15x not (47.1 GDoF/s, call2)", "h200-2026-11-29-even-odd", true, false, 64, 14, 1, 9},
-    {2, 10, 256, 3, 11, false, 128, "even-odd 1.44x direct (call1); pairs unrolled 1.11x not (47.4 GDoF/s, call2)", "h200-2026-11-29-even-odd", true, false, 64, 12, 1, 10},
-    {3, 1, 256, 4, 2, true, 128, "gathered: 7.50x the atomic cell kernel (FP64, h200-2026-11-29-q1-stencil/call3); 32 z nodes a thread: 1.03x 16 and 64 (3D FP64, call3); the cell kernel: 4 teams of 256, outputs unrolled, faces merged, direct form (h100-2026-11-22-kernels/v4-final)", "h200-2026-11-29-q1-stencil/call3", false, true, 32},
-    {3, 2, 256, 4, 3, true, 128, "faces merged (+20%); direct form (even-odd 0.98x)", "h200-2026-11-29-even-odd/call1", false, false, 64, 16, 4, 2},
-    {3, 3, 256, 4, 4, true, 128, "even-odd 1.03x direct (atomic scatter), pairs unrolled, faces merged", "h200-2026-11-29-even-odd/call1", true, false, 60, 10, 2, 3},
-    {3, 4, 256, 4, 5, true, 128, "even-odd 1.03x direct (atomic scatter), pairs unrolled, faces merged", "h200-2026-11-29-even-odd/call1", true, false, 64, 8, 2, 2},
-    {3, 5, 256, 3, 6, false, 128, "even-odd 1.21x direct (call1); pairs unrolled 1.11x not (38.4 GDoF/s, call2)", "h200-2026-11-29-even-odd", true, false, 60, 6, 1, 1},
-    {3, 6, 256, 3, 7, false, 128, "even-odd 1.26x direct (call1); pairs unrolled 1.09x not (37.2 GDoF/s, call2)", "h200-2026-11-29-even-odd", true, false, 60, 5, 1, 2},
-    {3, 7, 256, 3, 8, false, 128, "even-odd 1.35x direct (call1); pairs unrolled 1.04x not (38.1 GDoF/s, call2)", "h200-2026-11-29-even-odd", true, false, 56, 4, 1, 1},
-    {3, 8, 256, 3, 9, false, 128, "even-odd 1.35x direct (call1); pairs unrolled 1.10x not (38.3 GDoF/s, call2)", "h200-2026-11-29-even-odd", true, false, 64, 4, 1, 2},
+    {2, 1, 256, 4, 2, true, 128, "gathered: 2.98x the atomic cell kernel (FP64, h200-2026-11-29-q1-stencil/call3); 32 z nodes a thread: 1.03x 16 and 64 (3D FP64, call3); the cell kernel: 4 teams of 256, outputs unrolled, faces merged, direct form (h100-2026-11-22-kernels/v4-final)", "h200-2026-11-29-q1-stencil/call3", false, true, 32, 0, 0, 0, true},
+    {2, 2, 256, 4, 3, true, 128, "4 teams of 256 (64 registers), outputs unrolled, faces merged; direct form; gathered by tiles: 2.73x the cell kernel (FP64, 102.4 GDoF/s, h200-2026-12-02-gather/call1); host gathers: 1.95x on the VM (cpu-2026-12-02-gather)", "h200-2026-12-02-gather/call1", false, true, 64, 64, 1, 2, true},
+    {2, 3, 256, 4, 4, true, 128, "even-odd 1.00x direct (atomic scatter), pairs unrolled, faces merged; gathered by tiles: 2.42x the cell kernel (FP64, 107.0 GDoF/s, h200-2026-12-02-gather/call1); host gathers: 1.46x on the VM (cpu-2026-12-02-gather)", "h200-2026-12-02-gather/call1", true, true, 64, 42, 1, 3, true},
+    {2, 4, 256, 4, 5, true, 128, "even-odd 1.01x direct (atomic scatter), pairs unrolled, faces merged; gathered by tiles: 2.24x the cell kernel (FP64, 98.5 GDoF/s, h200-2026-12-02-gather/call1); host gathers: 1.07x on the VM (cpu-2026-12-02-gather)", "h200-2026-12-02-gather/call1", true, true, 64, 32, 1, 4, true},
+    {2, 5, 256, 3, 6, false, 128, "even-odd 1.03x direct (call1); pairs unrolled 1.01x not (41.5 GDoF/s, call2); gathered by tiles: 2.14x the cell kernel (FP64, 89.4 GDoF/s, h200-2026-12-02-gather/call1); host gathers: 1.03x on the VM (cpu-2026-12-02-gather)", "h200-2026-12-02-gather/call1", true, true, 64, 25, 1, 5, true},
+    {2, 6, 256, 3, 7, false, 128, "even-odd 1.05x direct (call1); pairs unrolled 1.02x not (43.9 GDoF/s, call2); gathered by tiles: 1.93x the cell kernel (FP64, 84.8 GDoF/s, h200-2026-12-02-gather/call1)", "h200-2026-12-02-gather/call1", true, true, 64, 21, 1, 6, false},
+    {2, 7, 256, 3, 8, false, 128, "even-odd 1.05x direct (call1); pairs unrolled 1.02x not (44.0 GDoF/s, call2); gathered by tiles: 1.63x the cell kernel (FP64, 72.2 GDoF/s, h200-2026-12-02-gather/call1)", "h200-2026-12-02-gather/call1", true, true, 64, 18, 1, 7, false},
+    {2, 8, 256, 3, 9, false, 128, "even-odd 1.09x direct (call1); pairs unrolled 1.01x not (45.0 GDoF/s, call2)", "h200-2026-11-29-even-odd", true, false, 64, 16, 1, 8, false},
+    {2, 9, 256, 3, 10, false, 128, "even-odd 1.28x direct (call1); pairs unrolled 1.15x not (47.1 GDoF/s, call2)", "h200-2026-11-29-even-odd", true, false, 64, 14, 1, 9, false},
+    {2, 10, 256, 3, 11, false, 128, "even-odd 1.44x direct (call1); pairs unrolled 1.11x not (47.4 GDoF/s, call2)", "h200-2026-11-29-even-odd", true, false, 64, 12, 1, 10, false},
+    {3, 1, 256, 4, 2, true, 128, "gathered: 7.50x the atomic cell kernel (FP64, h200-2026-11-29-q1-stencil/call3); 32 z nodes a thread: 1.03x 16 and 64 (3D FP64, call3); the cell kernel: 4 teams of 256, outputs unrolled, faces merged, direct form (h100-2026-11-22-kernels/v4-final)", "h200-2026-11-29-q1-stencil/call3", false, true, 32, 0, 0, 0, true},
+    {3, 2, 256, 4, 3, true, 128, "faces merged (+20%); direct form (even-odd 0.98x); gathered by tiles: 2.25x the cell kernel (FP64, 61.4 GDoF/s, h200-2026-12-02-gather/call1); host gathers: 1.55x on the VM (cpu-2026-12-02-gather)", "h200-2026-12-02-gather/call1", false, true, 64, 16, 4, 2, true},
+    {3, 3, 256, 4, 4, true, 128, "even-odd 1.03x direct (atomic scatter), pairs unrolled, faces merged; gathered by tiles: 1.50x the cell kernel (FP64, 55.3 GDoF/s, h200-2026-12-02-gather/call1); host gathers: 1.51x on the VM (cpu-2026-12-02-gather)", "h200-2026-12-02-gather/call1", true, true, 60, 10, 2, 3, true},
+    {3, 4, 256, 4, 5, true, 128, "even-odd 1.03x direct (atomic scatter), pairs unrolled, faces merged; gathered by tiles: 1.18x the cell kernel (FP64, 47.9 GDoF/s, h200-2026-12-02-gather/call1); host gathers: 1.33x on the VM (cpu-2026-12-02-gather)", "h200-2026-12-02-gather/call1", true, true, 64, 8, 2, 2, true},
+    {3, 5, 256, 3, 6, false, 128, "even-odd 1.21x direct (call1); pairs unrolled 1.11x not (38.4 GDoF/s, call2)", "h200-2026-11-29-even-odd", true, false, 60, 6, 1, 1, false},
+    {3, 6, 256, 3, 7, false, 128, "even-odd 1.26x direct (call1); pairs unrolled 1.09x not (37.2 GDoF/s, call2)", "h200-2026-11-29-even-odd", true, false, 60, 5, 1, 2, false},
+    {3, 7, 256, 3, 8, false, 128, "even-odd 1.35x direct (call1); pairs unrolled 1.04x not (38.1 GDoF/s, call2)", "h200-2026-11-29-even-odd", true, false, 56, 4, 1, 1, false},
+    {3, 8, 256, 3, 9, false, 128, "even-odd 1.35x direct (call1); pairs unrolled 1.10x not (38.3 GDoF/s, call2)", "h200-2026-11-29-even-odd", true, false, 64, 4, 1, 2, false},
 };
 }  // namespace detail
 
@@ -88,8 +91,13 @@ constexpr LaplaceTuning laplace_tuning(int dim, int k, TuningTarget target) {
       LaplaceTuning host = row;
       host.team_threads = 1;
       host.gather_z_nodes = 0;
+      host.gather = row.host_gather;
       host.reason = "host: one cell per team of one thread by default";
       host.record = "cpu-2026-11-22-kernels";
+      if (k >= 2 && row.host_gather) {
+        host.reason = "host: gathered by tiles (faster than the cell kernel on the VM), a tile per team of one thread";
+        host.record = "cpu-2026-12-02-gather";
+      }
       return host;
     }
   return LaplaceTuning{};
