@@ -113,8 +113,8 @@ void check_cell_kernel_rows(tensormg::LaplaceTuning (*table)(int, int, TuningTar
         EXPECT_GE(r.gather_z_nodes, 0) << where;
         if (gathers && k >= 2) {
           // The gathering operator by tiles (laplace_gather.hpp): a GPU thread per output column
-          // within the launch bound, whole batches of z planes, scratch within the 48 KiB a
-          // team gets without opting in (3D; 2D is far below).
+          // within the launch bound, whole batches of z planes, scratch within the 40 KiB
+          // Kokkos grants a CUDA team at level 0 (h200-2026-12-02-gather/call2: 43304 bytes refused).
           const int nx = r.gather_tile_x * k, ny = dim == 3 ? r.gather_tile_y * k : 1;
           EXPECT_GE(r.gather_tile_x, 1) << where;
           EXPECT_GE(r.gather_tile_y, 1) << where;
@@ -123,7 +123,7 @@ void check_cell_kernel_rows(tensormg::LaplaceTuning (*table)(int, int, TuningTar
           EXPECT_EQ(k % r.gather_planes, 0) << where << ": a z cell's planes come in whole batches";
           const int inx = (r.gather_tile_x + 1) * k + 1, iny = dim == 3 ? (r.gather_tile_y + 1) * k + 1 : 1;
           const int per_plane = inx * iny + (dim == 3 ? 2 * iny * nx : 0) + 2 * ny * nx;
-          EXPECT_LE(r.gather_planes * per_plane * 8, 48 * 1024) << where;
+          EXPECT_LE(r.gather_planes * per_plane * 8, 40 * 1024) << where;
         } else {
           // The gathered stencil is the continuous Q1 operator's (laplace_q1_gather.hpp).
           if (r.gather) EXPECT_TRUE(gathers && k == 1) << where;
