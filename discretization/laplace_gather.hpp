@@ -11,8 +11,11 @@
 /// (the last segment, s = cells, only the box's last node). A segment's rows of an assembled 1D
 /// matrix read nodes (s − 1)·k .. (s + 1)·k: its first node (a vertex) the last row of cell s − 1
 /// and the first row of cell s, the others rows of cell s. A thread computes a whole segment of a
-/// line from 2k + 1 values in registers, (k + 1)² multiply-adds per matrix, the cell matrices
-/// compile-time operands (constant bank on CUDA).
+/// line from 2k + 1 values in registers, (k + 1)² multiply-adds per matrix; the cell matrices are
+/// held by value in the functor and, with the loops unrolled, read at compile-time offsets.
+/// At k >= 5 this is slower than the cell kernel on the H200 (h200-2026-12-02-gather/call1), and a
+/// work item per output instead of per segment was slower still (call2): the tuning rows gather
+/// at 3D k <= 4 and 2D k <= 7 there.
 ///
 /// A team owns a tile of tile_x × tile_y segments in x and y (a GPU thread per (x, y) output
 /// column) and a run of z cells; it marches along z one cell at a time. Per batch of `planes`
