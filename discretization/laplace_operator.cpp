@@ -49,13 +49,20 @@ void set_entries(const Kokkos::View<local_index*, typename ExecSpace::memory_spa
                        KOKKOS_LAMBDA(local_index i) { d(nodes(i)) = value; });
 }
 
-template <class Number, class ExecSpace>
-GatherTile gather_tile_of(int dim, int k, const LaplaceOptions& options) {
-  const LaplaceTuning row = laplace_tuning(dim, k, tuning_target<ExecSpace>());
+namespace {
+/// The gathering options' counts (0: automatic); a local InputError.
+void check_gather_counts(const LaplaceOptions& options) {
   TENSORMG_CHECK(options.gather_z_nodes >= 0, "gather z nodes must be >= 0 (0: automatic), given " << options.gather_z_nodes);
   TENSORMG_CHECK(options.gather_tile_x >= 0 && options.gather_tile_y >= 0,
                  "gather tile segments must be >= 0 (0: automatic), given " << options.gather_tile_x << " x "
                                                                              << options.gather_tile_y);
+}
+}  // namespace
+
+template <class Number, class ExecSpace>
+GatherTile gather_tile_of(int dim, int k, const LaplaceOptions& options) {
+  const LaplaceTuning row = laplace_tuning(dim, k, tuning_target<ExecSpace>());
+  check_gather_counts(options);
   GatherTile t;
   t.x = options.gather_tile_x > 0 ? options.gather_tile_x : row.gather_tile_x;
   t.y = dim == 3 ? (options.gather_tile_y > 0 ? options.gather_tile_y : row.gather_tile_y) : 1;
@@ -85,11 +92,7 @@ LaplaceOperator<Number, ExecSpace>::LaplaceOperator(std::shared_ptr<const Contin
     options_.scatter = row.gather ? ScatterMode::gather : ScatterMode::store_interior;
   // Every rank checks the same options: a refusal is collective (one message, exit code 2).
   collectively(layout_->mesh().comm(), [&] {
-    TENSORMG_CHECK(options_.gather_z_nodes >= 0, "gather z nodes must be >= 0 (0: automatic), given "
-                                                     << options_.gather_z_nodes);
-    TENSORMG_CHECK(options_.gather_tile_x >= 0 && options_.gather_tile_y >= 0,
-                   "gather tile segments must be >= 0 (0: automatic), given " << options_.gather_tile_x << " x "
-                                                                               << options_.gather_tile_y);
+    check_gather_counts(options_);
     cells_per_team_ = choose_cells_per_team<ExecSpace>(table, options.cells_per_team,
                                                        "Q" + std::to_string(k) + " in " + std::to_string(dim) + "D");
     if (options_.scatter == ScatterMode::gather && k >= 2) gather_tile_ = gather_tile_of<Number, ExecSpace>(dim, k, options_);
@@ -124,32 +127,6 @@ template <class Number, class ExecSpace>
 void LaplaceOperator<Number, ExecSpace>::apply(vector_type& dst, const vector_type& src, bool constrained) const {
   ScopedRegion region("tensormg::operator::laplace::vmult");
   src.update_ghosts();
-  if (options_.scatter == ScatterMode::gather && layout_->degree() >= 2) {  // every node of the box stored
-    CellKernelArgs<Number, ExecSpace> args;
-    args.src = src.view();
-    args.dst = dst.view();
-    args.host_matrices = host_matrices_.data();
-    args.box = layout_->box();
-    args.laplace = static_cast<Number>(options_.laplace_coefficient);
-    args.mass = static_cast<Number>(options_.mass_coefficient);
-    args.zero_boundary_input = constrained;
-    args.skip_boundary_output = constrained;
-    args.gather_tile = gather_tile_;
-    kernels_.gather(args);
-    dst.compress_add();
-    if (constrained) copy_entries(boundary_owned_, dst, src);
-    return;
-  }
-  if (options_.scatter == ScatterMode::gather) {  // every node of the box stored, ghosts included
-    apply_laplace_q1_gather<Number, ExecSpace>(src.view(), dst.view(), layout_->box(), q1_,
-                                               static_cast<Number>(options_.laplace_coefficient),
-                                               static_cast<Number>(options_.mass_coefficient), constrained,
-                                               gather_z_nodes_);
-    dst.compress_add();
-    if (constrained) copy_entries(boundary_owned_, dst, src);
-    return;
-  }
-  dst.fill(Number(0));
   CellKernelArgs<Number, ExecSpace> args;
   args.src = src.view();
   args.dst = dst.view();
@@ -161,16 +138,24 @@ void LaplaceOperator<Number, ExecSpace>::apply(vector_type& dst, const vector_ty
   args.zero_boundary_input = constrained;
   args.skip_boundary_output = constrained;
   args.cells_per_team = cells_per_team_;
-  if (options_.scatter != ScatterMode::coloring) {
-    args.atomic = true;
-    args.store_interior = options_.scatter == ScatterMode::store_interior;
-    args.color = -1;
-    kernels_.apply(args);
+  args.gather_tile = gather_tile_;
+  if (options_.scatter == ScatterMode::gather) {  // every node of the box stored, ghosts included
+    if (layout_->degree() >= 2) kernels_.gather(args);
+    else apply_laplace_q1_gather<Number, ExecSpace>(args.src, args.dst, args.box, q1_, args.laplace, args.mass,
+                                                    constrained, gather_z_nodes_);
   } else {
-    args.atomic = false;
-    for (int color = 0; color < (1 << layout_->dim()); ++color) {
-      args.color = color;
+    dst.fill(Number(0));
+    if (options_.scatter != ScatterMode::coloring) {
+      args.atomic = true;
+      args.store_interior = options_.scatter == ScatterMode::store_interior;
+      args.color = -1;
       kernels_.apply(args);
+    } else {
+      args.atomic = false;
+      for (int color = 0; color < (1 << layout_->dim()); ++color) {
+        args.color = color;
+        kernels_.apply(args);
+      }
     }
   }
   dst.compress_add();

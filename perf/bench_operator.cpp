@@ -73,6 +73,13 @@ std::pair<int, int> parse_gather_tile(const std::string& text) {
   return {std::stoi(a), std::stoi(b)};
 }
 
+/// Whether the continuous operator of (dim, k) with scatter mode `scatter` gathers (mode gather,
+/// or auto where the tuning table gathers).
+bool gathers(int dim, int k, const std::string& scatter) {
+  const ScatterMode m = parse_scatter_mode(scatter);
+  return m == ScatterMode::gather || (m == ScatterMode::automatic && laplace_tuning(dim, k, tuning_target<Exec>()).gather);
+}
+
 /// The variant column: the scatter mode (cg), the evaluation (dg), with the contraction (dg patch).
 std::string variant_label(const Case& c) {
   if (!c.dg) {
@@ -342,7 +349,7 @@ int main(int argc, char** argv) {
                     continue;
                   // z nodes and tiles: the gathered operator only (scatter gather, or auto where the
                   // tuning table gathers); tiles at k >= 2.
-                  const bool gathered = disc == "cg" && (s == "gather" || (s == "auto" && laplace_tuning(dim, k, tuning_target<Exec>()).gather));
+                  const bool gathered = disc == "cg" && gathers(dim, k, s);
                   const std::vector<std::string> tiles = gathered && k >= 2 ? gather_tiles : std::vector<std::string>{"0x0"};
                   for (int cpt : cells_per_team)
                     for (int z : gathered ? gather_z_nodes : std::vector<int>{0})
@@ -363,10 +370,7 @@ int main(int argc, char** argv) {
     // Every gathered case's tile fits this backend (threads, scratch) before the first case runs.
     collectively(env.comm(), [&] {
       for (const Case& c : cases) {
-        if (c.dg || c.degree < 2) continue;
-        const ScatterMode m = parse_scatter_mode(c.scatter);
-        if (m != ScatterMode::gather && !(m == ScatterMode::automatic && laplace_tuning(c.dim, c.degree, tuning_target<Exec>()).gather))
-          continue;
+        if (c.dg || c.degree < 2 || !gathers(c.dim, c.degree, c.scatter)) continue;
         LaplaceOptions o;
         o.gather_z_nodes = c.gather_z_nodes;
         o.gather_tile_x = c.gather_tile_x;
