@@ -68,10 +68,20 @@ struct CellOperatorKernel {
   using ScratchView = Kokkos::View<Number*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
   static constexpr int k = n - 1;
   static constexpr int cell_size = dim == 2 ? n * n : n * n * n;
-  /// Distance of two cells' buffers in scratch: odd, so that the lines of neighbouring cells
-  /// fall into different shared-memory banks.
-  static constexpr int cell_stride = cell_size % 2 == 1 ? cell_size : cell_size + 1;
   static constexpr int lines = cell_size / n;
+  /// Scratch layout (the row's CellScratchStrides for this number type): node (i, j, l) of the
+  /// team's cell c at c·cell_stride + i + j·stride_x + l·stride_xy. Dense by default, with an odd
+  /// distance of two cells' buffers, so that the lines of neighbouring cells fall into different
+  /// banks; the padded strides of a row remove the bank conflicts left (3D k >= 5).
+  static constexpr CellScratchStrides strides = std::is_same_v<Number, float> ? tuning.scratch_float : tuning.scratch_double;
+  static constexpr int stride_x = strides.x > 0 ? strides.x : n;
+  static constexpr int stride_xy = dim == 2 ? 0 : strides.xy > 0 ? strides.xy : n * stride_x;
+  static constexpr int cell_extent = dim == 2 ? n * stride_x : n * stride_xy;
+  static constexpr int cell_stride = strides.cell > 0 ? strides.cell : cell_extent % 2 == 1 ? cell_extent : cell_extent + 1;
+  static_assert(stride_x >= n && (dim == 2 || stride_xy >= n * stride_x) && cell_stride >= cell_extent,
+                "a row's scratch strides must not overlap lines, planes or cells");
+  /// Offset of node (i, j, l) in a cell's buffer.
+  KOKKOS_FORCEINLINE_FUNCTION static constexpr int offset(int i, int j, int l) { return i + j * stride_x + l * stride_xy; }
 
   CellKernelArgs<Number, ExecSpace> args;
   detail::CellRange cells;
@@ -131,7 +141,7 @@ struct CellOperatorKernel {
           r[0][i] = idx >= 0 ? args.src(idx) : Number(0);
         }
       }
-      first_step(r, t0, t1, c * cell_stride + line * n);
+      first_step(r, t0, t1, c * cell_stride + offset(0, j, l));
     }
     team.team_barrier();
 
@@ -144,9 +154,9 @@ struct CellOperatorKernel {
         if (i == k && merges_right(c, first, ci)) continue;
         const int base = c * cell_stride + i;
         Number r0[1][n], r1[1][n];
-        contraction::load_column(t0 + base, n, r0[0]);
-        contraction::load_column(t1 + base, n, r1[0]);
-        if (i == 0 && merges_left(c, ci)) add_line(t0, t1, base - cell_stride + k, n, r0, r1);
+        contraction::load_column(t0 + base, stride_x, r0[0]);
+        contraction::load_column(t1 + base, stride_x, r1[0]);
+        if (i == 0 && merges_left(c, ci)) add_line(t0, t1, base - cell_stride + k, stride_x, r0, r1);
         for (int j = 0; j < n; ++j) {
           r1[0][j] = args.laplace * r1[0][j] + args.mass * r0[0][j];
           r0[0][j] *= args.laplace;
@@ -158,10 +168,10 @@ struct CellOperatorKernel {
       for (int w = rank; w < items; w += size) {
         const int c = cell_of(w), line = line_of(w);
         if (first + c >= n_cells) continue;
-        const int base = c * cell_stride + line % n + (line / n) * n * n;
+        const int base = c * cell_stride + offset(line % n, 0, line / n);
         Number r0[1][n], r1[1][n];
-        contraction::load_column(t0 + base, n, r0[0]);
-        contraction::load_column(t1 + base, n, r1[0]);
+        contraction::load_column(t0 + base, stride_x, r0[0]);
+        contraction::load_column(t1 + base, stride_x, r1[0]);
         middle_step(r0, r1, t0, t1, base);
       }
       team.team_barrier();
@@ -172,11 +182,11 @@ struct CellOperatorKernel {
         const CellInfo& ci = info_of(first + c, cached, info);
         const int p = line % n;
         if (p == k && merges_right(c, first, ci)) continue;
-        const int base = c * cell_stride + line;
+        const int base = c * cell_stride + offset(p, line / n, 0);
         Number r0[1][n], r1[1][n];
-        contraction::load_column(t0 + base, n * n, r0[0]);
-        contraction::load_column(t1 + base, n * n, r1[0]);
-        if (p == 0 && merges_left(c, ci)) add_line(t0, t1, base - cell_stride + k, n * n, r0, r1);
+        contraction::load_column(t0 + base, stride_xy, r0[0]);
+        contraction::load_column(t1 + base, stride_xy, r1[0]);
+        if (p == 0 && merges_left(c, ci)) add_line(t0, t1, base - cell_stride + k, stride_xy, r0, r1);
         for (int j = 0; j < n; ++j) {
           r1[0][j] = args.laplace * r1[0][j] + args.mass * r0[0][j];
           r0[0][j] *= args.laplace;
@@ -223,7 +233,7 @@ struct CellOperatorKernel {
   }
 
   /// The middle step of 3D on a y-line of both buffers (r0 from t0, r1 from t1), in place:
-  /// t0 = M_y r0, t1 = A_y r0 + M_y r1 at base + j·n (j < n).
+  /// t0 = M_y r0, t1 = A_y r0 + M_y r1 at base + j·stride_x (j < n).
   KOKKOS_INLINE_FUNCTION void middle_step(const Number (&r0)[1][n], const Number (&r1)[1][n], Number* t0, Number* t1,
                                           int base) const {
     if constexpr (even_odd) {
@@ -235,18 +245,18 @@ struct CellOperatorKernel {
         DeviceTraits<ExecSpace>::template keep_unroll<pair_unroll, half>();
         Number lo[1], hi[1];
         contraction::dot_even_odd(m.entry[1][0], o, e0, o0, lo, hi);
-        t0[base + o * n] = lo[0];
-        t0[base + (n - 1 - o) * n] = hi[0];
+        t0[base + o * stride_x] = lo[0];
+        t0[base + (n - 1 - o) * stride_x] = hi[0];
         contraction::dot_sum_even_odd(m.entry[1][1], e0, o0, m.entry[1][0], e1, o1, o, lo, hi);
-        t1[base + o * n] = lo[0];
-        t1[base + (n - 1 - o) * n] = hi[0];
+        t1[base + o * stride_x] = lo[0];
+        t1[base + (n - 1 - o) * stride_x] = hi[0];
       }
       if constexpr (n % 2 == 1) {
         Number v[1];
         contraction::dot_even_middle(m.entry[1][0], e0, o0, v);
-        t0[base + half * n] = v[0];
+        t0[base + half * stride_x] = v[0];
         contraction::dot_sum_even_middle(m.entry[1][1], e0, m.entry[1][0], e1, v);
-        t1[base + half * n] = v[0];
+        t1[base + half * stride_x] = v[0];
       }
     } else {
       // t1: two independent FMA chains (split).
@@ -255,8 +265,8 @@ struct CellOperatorKernel {
         DeviceTraits<ExecSpace>::template keep_unroll<unroll, n>();
         Number s0[1], s1[1];
         contraction::dot_two_sum<contraction::Pair::split>(m.entry[1][0][jo], m.entry[1][1][jo], r0, r1, s0, s1);
-        t0[base + jo * n] = s0[0];
-        t1[base + jo * n] = s1[0];
+        t0[base + jo * stride_x] = s0[0];
+        t1[base + jo * stride_x] = s1[0];
       }
     }
   }

@@ -9,6 +9,15 @@
 
 namespace tensormg {
 
+/// Where the cell kernel keeps node (i, j, l) of cell c of its team in a scratch buffer:
+/// c·cell + i + j·x + l·xy. 0 in a field: dense (x = k + 1, xy = (k + 1)², cell = the cell's node
+/// count, made odd). Padded strides change which bank pair a half-warp's doubles (a warp's
+/// floats) hit in each contraction step; perf/cell_bank_model.py replays the kernel's accesses
+/// and finds them.
+struct CellScratchStrides {
+  int x = 0, xy = 0, cell = 0;
+};
+
 struct LaplaceTuning {
   int dim = 0, k = 0;
   /// Launch bounds: at most max_team_size threads, min_teams_per_sm teams per SM.
@@ -40,6 +49,9 @@ struct LaplaceTuning {
   /// The host (OpenMP) row gathers as well (measured on the VM; the device row's `gather` is the
   /// GPU's choice).
   bool host_gather = false;
+  /// The cell kernel's scratch layout per number type (the bank pattern differs: a double takes a
+  /// bank pair, and a half-warp is served per wavefront).
+  CellScratchStrides scratch_double{}, scratch_float{};
 };
 
 namespace detail {
@@ -67,10 +79,10 @@ inline constexpr LaplaceTuning laplace_device_rows[] = {
     {3, 2, 256, 4, 3, true, 128, "faces merged (+20%); direct form (even-odd 0.98x); gathered by tiles: 2.25x the cell kernel (FP64, 61.4 GDoF/s, h200-2026-12-02-gather/call1); tile 8 x 4: 1.06x 16 x 4 (call2 sweep); host gathers: 1.55x on the VM (cpu-2026-12-02-gather)", "h200-2026-12-02-gather/call1", false, true, 64, 8, 4, 2, true},
     {3, 3, 256, 4, 4, true, 128, "even-odd 1.03x direct (atomic scatter), pairs unrolled, faces merged; gathered by tiles: 1.50x the cell kernel (FP64, 55.3 GDoF/s, h200-2026-12-02-gather/call1); host gathers: 1.51x on the VM (cpu-2026-12-02-gather)", "h200-2026-12-02-gather/call1", true, true, 60, 10, 2, 3, true},
     {3, 4, 256, 4, 5, true, 128, "even-odd 1.03x direct (atomic scatter), pairs unrolled, faces merged; gathered by tiles: 1.18x the cell kernel (FP64, 47.9 GDoF/s, h200-2026-12-02-gather/call1); tile 4 x 4, 128 z nodes: 1.07x 8 x 2, 64 (call2 sweep); host gathers: 1.33x on the VM (cpu-2026-12-02-gather)", "h200-2026-12-02-gather/call1", true, true, 128, 4, 4, 2, true},
-    {3, 5, 256, 3, 6, false, 128, "even-odd 1.21x direct (call1); pairs unrolled 1.11x not (38.4 GDoF/s, call2)", "h200-2026-11-29-even-odd", true, false, 60, 6, 1, 1, false},
-    {3, 6, 256, 3, 7, false, 128, "even-odd 1.26x direct (call1); pairs unrolled 1.09x not (37.2 GDoF/s, call2)", "h200-2026-11-29-even-odd", true, false, 60, 5, 1, 2, false},
-    {3, 7, 256, 3, 8, false, 128, "even-odd 1.35x direct (call1); pairs unrolled 1.04x not (38.1 GDoF/s, call2)", "h200-2026-11-29-even-odd", true, false, 56, 4, 1, 1, false},
-    {3, 8, 256, 3, 9, false, 128, "even-odd 1.35x direct (call1); pairs unrolled 1.10x not (38.3 GDoF/s, call2)", "h200-2026-11-29-even-odd", true, false, 64, 4, 1, 2, false},
+    {3, 5, 256, 3, 6, false, 128, "even-odd 1.21x direct (call1); pairs unrolled 1.11x not (38.4 GDoF/s, call2)", "h200-2026-11-29-even-odd", true, false, 60, 6, 1, 1, false, {7, 42, 252}, {9, 54, 328}},
+    {3, 6, 256, 3, 7, false, 128, "even-odd 1.26x direct (call1); pairs unrolled 1.09x not (37.2 GDoF/s, call2)", "h200-2026-11-29-even-odd", true, false, 60, 5, 1, 2, false, {7, 55, 395}, {9, 71, 523}},
+    {3, 7, 256, 3, 8, false, 128, "even-odd 1.35x direct (call1); pairs unrolled 1.04x not (38.1 GDoF/s, call2)", "h200-2026-11-29-even-odd", true, false, 56, 4, 1, 1, false, {9, 72, 584}, {9, 72, 592}},
+    {3, 8, 256, 3, 9, false, 128, "even-odd 1.35x direct (call1); pairs unrolled 1.10x not (38.3 GDoF/s, call2)", "h200-2026-11-29-even-odd", true, false, 64, 4, 1, 2, false, {9, 81, 744}, {9, 89, 816}},
 };
 }  // namespace detail
 

@@ -128,6 +128,19 @@ void check_cell_kernel_rows(tensormg::LaplaceTuning (*table)(int, int, TuningTar
           // The gathered stencil is the continuous Q1 operator's (laplace_q1_gather.hpp).
           if (r.gather) EXPECT_TRUE(gathers && k == 1) << where;
         }
+        // The cell kernel's scratch strides (laplace_kernels.hpp; the kernel's static_assert checks
+        // the same at compile time): lines, planes and cells do not overlap; two buffers of the
+        // default team's cells fit the 40 KiB of a CUDA team at level 0.
+        const int team_cells = target == TuningTarget::device ? tensormg::cells_per_team_of(r, lines) : 1;
+        for (const auto& [s, bytes] : {std::pair{r.scratch_double, 8}, std::pair{r.scratch_float, 4}}) {
+          const int x = s.x > 0 ? s.x : n, xy = dim == 2 ? 0 : s.xy > 0 ? s.xy : n * x;
+          const int extent = dim == 2 ? n * x : n * xy, cell = s.cell > 0 ? s.cell : extent | 1;
+          EXPECT_GE(x, n) << where;
+          if (dim == 3) EXPECT_GE(xy, n * x) << where;
+          EXPECT_GE(cell, extent) << where;
+          EXPECT_LE(2 * cell * team_cells * bytes, 40 * 1024) << where << ": " << bytes << "-byte scratch";
+          if (dim == 2) EXPECT_EQ(s.xy, 0) << where << ": 2D has no planes";
+        }
         if (target == TuningTarget::device) {
           // The launch uses cells_per_team × lines threads without clamping (laplace_kernels.hpp).
           const int cells = tensormg::cells_per_team_of(r, lines);
