@@ -15,13 +15,16 @@ dense layout): the model's excess wavefronts per team / ncu's bank conflicts per
 k = 5, 4 cells: loads 216 / 229, stores 216 / 240; k = 7, 2 cells: 256 / 277, 512 / 550;
 k = 7, 3 and 4 cells: loads 768 / 794, 1536 / 1557.
 
-Usage: python3 perf/cell_bank_model.py [--search]   (prints the dense and the tuning rows'
+Usage: python3 perf/cell_bank_model.py [--search]   (prints the dense and the padded
 layouts per degree with the default cells per team; --search: the best strides near dense).
 """
 import sys
 
 CELLS = {3: 8, 4: 5, 5: 4, 6: 3, 7: 2, 8: 2}  # cells_per_team_of(row, lines) of the device rows
-ROWS = {  # laplace_tuning.hpp: (x, xy, cell) for double, float
+# The strides the search found, (x, xy, cell) for double, float. The tuning rows keep them at
+# k = 6, 7 (1.03x, 1.05x dense in FP64); at k = 5 they cost registers (4 teams an SM instead of 5)
+# and at k = 8 spills, so those rows stay dense (results/h200-2026-12-02-cell-layout/call3).
+ROWS = {
     5: ((7, 42, 252), (9, 54, 328)),
     6: ((7, 55, 395), (9, 71, 523)),
     7: ((9, 72, 584), (9, 72, 592)),
@@ -87,7 +90,7 @@ def main():
             (le, lt), (se, st) = team(n, cells, *dense(n), bytes_per_value)
             (pe, pt), (qe, qt) = team(n, cells, *row, bytes_per_value)
             print(f"3D k={k} {name} {cells} cells: dense {lt + st} wavefronts ({le + se} excess); "
-                  f"row strides {row}: {pt + qt} ({pe + qe} excess)")
+                  f"padded {row}: {pt + qt} ({pe + qe} excess)")
             if search:
                 best = min((sum(e for e, _ in team(n, cells, x, xy, cell, bytes_per_value)), (x, xy, cell))
                            for x in range(n, n + 5) for xy in range(n * x, n * x + 9)
