@@ -82,6 +82,17 @@ struct CellOperatorKernel {
                 "a row's scratch strides must not overlap lines, planes or cells");
   /// Offset of node (i, j, l) in a cell's buffer.
   KOKKOS_FORCEINLINE_FUNCTION static constexpr int offset(int i, int j, int l) { return i + j * stride_x + l * stride_xy; }
+  /// The first node of x line `line` = j + n·l, and of last-direction line `line` = i + n·j (3D),
+  /// without the split into coordinates where the strides make it linear (dense layouts: the
+  /// split cost registers, 0.95x at 3D k = 5, h200-2026-12-02-cell-layout/call4).
+  KOKKOS_FORCEINLINE_FUNCTION static int x_line_start(int line) {
+    if constexpr (dim == 2 || stride_xy == n * stride_x) return line * stride_x;
+    else return offset(0, line % n, line / n);
+  }
+  KOKKOS_FORCEINLINE_FUNCTION static int last_line_start(int line) {
+    if constexpr (stride_x == n) return line;
+    else return offset(line % n, line / n, 0);
+  }
 
   CellKernelArgs<Number, ExecSpace> args;
   detail::CellRange cells;
@@ -141,7 +152,7 @@ struct CellOperatorKernel {
           r[0][i] = idx >= 0 ? args.src(idx) : Number(0);
         }
       }
-      first_step(r, t0, t1, c * cell_stride + offset(0, j, l));
+      first_step(r, t0, t1, c * cell_stride + x_line_start(line));
     }
     team.team_barrier();
 
@@ -182,7 +193,7 @@ struct CellOperatorKernel {
         const CellInfo& ci = info_of(first + c, cached, info);
         const int p = line % n;
         if (p == k && merges_right(c, first, ci)) continue;
-        const int base = c * cell_stride + offset(p, line / n, 0);
+        const int base = c * cell_stride + last_line_start(line);
         Number r0[1][n], r1[1][n];
         contraction::load_column(t0 + base, stride_xy, r0[0]);
         contraction::load_column(t1 + base, stride_xy, r1[0]);
