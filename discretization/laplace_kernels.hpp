@@ -83,8 +83,9 @@ struct CellOperatorKernel {
   /// Offset of node (i, j, l) in a cell's buffer.
   KOKKOS_FORCEINLINE_FUNCTION static constexpr int offset(int i, int j, int l) { return i + j * stride_x + l * stride_xy; }
   /// The first node of x line `line` = j + n·l, and of last-direction line `line` = i + n·j (3D),
-  /// without the split into coordinates where the strides make it linear (dense layouts: the
-  /// split cost registers, 0.95x at 3D k = 5, h200-2026-12-02-cell-layout/call4).
+  /// without the split into coordinates where the strides make it linear (every row but 3D k = 6;
+  /// the split cost registers: dense 3D k = 5 0.95x, h200-2026-12-02-cell-layout/call4, and
+  /// padded 74 registers instead of 72, call3).
   KOKKOS_FORCEINLINE_FUNCTION static int x_line_start(int line) {
     if constexpr (dim == 2 || stride_xy == n * stride_x) return line * stride_x;
     else return offset(0, line % n, line / n);

@@ -63,7 +63,10 @@ namespace detail {
 /// (85 registers): 3D FP64 k = 5..8 1.33–1.46x the direct form, 2D k = 9, 10 1.53x, 1.72x
 /// (h200-2026-11-29-even-odd: call1 even-odd against direct, call2 unrolled against not). At k <= 2 the split and combination cost what the
 /// form saves (3D k = 2: 0.98x), so those rows keep the direct form. Face merging +20/+22/+12% at
-/// k = 2/3/4, −11% at k = 6 (warps mix x positions).
+/// k = 2/3/4, −11% at k = 6 (warps mix x positions). Scratch strides padded at 3D k = 5..8, where
+/// perf/cell_bank_model.py finds strides without (most of) the bank conflicts Nsight Compute counted
+/// (2.4M–4.8M a launch): 1.02–1.05x dense in FP64, as the kernel is then bound by latency at its
+/// register cap (h200-2026-12-02-cell-layout).
 inline constexpr LaplaceTuning laplace_device_rows[] = {
     {2, 1, 256, 4, 2, true, 128, "gathered: 2.98x the atomic cell kernel (FP64, h200-2026-11-29-q1-stencil/call3); 32 z nodes a thread: 1.03x 16 and 64 (3D FP64, call3); the cell kernel: 4 teams of 256, outputs unrolled, faces merged, direct form (h100-2026-11-22-kernels/v4-final)", "h200-2026-11-29-q1-stencil/call3", false, true, 32, 0, 0, 0, true},
     {2, 2, 256, 4, 3, true, 128, "4 teams of 256 (64 registers), outputs unrolled, faces merged; direct form; gathered by tiles: 2.73x the cell kernel (FP64, 102.4 GDoF/s, h200-2026-12-02-gather/call1); host gathers: 1.95x on the VM (cpu-2026-12-02-gather)", "h200-2026-12-02-gather/call1", false, true, 64, 64, 1, 2, true},
@@ -79,10 +82,10 @@ inline constexpr LaplaceTuning laplace_device_rows[] = {
     {3, 2, 256, 4, 3, true, 128, "faces merged (+20%); direct form (even-odd 0.98x); gathered by tiles: 2.25x the cell kernel (FP64, 61.4 GDoF/s, h200-2026-12-02-gather/call1); tile 8 x 4: 1.06x 16 x 4 (call2 sweep); host gathers: 1.55x on the VM (cpu-2026-12-02-gather)", "h200-2026-12-02-gather/call1", false, true, 64, 8, 4, 2, true},
     {3, 3, 256, 4, 4, true, 128, "even-odd 1.03x direct (atomic scatter), pairs unrolled, faces merged; gathered by tiles: 1.50x the cell kernel (FP64, 55.3 GDoF/s, h200-2026-12-02-gather/call1); host gathers: 1.51x on the VM (cpu-2026-12-02-gather)", "h200-2026-12-02-gather/call1", true, true, 60, 10, 2, 3, true},
     {3, 4, 256, 4, 5, true, 128, "even-odd 1.03x direct (atomic scatter), pairs unrolled, faces merged; gathered by tiles: 1.18x the cell kernel (FP64, 47.9 GDoF/s, h200-2026-12-02-gather/call1); tile 4 x 4, 128 z nodes: 1.07x 8 x 2, 64 (call2 sweep); host gathers: 1.33x on the VM (cpu-2026-12-02-gather)", "h200-2026-12-02-gather/call1", true, true, 128, 4, 4, 2, true},
-    {3, 5, 256, 3, 6, false, 128, "even-odd 1.21x direct (call1); pairs unrolled 1.11x not (38.4 GDoF/s, call2); dense scratch: the padded strides (7, 42, 252) remove the bank conflicts but take 74 registers, 4 teams an SM instead of 5: 0.97x (h200-2026-12-02-cell-layout/call3)", "h200-2026-12-02-cell-layout/call3", true, false, 60, 6, 1, 1, false},
+    {3, 5, 256, 3, 6, false, 128, "even-odd 1.21x direct (call1); pairs unrolled 1.11x not (38.4 GDoF/s, call2); padded scratch (perf/cell_bank_model.py): 1.02x dense FP64, 1.00x FP32 with linear line starts (72 registers; 74 and 0.97x without them, call3) (h200-2026-12-02-cell-layout/call6)", "h200-2026-12-02-cell-layout/call6", true, false, 60, 6, 1, 1, false, {7, 42, 252}, {9, 54, 328}},
     {3, 6, 256, 3, 7, false, 128, "even-odd 1.26x direct (call1); pairs unrolled 1.09x not (37.2 GDoF/s, call2); padded scratch (perf/cell_bank_model.py): 1.03x dense FP64, 1.00x FP32 (h200-2026-12-02-cell-layout/call3)", "h200-2026-12-02-cell-layout/call3", true, false, 60, 5, 1, 2, false, {7, 55, 395}, {9, 71, 523}},
     {3, 7, 256, 3, 8, false, 128, "even-odd 1.35x direct (call1); pairs unrolled 1.04x not (38.1 GDoF/s, call2); padded scratch (perf/cell_bank_model.py): no bank conflicts left, 1.05x dense FP64 (39.9 GDoF/s), 1.02x FP32 (h200-2026-12-02-cell-layout/call3)", "h200-2026-12-02-cell-layout/call3", true, false, 56, 4, 1, 1, false, {9, 72, 584}, {9, 72, 592}},
-    {3, 8, 256, 3, 9, false, 128, "even-odd 1.35x direct (call1); pairs unrolled 1.10x not (38.3 GDoF/s, call2); dense scratch: the padded strides (9, 81, 744) remove the bank conflicts, but spill 5x more (182K requests): 0.98x (h200-2026-12-02-cell-layout/call3)", "h200-2026-12-02-cell-layout/call3", true, false, 64, 4, 1, 2, false},
+    {3, 8, 256, 3, 9, false, 128, "even-odd 1.35x direct (call1); pairs unrolled 1.10x not (38.3 GDoF/s, call2); padded scratch (perf/cell_bank_model.py): no bank conflicts left, 1.02x dense FP64, 1.01x FP32 with linear line starts (0.98x without them, call3) (h200-2026-12-02-cell-layout/call6)", "h200-2026-12-02-cell-layout/call6", true, false, 64, 4, 1, 2, false, {9, 81, 744}, {9, 89, 816}},
 };
 }  // namespace detail
 

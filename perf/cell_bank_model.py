@@ -21,9 +21,8 @@ layouts per degree with the default cells per team; --search: the best strides n
 import sys
 
 CELLS = {3: 8, 4: 5, 5: 4, 6: 3, 7: 2, 8: 2}  # cells_per_team_of(row, lines) of the device rows
-# The strides the search found, (x, xy, cell) for double, float. The tuning rows keep them at
-# k = 6, 7 (1.03x, 1.05x dense in FP64); at k = 5 they cost registers (4 teams an SM instead of 5)
-# and at k = 8 spills, so those rows stay dense (results/h200-2026-12-02-cell-layout/call3).
+# The strides the search found, (x, xy, cell) for double, float; the tuning rows use them
+# (3D FP64 1.02, 1.03, 1.05, 1.02x dense at k = 5..8, results/h200-2026-12-02-cell-layout/call6).
 ROWS = {
     5: ((7, 42, 252), (9, 54, 328)),
     6: ((7, 55, 395), (9, 71, 523)),
