@@ -128,9 +128,14 @@ void check_cell_kernel_rows(tensormg::LaplaceTuning (*table)(int, int, TuningTar
           // The gathered stencil is the continuous Q1 operator's (laplace_q1_gather.hpp).
           if (r.gather) EXPECT_TRUE(gathers && k == 1) << where;
         }
-        // The cell kernel's scratch strides (laplace_kernels.hpp; the kernel's static_assert checks
-        // the same at compile time): lines, planes and cells do not overlap; two buffers of the
-        // default team's cells fit the 40 KiB of a CUDA team at level 0.
+        // The continuous cell kernel's scratch strides (laplace_kernels.hpp; the kernel's
+        // static_assert checks the same at compile time): lines, planes and cells do not overlap;
+        // two buffers of the default team's cells fit the 40 KiB of a CUDA team at level 0. The DG
+        // kernels have no use for them.
+        if (!gathers) {
+          EXPECT_EQ(r.scratch_double.x + r.scratch_double.xy + r.scratch_double.cell, 0) << where;
+          EXPECT_EQ(r.scratch_float.x + r.scratch_float.xy + r.scratch_float.cell, 0) << where;
+        }
         const int team_cells = target == TuningTarget::device ? tensormg::cells_per_team_of(r, lines) : 1;
         for (const auto& [s, bytes] : {std::pair{r.scratch_double, 8}, std::pair{r.scratch_float, 4}}) {
           const int x = s.x > 0 ? s.x : n, xy = dim == 2 ? 0 : s.xy > 0 ? s.xy : n * x;
