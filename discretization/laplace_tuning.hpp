@@ -65,7 +65,7 @@ namespace detail {
 /// form saves (3D k = 2: 0.98x), so those rows keep the direct form. Face merging +20/+22/+12% at
 /// k = 2/3/4, −11% at k = 6 (warps mix x positions). Scratch strides padded at 3D k = 5..8, where
 /// perf/cell_bank_model.py finds strides without (most of) the bank conflicts Nsight Compute counted
-/// (2.4M–4.8M a launch): 1.02–1.05x dense in FP64, as the kernel is then bound by latency at its
+/// (2.3M–4.8M a launch): 1.02–1.05x dense in FP64, as the kernel is then bound by latency at its
 /// register cap (h200-2026-12-02-cell-layout).
 inline constexpr LaplaceTuning laplace_device_rows[] = {
     {2, 1, 256, 4, 2, true, 128, "gathered: 2.98x the atomic cell kernel (FP64, h200-2026-11-29-q1-stencil/call3); 32 z nodes a thread: 1.03x 16 and 64 (3D FP64, call3); the cell kernel: 4 teams of 256, outputs unrolled, faces merged, direct form (h100-2026-11-22-kernels/v4-final)", "h200-2026-11-29-q1-stencil/call3", false, true, 32, 0, 0, 0, true},
