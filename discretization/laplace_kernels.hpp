@@ -73,11 +73,10 @@ struct CellOperatorKernel {
   /// team's cell c at c·cell_stride + i + j·stride_x + l·stride_xy. Dense by default, with an odd
   /// distance of two cells' buffers, so that the lines of neighbouring cells fall into different
   /// banks; the padded strides of a row remove the bank conflicts left (3D k >= 5).
-  static constexpr CellScratchStrides strides = std::is_same_v<Number, float> ? tuning.scratch_float : tuning.scratch_double;
-  static constexpr int stride_x = strides.x > 0 ? strides.x : n;
-  static constexpr int stride_xy = dim == 2 ? 0 : strides.xy > 0 ? strides.xy : n * stride_x;
+  static constexpr CellScratchStrides strides =
+      (std::is_same_v<Number, float> ? tuning.scratch_float : tuning.scratch_double).resolved(dim, n);
+  static constexpr int stride_x = strides.x, stride_xy = strides.xy, cell_stride = strides.cell;
   static constexpr int cell_extent = dim == 2 ? n * stride_x : n * stride_xy;
-  static constexpr int cell_stride = strides.cell > 0 ? strides.cell : cell_extent % 2 == 1 ? cell_extent : cell_extent + 1;
   static_assert(stride_x >= n && (dim == 2 || stride_xy >= n * stride_x) && cell_stride >= cell_extent,
                 "a row's scratch strides must not overlap lines, planes or cells");
   /// Offset of node (i, j, l) in a cell's buffer.

@@ -16,6 +16,16 @@ namespace tensormg {
 /// and finds them.
 struct CellScratchStrides {
   int x = 0, xy = 0, cell = 0;
+  /// The strides in effect for a cell of n nodes a direction in `dim` dimensions: the fields set,
+  /// the dense ones where 0 (2D has no planes: xy = 0).
+  constexpr CellScratchStrides resolved(int dim, int n) const {
+    CellScratchStrides r;
+    r.x = x > 0 ? x : n;
+    r.xy = dim == 2 ? 0 : xy > 0 ? xy : n * r.x;
+    const int extent = dim == 2 ? n * r.x : n * r.xy;
+    r.cell = cell > 0 ? cell : extent | 1;
+    return r;
+  }
 };
 
 struct LaplaceTuning {

@@ -138,8 +138,8 @@ void check_cell_kernel_rows(tensormg::LaplaceTuning (*table)(int, int, TuningTar
         }
         const int team_cells = target == TuningTarget::device ? tensormg::cells_per_team_of(r, lines) : 1;
         for (const auto& [s, bytes] : {std::pair{r.scratch_double, 8}, std::pair{r.scratch_float, 4}}) {
-          const int x = s.x > 0 ? s.x : n, xy = dim == 2 ? 0 : s.xy > 0 ? s.xy : n * x;
-          const int extent = dim == 2 ? n * x : n * xy, cell = s.cell > 0 ? s.cell : extent | 1;
+          const auto [x, xy, cell] = s.resolved(dim, n);
+          const int extent = dim == 2 ? n * x : n * xy;
           EXPECT_GE(x, n) << where;
           if (dim == 3) EXPECT_GE(xy, n * x) << where;
           EXPECT_GE(cell, extent) << where;
