@@ -86,6 +86,10 @@ struct DeviceTraits {
     team.team_barrier();
   }
 
+  // shuffle_xor<width>(value, mask) (a value from the lane `mask` away, xor, in groups of `width`
+  // lanes) exists only where has_warps (the CUDA specialisation); kernels that would call it here
+  // keep a group's lanes in one thread instead (LowOrderLaneKernel).
+
   /// A pointer into level-0 team scratch that the compiler may treat as fast (shared) memory.
   template <class T>
   KOKKOS_FORCEINLINE_FUNCTION static T* fast_scratch(T* p) {

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <string>
 
+#include "core/device_traits.hpp"
 #include "core/distributed_vector.hpp"
 #include "discretization/hex_layout.hpp"
 
@@ -30,9 +31,15 @@ enum class LowOrderGeometry { on_the_fly, stored };
 /// 1.8 instead of 8 atomic additions per cell and component, in the order of the vertex numbers.
 enum class LowOrderScatter { atomic, coloured, block };
 /// How J and ∇_ξ u reach the Gauss points and the result the vertices: point by point, sums over
-/// the 8 vertices (paper 004 Algorithm 2), or factorized: edge differences interpolated along the
-/// other two directions (the tensor structure of Q1; 2.5× fewer flops).
-enum class LowOrderEvaluation { pointwise, factorized };
+/// the 8 vertices (paper 004 Algorithm 2); factorized: edge differences interpolated along the
+/// other two directions (the tensor structure of Q1; 2.5× fewer flops), a thread per cell; or
+/// lanes: the same tensor steps with the cell's 8 vertices / Gauss points spread over
+/// `lanes_per_cell` threads of a warp (1, 2, 4, 8), which exchange the values of the other end of
+/// each edge (a shuffle between threads, a register move within one), each thread working on its
+/// own points only: fewer registers per thread and more threads per cell than `factorized`, for
+/// about twice its flops on the fields (every point's values, not the 4 distinct ones); or
+/// automatic: low_order_evaluation's choice for the execution space and scatter.
+enum class LowOrderEvaluation { pointwise, factorized, lanes, automatic };
 
 std::string to_string(LowOrderProblem p);
 std::string to_string(LowOrderGeometry g);
@@ -49,13 +56,28 @@ struct LowOrderOptions {
   LowOrderProblem problem = LowOrderProblem::laplace;
   LowOrderGeometry geometry = LowOrderGeometry::on_the_fly;
   LowOrderScatter scatter = LowOrderScatter::atomic;
-  LowOrderEvaluation evaluation = LowOrderEvaluation::factorized;
+  LowOrderEvaluation evaluation = LowOrderEvaluation::automatic;
   /// Block scatter: cells per block, 1..256 (a GPU team has one thread per cell; its scratch
   /// holds 8 results per cell and component).
   int block_cells = 128;
+  /// Lanes evaluation: threads per cell, 1, 2, 4 or 8 (more than 1 only on a backend with warps,
+  /// DeviceTraits::has_warps); 0: low_order_lanes_per_cell's choice for the execution space.
+  int lanes_per_cell = 0;
 };
 
-/// Floating-point operations of one cell's product (the kernel's count, per variant).
+/// What LowOrderEvaluation::automatic stands for: on the host lanes (one thread per cell, its 8
+/// points side by side: 1.1-1.2x factorized on this project's CPU), on a GPU factorized (the
+/// lanes' exchanges saturate the shared-memory pipe: 0.55-0.93x); factorized with the block scatter.
+/// Decided by perf/README.md, "Low-order Q1 operators".
+LowOrderEvaluation low_order_evaluation(TuningTarget target, LowOrderScatter scatter);
+
+/// The lanes evaluation's threads per cell when LowOrderOptions::lanes_per_cell is 0: 1 on the
+/// host (the 8 points of a cell in one thread); on a GPU the fastest count of its benchmark, 1
+/// for Laplace, 4 for elasticity.
+int low_order_lanes_per_cell(TuningTarget target, LowOrderProblem problem);
+
+/// Floating-point operations of one cell's product (the kernel's count, per variant; not for
+/// automatic, which names no kernel: ask the operator's options()).
 double low_order_flops_per_cell(LowOrderProblem problem, LowOrderGeometry geometry,
                                 LowOrderEvaluation evaluation = LowOrderEvaluation::factorized);
 
@@ -92,6 +114,7 @@ class LowOrderOperator {
   }
 
   const HexLayout<ExecSpace>& layout() const { return *layout_; }
+  /// The options, with an automatic evaluation and lanes per cell replaced by what they stand for.
   const LowOrderOptions& options() const { return options_; }
   /// Flops of one vmult on this rank (cells × flops per cell).
   double flops() const;

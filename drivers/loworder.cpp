@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "backends/device.hpp"
+#include "backends/device_traits.hpp"
 #include "core/environment.hpp"
 #include "core/error.hpp"
 #include "core/fused_cg.hpp"
@@ -59,7 +60,8 @@ struct Options {
   std::string op = "matrix-free";
   std::string geometry = "on-the-fly";
   std::string scatter = "atomic";
-  std::string evaluation = "factorized";
+  std::string evaluation = "auto";
+  int lanes = 0;
   std::string ordering = "morton";
   std::string material = "uniform";
   double contrast = 1e3;
@@ -96,6 +98,7 @@ LowOrderOptions operator_options(const Options& o) {
   lo.geometry = parse_low_order_geometry(o.geometry, "--geometry");
   lo.scatter = parse_low_order_scatter(o.scatter, "--scatter");
   lo.evaluation = parse_low_order_evaluation(o.evaluation, "--evaluation");
+  lo.lanes_per_cell = o.lanes;
   return lo;
 }
 
@@ -124,7 +127,14 @@ void validate(Options& o, HexDirichlet& dirichlet) {
       TENSORMG_CHECK(!given, name << " applies to --mesh brick only (the mesh is read from '" << o.mesh << "')");
   TENSORMG_CHECK(o.op == "matrix-free" || o.op == "assembled",
                  "--operator '" << o.op << "' is not supported; use matrix-free or assembled");
-  operator_options(o);
+  const LowOrderOptions lo = operator_options(o);
+  TENSORMG_CHECK(o.lanes == 0 || o.lanes == 1 || o.lanes == 2 || o.lanes == 4 || o.lanes == 8,
+                 "--lanes must be 1, 2, 4 or 8 (0: automatic), given " << o.lanes);
+  TENSORMG_CHECK(o.lanes == 0 || lo.evaluation == LowOrderEvaluation::lanes, "--lanes applies to --evaluation lanes only");
+  TENSORMG_CHECK(o.lanes <= 1 || DeviceTraits<DefaultExec>::has_warps,
+                 "--lanes " << o.lanes << " needs a GPU build (threads of a cell exchange values within a warp); use 1");
+  TENSORMG_CHECK(!(lo.evaluation == LowOrderEvaluation::lanes && lo.scatter == LowOrderScatter::block),
+                 "--scatter block works with --evaluation factorized or pointwise, not lanes");
   parse_hex_ordering(o.ordering, "--ordering");
   if (o.op == "assembled")
     for (const auto& [given, name] : o.matrix_free_only_given)
@@ -476,6 +486,12 @@ int run(const Options& o, const HexDirichlet& dirichlet, Environment& env) {
     phase("operator", [&] { matrix_free_ptr = std::make_shared<const LowOrderOperator<Exec>>(layout, lo); });
   else phase("matrix (assembly)", [&] { assembled.emplace(layout, lo.problem); });
   const LowOrderOperator<Exec>* matrix_free = matrix_free_ptr.get();
+  // The evaluation that runs (auto resolved), for the summary and the record.
+  const std::string evaluation =
+      !matrix_free ? o.evaluation
+      : matrix_free->options().evaluation == LowOrderEvaluation::lanes
+          ? "lanes (" + std::to_string(matrix_free->options().lanes_per_cell) + " per cell)"
+          : to_string(matrix_free->options().evaluation);
 
   // The load: the manufactured one (E = 1, ν of HexMaterialOptions), else f = 1 (Laplace) or
   // the body force (0, 0, −1) (elasticity).
@@ -573,6 +589,7 @@ int run(const Options& o, const HexDirichlet& dirichlet, Environment& env) {
   record["kind"] = "tensormg-loworder";
   record["options"] = options_record(o);
   Json& res = record["result"];
+  if (matrix_free) res["evaluation"] = evaluation;
   res["dofs"] = layout->n_global_dofs();
   res["vertices"] = layout->n_global_vertices();
   res["cells"] = layout->n_global_cells();
@@ -634,7 +651,7 @@ int run(const Options& o, const HexDirichlet& dirichlet, Environment& env) {
     std::printf("  %-24s %d\n", "MPI ranks", env.size());
     std::printf("  %-24s %s%s\n", "operator", o.op.c_str(),
                 o.op == "matrix-free"
-                    ? (", " + o.evaluation + ", geometry " + o.geometry + ", scatter " + o.scatter).c_str()
+                    ? (", " + evaluation + ", geometry " + o.geometry + ", scatter " + o.scatter).c_str()
                                       : (", " + std::to_string(static_cast<long long>(nnz)) + " nonzeros").c_str());
     std::printf("  %-24s %s%s\n", "material", o.material.c_str(),
                 o.material == "layered"
@@ -696,8 +713,13 @@ int main(int argc, char** argv) {
     app.add_option("--scatter", o.scatter, "matrix-free: atomic, coloured (one launch per colour, no atomics) or block "
                                            "(summed per block of 128 cells in scratch, one atomic per vertex of a block)");
     app.add_option("--evaluation", o.evaluation,
-                   "matrix-free: factorized (edge differences, the tensor structure of Q1) or pointwise (sums over "
-                   "the 8 vertices at each Gauss point, paper 004 Algorithm 2)");
+                   "matrix-free: factorized (edge differences, the tensor structure of Q1), pointwise (sums over "
+                   "the 8 vertices at each Gauss point, paper 004 Algorithm 2), lanes (the factorized steps with "
+                   "a cell's 8 points on --lanes threads of a warp) or auto (default: lanes on the host, "
+                   "factorized on a GPU and with the block scatter)");
+    app.add_option("--lanes", o.lanes,
+                   "matrix-free, lanes evaluation: threads per cell, 1, 2, 4 or 8 (more than 1 on a GPU only); 0 "
+                   "(default): 1 on the host, 8 on a GPU");
     app.add_option("--ordering", o.ordering,
                    "memory order of the rank's cells and vertices: morton (Z-order of the centroids) or mesh (the "
                    "mesh's numbering, e.g. the random one of --renumber)");
@@ -733,7 +755,7 @@ int main(int argc, char** argv) {
     o.coarse_solver_given = app.count("--coarse-solver") > 0;
     for (const char* name : {"--cells", "--perturbation", "--renumber", "--seed"})
       o.brick_only_given.push_back({app.count(name) > 0, name});
-    for (const char* name : {"--geometry", "--scatter", "--evaluation"})
+    for (const char* name : {"--geometry", "--scatter", "--evaluation", "--lanes"})
       o.matrix_free_only_given.push_back({app.count(name) > 0, name});
     tensormg::HexDirichlet dirichlet;
     tensormg::collectively(env.comm(), [&] { validate(o, dirichlet); });

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "backends/device.hpp"
+#include "backends/device_traits.hpp"
 #include "core/environment.hpp"
 #include "core/error.hpp"
 #include "core/fused_cg.hpp"
@@ -50,7 +51,10 @@ struct MfVariant {
   LowOrderGeometry geometry;
   LowOrderScatter scatter;
   std::string evaluation_name, geometry_name, scatter_name;
-  std::string name() const { return "mf/" + evaluation_name + "/" + geometry_name + "/" + scatter_name; }
+  int lanes = 0;  ///< lanes evaluation: threads per cell (0 otherwise)
+  std::string name() const {
+    return "mf/" + evaluation_name + (lanes ? std::to_string(lanes) : "") + "/" + geometry_name + "/" + scatter_name;
+  }
 };
 
 /// What the sweep runs at each (problem, size).
@@ -274,16 +278,24 @@ class SizeBench {
     lo.scatter = v.scatter;
     lo.evaluation = v.evaluation;
     lo.block_cells = sweep_.block_cells;
+    lo.lanes_per_cell = v.lanes;
     const LowOrderOperator<Exec> A(layout_, lo);
+    // What runs: an automatic evaluation and lanes per cell resolved by the operator.
+    MfVariant ran = v;
+    ran.evaluation = A.options().evaluation;
+    ran.evaluation_name = to_string(ran.evaluation);
+    ran.lanes = ran.evaluation == LowOrderEvaluation::lanes ? A.options().lanes_per_cell : 0;
     const double flops = sum_over_ranks(A.flops(), comm_);
     const double bytes = layout_bytes_ + sum_over_ranks(A.device_bytes(), comm_);
-    Measured m = measure(v.name(), &A,
+    Measured m = measure(ran.name(), &A,
                          [&](Vector& y, const Vector& x) { A.vmult(y, x); }, flops, bytes);
-    m.record["evaluation"] = v.evaluation_name;
+    m.record["evaluation"] = ran.evaluation_name;
+    if (v.evaluation == LowOrderEvaluation::automatic) m.record["evaluation_asked"] = v.evaluation_name;
     m.record["geometry"] = v.geometry_name;
     m.record["scatter"] = v.scatter_name;
     if (v.scatter == LowOrderScatter::block) m.record["block_cells"] = sweep_.block_cells;
-    m.record["flops_per_cell"] = low_order_flops_per_cell(problem_, v.geometry, v.evaluation);
+    if (ran.lanes) m.record["lanes_per_cell"] = ran.lanes;
+    m.record["flops_per_cell"] = low_order_flops_per_cell(problem_, v.geometry, ran.evaluation);
     if (reference_) {
       A.vmult(y_, x_);
       const double difference = relative_difference(y_, *reference_);
@@ -456,7 +468,13 @@ int main(int argc, char** argv) {
         ->delimiter(',');
     app.add_option("--block-cells", sweep.block_cells, "mf, block scatter: cells per block (threads per team), 1..256");
     app.add_option("--evaluation", evaluations,
-                   "mf: factorized (edge differences) and/or pointwise (paper 004 Algorithm 2)")
+                   "mf: factorized (edge differences), pointwise (paper 004 Algorithm 2), lanes (the "
+                   "factorized steps with a cell's 8 points on --lanes threads) and/or auto (the build's default)")
+        ->delimiter(',');
+    std::vector<int> lanes{0};
+    app.add_option("--lanes", lanes,
+                   "mf, lanes evaluation: threads per cell, 1, 2, 4, 8 (more than 1 on a GPU only), 0 automatic; "
+                   "each value a variant")
         ->delimiter(',');
     app.add_option("--ordering", sweep.ordering_name,
                    "memory order of cells and vertices: morton (Z-order) or mesh (the mesh's numbering)");
@@ -496,14 +514,30 @@ int main(int argc, char** argv) {
       for (const auto& e : evaluations)
         for (const auto& g : geometries)
           for (const auto& s : scatters) {
-            const MfVariant v{parse_low_order_evaluation(e, "--evaluation"), parse_low_order_geometry(g, "--geometry"),
-                              parse_low_order_scatter(s, "--scatter"), e, g, s};
-            if (mf) sweep.mf.push_back(v);
+            MfVariant v{parse_low_order_evaluation(e, "--evaluation"), parse_low_order_geometry(g, "--geometry"),
+                        parse_low_order_scatter(s, "--scatter"), e, g, s};
+            if (v.evaluation != LowOrderEvaluation::lanes) {
+              if (mf) sweep.mf.push_back(v);
+              continue;
+            }
+            // The block scatter is refused with lanes (the operator's check): left out of the sweep.
+            if (v.scatter == LowOrderScatter::block) continue;
+            for (const int l : lanes) {
+              v.lanes = l;  // 0: the operator's choice per problem
+              if (mf) sweep.mf.push_back(v);
+            }
           }
       for (double n : dofs) perf::check_dofs("--dofs", n);
       TENSORMG_CHECK(sweep.perturbation >= 0 && sweep.perturbation < 1,
                      "--perturbation must be in [0, 1), given " << sweep.perturbation);
       TENSORMG_CHECK(sweep.seed >= 0, "--seed must be >= 0, given " << sweep.seed);
+      TENSORMG_CHECK(!lanes.empty(), "--lanes needs at least one value");
+      for (const int l : lanes) {
+        TENSORMG_CHECK(l == 0 || l == 1 || l == 2 || l == 4 || l == 8,
+                       "--lanes " << l << " is not 1, 2, 4 or 8 (0: automatic)");
+        TENSORMG_CHECK(l <= 1 || DeviceTraits<Exec>::has_warps,
+                       "--lanes " << l << " needs a GPU backend; this build runs a cell's 8 points in one thread");
+      }
       TENSORMG_CHECK(sweep.block_cells >= 1 && sweep.block_cells <= 256,
                      "--block-cells must be in 1..256, given " << sweep.block_cells);
       TENSORMG_CHECK(sweep.repeats >= 1 && sweep.repeats <= 10000,

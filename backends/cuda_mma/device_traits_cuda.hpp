@@ -39,6 +39,24 @@ struct DeviceTraits<Kokkos::Cuda> {
 #endif
   }
 
+  /// The `value` of the thread whose lane differs from the caller's by `mask` (xor), within aligned
+  /// groups of `width` consecutive lanes (a power of two up to 32): `__shfl_xor_sync` over the
+  /// caller's group only, so a warp whose other lanes have left the kernel (a team's last, partial
+  /// warp) is no hazard. Every thread of the group calls it with the same mask.
+  template <int width, class T>
+  KOKKOS_FORCEINLINE_FUNCTION static T shuffle_xor(const T& value, int mask) {
+    static_assert(width >= 2 && width <= warp_size && (width & (width - 1)) == 0, "a lane group is 2..32 lanes");
+#if defined(__CUDA_ARCH__)
+    unsigned lane;
+    asm("mov.u32 %0, %%laneid;" : "=r"(lane));
+    const unsigned group = width == warp_size ? 0xffffffffu : ((1u << width) - 1u) << (lane & ~unsigned(width - 1));
+    return __shfl_xor_sync(group, value, mask, width);
+#else
+    (void)mask;
+    return value;
+#endif
+  }
+
   /// Kokkos hands out scratch as a generic pointer. When the compiler cannot trace it back to the
   /// dynamic shared memory window, every access is a generic LD/ST, which on Hopper waits on the
   /// long scoreboard like a global load (ncu on the vertex-patch smoother: no LDS at all, long

@@ -6,7 +6,9 @@
 
 #include <cmath>
 #include <cstdint>
+#include <vector>
 
+#include "backends/device_traits.hpp"
 #include "core/fused_cg.hpp"
 #include "discretization/assembled_low_order.hpp"
 #include "discretization/low_order_operator.hpp"
@@ -89,6 +91,14 @@ double max_difference(const std::vector<double>& a, const std::vector<double>& b
   return g;
 }
 
+/// The lanes evaluation's threads per cell to test: 1 everywhere, 2, 4 and 8 where threads of a
+/// warp can exchange values.
+template <class ExecSpace>
+std::vector<int> lanes_per_cell() {
+  if (DeviceTraits<ExecSpace>::has_warps) return {1, 2, 4, 8};
+  return {1};
+}
+
 // One distorted hexahedron without Dirichlet vertices: A e_j is column j of the textbook element
 // matrix, for both problems and both geometry variants.
 TYPED_TEST(LowOrderTest, KernelEqualsTheTextbookElementMatrix) {
@@ -101,12 +111,15 @@ TYPED_TEST(LowOrderTest, KernelEqualsTheTextbookElementMatrix) {
   mesh.cell_tags = {1};
   for (const auto p : both_problems)
     for (const auto g : {LowOrderGeometry::on_the_fly, LowOrderGeometry::stored})
-    for (const auto ev : {LowOrderEvaluation::pointwise, LowOrderEvaluation::factorized}) {
+    for (const auto ev : {LowOrderEvaluation::pointwise, LowOrderEvaluation::factorized, LowOrderEvaluation::lanes})
+    for (const int lanes : lanes_per_cell<TypeParam>()) {
+      if (ev != LowOrderEvaluation::lanes && lanes != 1) continue;
       const auto layout = make_layout<TypeParam>(mesh, p, HexDirichlet::none(), {}, MPI_COMM_SELF);
       LowOrderOptions o;
       o.problem = p;
       o.geometry = g;
       o.evaluation = ev;
+      o.lanes_per_cell = lanes;
       const LowOrderOperator<TypeParam> A(layout, o);
       const auto K = low_order_element_matrix(p, x, layout->host_coefficient()[0], layout->host_lambda()[0],
                                               layout->host_mu()[0]);
@@ -123,7 +136,8 @@ TYPED_TEST(LowOrderTest, KernelEqualsTheTextbookElementMatrix) {
         const auto column = to_host(Ae);
         for (int i = 0; i < n; ++i)
           EXPECT_NEAR(column[i], K[i * n + j], 1e-13 * scale)
-              << to_string(p) << " " << to_string(g) << " " << to_string(ev) << " (" << i << ", " << j << ")";
+              << to_string(p) << " " << to_string(g) << " " << to_string(ev) << " lanes " << lanes << " (" << i
+              << ", " << j << ")";
       }
     }
 }
@@ -154,19 +168,48 @@ TYPED_TEST(LowOrderTest, MatrixFreeEqualsAssembled) {
       o.block_cells = bad;
       EXPECT_THROW(LowOrderOperator<TypeParam>(layout, o), InputError) << bad;
     }
+    // Lanes per cell other than 1, 2, 4, 8 (0 is automatic); more than one without warps; lanes
+    // with the block scatter.
+    for (const int bad : {-1, 3, 16}) {
+      LowOrderOptions o{p, LowOrderGeometry::on_the_fly, LowOrderScatter::atomic, LowOrderEvaluation::lanes};
+      o.lanes_per_cell = bad;
+      EXPECT_THROW(LowOrderOperator<TypeParam>(layout, o), InputError) << bad;
+    }
+    if (!DeviceTraits<TypeParam>::has_warps) {
+      LowOrderOptions o{p, LowOrderGeometry::on_the_fly, LowOrderScatter::atomic, LowOrderEvaluation::lanes};
+      o.lanes_per_cell = 2;
+      EXPECT_THROW(LowOrderOperator<TypeParam>(layout, o), InputError);
+    }
+    EXPECT_THROW(LowOrderOperator<TypeParam>(layout, LowOrderOptions{p, LowOrderGeometry::on_the_fly,
+                                                                     LowOrderScatter::block, LowOrderEvaluation::lanes}),
+                 InputError);
+    {
+      // The default (automatic) evaluation is the one low_order_evaluation names, lanes resolved.
+      const LowOrderOperator<TypeParam> A(layout, LowOrderOptions{p});
+      EXPECT_EQ(A.options().evaluation, low_order_evaluation(tuning_target<TypeParam>(), LowOrderScatter::atomic));
+      if (A.options().evaluation == LowOrderEvaluation::lanes)
+        EXPECT_EQ(A.options().lanes_per_cell, low_order_lanes_per_cell(tuning_target<TypeParam>(), p));
+      A.vmult(y_mf, x);
+      EXPECT_LE(max_difference(to_host(y_mf), ref), 1e-12 * scale) << to_string(p) << " auto";
+    }
     // Block scatter: blocks of 7 cells (17 blocks of the 120, the last one short) and of 128 (one).
+    // Lanes: 120 cells are 7.5 teams of 16 cells at 8 lanes (the last team half idle).
     for (const auto g : {LowOrderGeometry::on_the_fly, LowOrderGeometry::stored})
       for (const auto s : {LowOrderScatter::atomic, LowOrderScatter::coloured, LowOrderScatter::block})
-      for (const auto e : {LowOrderEvaluation::pointwise, LowOrderEvaluation::factorized})
+      for (const auto e : {LowOrderEvaluation::pointwise, LowOrderEvaluation::factorized, LowOrderEvaluation::lanes})
+      for (const int lanes : lanes_per_cell<TypeParam>())
       for (const int block_cells : {7, 128}) {
         if (s != LowOrderScatter::block && block_cells != 128) continue;
+        if (e == LowOrderEvaluation::lanes ? s == LowOrderScatter::block : lanes != 1) continue;
         LowOrderOptions o{p, g, s, e};
         o.block_cells = block_cells;
+        o.lanes_per_cell = lanes;
         const LowOrderOperator<TypeParam> A(layout, o);
         A.vmult(y_mf, x);
         EXPECT_LE(max_difference(to_host(y_mf), ref), 1e-12 * scale) << to_string(p) << " " << to_string(g) << " "
                                                                      << to_string(s) << " " << to_string(e)
-                                                                     << " cells per block " << block_cells;
+                                                                     << " cells per block " << block_cells
+                                                                     << " lanes " << lanes;
         // Diagonal: A e_i summed over a probing of the diagonal is not needed; compare with the
         // assembled matrix's diagonal entries (CRS rows hold the rank's partial sums).
         A.compute_diagonal(diag);
@@ -411,6 +454,15 @@ TEST(LowOrderOptions, NamesAndDirichletSetsParse) {
   EXPECT_EQ(parse_low_order_scatter("colored"), LowOrderScatter::coloured);
   EXPECT_EQ(parse_low_order_scatter("block"), LowOrderScatter::block);
   EXPECT_EQ(parse_low_order_evaluation("pointwise"), LowOrderEvaluation::pointwise);
+  EXPECT_EQ(parse_low_order_evaluation("lanes"), LowOrderEvaluation::lanes);
+  EXPECT_EQ(parse_low_order_evaluation("auto"), LowOrderEvaluation::automatic);
+  EXPECT_EQ(low_order_lanes_per_cell(TuningTarget::host, LowOrderProblem::elasticity), 1);
+  EXPECT_EQ(low_order_evaluation(TuningTarget::host, LowOrderScatter::atomic), LowOrderEvaluation::lanes);
+  EXPECT_EQ(low_order_evaluation(TuningTarget::host, LowOrderScatter::block), LowOrderEvaluation::factorized);
+  EXPECT_EQ(low_order_evaluation(TuningTarget::device, LowOrderScatter::atomic), LowOrderEvaluation::factorized);
+  EXPECT_THROW(low_order_flops_per_cell(LowOrderProblem::laplace, LowOrderGeometry::on_the_fly,
+                                        LowOrderEvaluation::automatic),
+               InputError);
   EXPECT_THROW(parse_low_order_problem("stokes"), InputError);
   const HexDirichlet d = parse_hex_dirichlet("tag:3+z=0.5+x=-1");
   EXPECT_FALSE(d.whole_boundary);
