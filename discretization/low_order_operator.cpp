@@ -163,6 +163,18 @@ KOKKOS_FORCEINLINE_FUNCTION void point_flux(const double (&H)[components][3], co
   }
 }
 
+/// What the cell kernels read: the layout's cells (Dirichlet vertices as ~index), points and
+/// per-cell materials, the stored geometry's factors, the cell order of the colours.
+template <class ExecSpace>
+struct LowOrderCellData {
+  using mem = typename ExecSpace::memory_space;
+  typename HexLayout<ExecSpace>::cell_view cells;
+  typename HexLayout<ExecSpace>::point_view points;
+  Kokkos::View<const double*, mem> coefficient, lambda, mu;
+  Kokkos::View<const double**, Kokkos::LayoutRight, mem> factors;
+  Kokkos::View<const local_index*, mem> order;
+};
+
 /// One cell of paper 004's Algorithm 2. Problem: components 1 (Laplace) or 3 (elasticity). Stored:
 /// J⁻¹ and w det J read from `factors` instead of computed. Factorized: J and ∇_ξ u from edge
 /// differences (gauss_gradients) and the result added back by its transpose, instead of sums over
@@ -170,13 +182,10 @@ KOKKOS_FORCEINLINE_FUNCTION void point_flux(const double (&H)[components][3], co
 /// additions are plain; else cell i with atomic additions. Diagonal: the operator's diagonal
 /// instead of a product (src unused; always point by point).
 template <class ExecSpace, int components, bool stored, bool factorized, bool coloured, bool diagonal>
-struct LowOrderCellKernel {
+struct LowOrderCellKernel : LowOrderCellData<ExecSpace> {
+  using Data = LowOrderCellData<ExecSpace>;
+  using Data::cells, Data::points, Data::coefficient, Data::lambda, Data::mu, Data::factors, Data::order;
   using mem = typename ExecSpace::memory_space;
-  typename HexLayout<ExecSpace>::cell_view cells;
-  typename HexLayout<ExecSpace>::point_view points;
-  Kokkos::View<const double*, mem> coefficient, lambda, mu;
-  Kokkos::View<const double**, Kokkos::LayoutRight, mem> factors;
-  Kokkos::View<const local_index*, mem> order;
   local_index first = 0;
   Kokkos::View<const double*, mem> src;
   Kokkos::View<double*, mem> dst;
@@ -387,19 +396,16 @@ struct LowOrderBlockKernel {
 /// exchanges); the integration back to the vertices the transposed steps (8 exchanges). Between
 /// them every thread applies point_flux at its own points.
 template <class ExecSpace, int components, int lanes, bool stored, bool coloured>
-struct LowOrderLaneKernel {
+struct LowOrderLaneKernel : LowOrderCellData<ExecSpace> {
   static_assert(lanes == 1 || lanes == 2 || lanes == 4 || lanes == 8, "a cell has 8 points");
   static_assert(lanes == 1 || DeviceTraits<ExecSpace>::has_warps, "threads of one cell must share a warp");
   static constexpr int P = 8 / lanes;
   using Traits = DeviceTraits<ExecSpace>;
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   using Member = typename Policy::member_type;
+  using Data = LowOrderCellData<ExecSpace>;
+  using Data::cells, Data::points, Data::coefficient, Data::lambda, Data::mu, Data::factors, Data::order;
   using mem = typename ExecSpace::memory_space;
-  typename HexLayout<ExecSpace>::cell_view cells;
-  typename HexLayout<ExecSpace>::point_view points;
-  Kokkos::View<const double*, mem> coefficient, lambda, mu;
-  Kokkos::View<const double**, Kokkos::LayoutRight, mem> factors;
-  Kokkos::View<const local_index*, mem> order;
   local_index first = 0;
   local_index n = 0;  ///< cells of this launch
   int cells_per_team = 1;

@@ -2,7 +2,8 @@
 /// @file
 /// Matrix-free Q1 operators on unstructured hexahedral meshes (paper 004, eqs. 5–6 and Algorithm 2):
 /// the Laplacian −∇·(κ∇u) with a per-cell coefficient and isotropic linear elasticity
-/// −∇·(λ tr ε(u) I + 2μ ε(u)) with per-cell (λ, μ). One thread per cell: it reads its 8 vertices'
+/// −∇·(λ tr ε(u) I + 2μ ε(u)) with per-cell (λ, μ). One thread per cell (or, with the lanes
+/// evaluation, 1–8 threads of a warp per cell, each at its share of the 8 points): it reads its 8 vertices'
 /// coordinates and values, forms the Jacobian of the trilinear map at each of the 2×2×2 Gauss points
 /// (or reads it, stored, as a variant), applies the quadrature-point operator and adds its 8 (24)
 /// results into the destination: by atomic additions, colour by colour without atomics, or
