@@ -67,7 +67,7 @@ struct LowOrderOptions {
 };
 
 /// What LowOrderEvaluation::automatic stands for: on the host lanes (one thread per cell, its 8
-/// points side by side: 1.1-1.2x factorized on this project's CPU), on a GPU factorized (the
+/// points side by side: 1.1-1.3x factorized on this project's CPU), on a GPU factorized (the
 /// lanes' exchanges saturate the shared-memory pipe: 0.55-0.93x); factorized with the block scatter.
 /// Decided by perf/README.md, "Low-order Q1 operators".
 LowOrderEvaluation low_order_evaluation(TuningTarget target, LowOrderScatter scatter);
