@@ -6,9 +6,9 @@
 #include <utility>
 #include <vector>
 
-#include "backends/device_traits.hpp"
 #include "core/enum_names.hpp"
 #include "core/profiling.hpp"
+#include "discretization/low_order_cell.hpp"
 
 namespace tensormg {
 
@@ -26,154 +26,7 @@ constexpr EnumName<LowOrderEvaluation> evaluation_names[] = {{LowOrderEvaluation
                                                              {LowOrderEvaluation::lanes, "lanes"},
                                                              {LowOrderEvaluation::automatic, "auto"}};
 
-/// The 2-point Gauss rule on [0, 1]: points 1/2 ∓ 1/(2√3), weights 1/2 (cell weight 1/8).
-constexpr double gauss_low = 0.21132486540518711775, gauss_high = 0.78867513459481288225;
-
-/// Reference gradient component d of the trilinear shape function of vertex v at Gauss point q
-/// (both lexicographic): ±1 in direction d times the 1D values g_high where the vertex and the
-/// point lie on the same side, g_low elsewhere.
-KOKKOS_FORCEINLINE_FUNCTION double shape_gradient(int v, int q, int d) {
-  double value = ((v >> d) & 1) ? 1.0 : -1.0;
-  for (int e = 0; e < 3; ++e)
-    if (e != d) value *= (((v >> e) & 1) == ((q >> e) & 1)) ? gauss_high : gauss_low;
-  return value;
-}
-
-/// J⁻¹ (row-major, K[d][i] = ∂ξ_d/∂x_i) and w det J from J[i][d] = ∂x_i/∂ξ_d.
-KOKKOS_FORCEINLINE_FUNCTION void invert_jacobian(const double (&J)[3][3], double (&K)[9], double& wdet) {
-  const double c00 = J[1][1] * J[2][2] - J[1][2] * J[2][1];
-  const double c01 = J[1][2] * J[2][0] - J[1][0] * J[2][2];
-  const double c02 = J[1][0] * J[2][1] - J[1][1] * J[2][0];
-  const double det = J[0][0] * c00 + J[0][1] * c01 + J[0][2] * c02;
-  const double r = 1.0 / det;
-  // K = J⁻¹ = adj(J) / det.
-  K[0] = c00 * r;
-  K[1] = (J[0][2] * J[2][1] - J[0][1] * J[2][2]) * r;
-  K[2] = (J[0][1] * J[1][2] - J[0][2] * J[1][1]) * r;
-  K[3] = c01 * r;
-  K[4] = (J[0][0] * J[2][2] - J[0][2] * J[2][0]) * r;
-  K[5] = (J[0][2] * J[1][0] - J[0][0] * J[1][2]) * r;
-  K[6] = c02 * r;
-  K[7] = (J[0][1] * J[2][0] - J[0][0] * J[2][1]) * r;
-  K[8] = (J[0][0] * J[1][1] - J[0][1] * J[1][0]) * r;
-  wdet = 0.125 * det;
-}
-
-/// J⁻¹ and w det J at Gauss point q of the cell with vertices x, J summed point by point
-/// (paper 004 Algorithm 2: 8 × 9 multiply-adds per point).
-KOKKOS_FORCEINLINE_FUNCTION void cell_geometry(const double (&x)[8][3], int q, double (&K)[9], double& wdet) {
-  double J[3][3] = {};  // J[i][d] = ∂x_i/∂ξ_d
-  TENSORMG_UNROLL_ALL
-  for (int v = 0; v < 8; ++v)
-    TENSORMG_UNROLL_ALL
-    for (int d = 0; d < 3; ++d) {
-      const double g = shape_gradient(v, q, d);
-      TENSORMG_UNROLL_ALL
-      for (int i = 0; i < 3; ++i) J[i][d] += x[v][i] * g;
-    }
-  invert_jacobian(J, K, wdet);
-}
-
-// The factorized evaluation. On a Q1 cell the derivative along ξ_d is the difference of the two
-// vertices of each edge along d, the same at both Gauss points of that direction, interpolated
-// linearly along the other two directions e1 < e2. So ∂u/∂ξ_d takes 4 values at the 8 Gauss
-// points, indexed t = q_e1 + 2 q_e2, and costs 24 flops per direction instead of 8 × 16.
-KOKKOS_FORCEINLINE_FUNCTION constexpr int first_other(int d) { return d == 0 ? 1 : 0; }
-KOKKOS_FORCEINLINE_FUNCTION constexpr int second_other(int d) { return d == 2 ? 1 : 2; }
-/// The index t of Gauss point q among the 4 values of a derivative along d.
-KOKKOS_FORCEINLINE_FUNCTION constexpr int across(int q, int d) {
-  return ((q >> first_other(d)) & 1) | (((q >> second_other(d)) & 1) << 1);
-}
-
-/// g[d][t] = ∂u/∂ξ_d at the Gauss points (4 distinct values per direction) from the vertex values.
-KOKKOS_FORCEINLINE_FUNCTION void gauss_gradients(const double (&u)[8], double (&g)[3][4]) {
-  TENSORMG_UNROLL_ALL
-  for (int d = 0; d < 3; ++d) {
-    const int e1 = first_other(d), e2 = second_other(d);
-    double s[2][2];  // s[q1][b2]: edge differences interpolated along e1
-    TENSORMG_UNROLL_ALL
-    for (int b2 = 0; b2 < 2; ++b2) {
-      const int a0 = b2 << e2, a1 = (1 << e1) | (b2 << e2);
-      const double t0 = u[a0 | (1 << d)] - u[a0], t1 = u[a1 | (1 << d)] - u[a1];
-      s[0][b2] = t0 + gauss_low * (t1 - t0);
-      s[1][b2] = t0 + gauss_high * (t1 - t0);
-    }
-    TENSORMG_UNROLL_ALL
-    for (int q1 = 0; q1 < 2; ++q1) {
-      const double diff = s[q1][1] - s[q1][0];
-      g[d][q1] = s[q1][0] + gauss_low * diff;
-      g[d][q1 + 2] = s[q1][0] + gauss_high * diff;
-    }
-  }
-}
-
-/// The transpose of gauss_gradients: out[a] += Σ_d Σ_t f[d][t] ∂N_a/∂ξ_d (f summed over the two
-/// Gauss points along d).
-KOKKOS_FORCEINLINE_FUNCTION void integrate_gradients(const double (&f)[3][4], double (&out)[8]) {
-  TENSORMG_UNROLL_ALL
-  for (int d = 0; d < 3; ++d) {
-    const int e1 = first_other(d), e2 = second_other(d);
-    double s[2][2];  // s[q1][b2]: f interpolated back to the vertices along e2
-    TENSORMG_UNROLL_ALL
-    for (int q1 = 0; q1 < 2; ++q1) {
-      s[q1][0] = gauss_high * f[d][q1] + gauss_low * f[d][q1 + 2];
-      s[q1][1] = gauss_low * f[d][q1] + gauss_high * f[d][q1 + 2];
-    }
-    TENSORMG_UNROLL_ALL
-    for (int b2 = 0; b2 < 2; ++b2) {
-      const double t0 = gauss_high * s[0][b2] + gauss_low * s[1][b2];
-      const double t1 = gauss_low * s[0][b2] + gauss_high * s[1][b2];
-      const int a0 = b2 << e2, a1 = (1 << e1) | (b2 << e2);
-      out[a0 | (1 << d)] += t0;
-      out[a0] -= t0;
-      out[a1 | (1 << d)] += t1;
-      out[a1] -= t1;
-    }
-  }
-}
-
-/// The quadrature-point operator: from H[m][d] = ∂u_m/∂ξ_d, J⁻¹ (K, row-major) and w det J, the
-/// ξ-components T[m][d] that multiply ∂φ_a/∂ξ_d (Laplace κ w det J ∇u J⁻ᵀ; elasticity
-/// w det J σ J⁻ᵀ with σ = λ tr ε I + 2μ ε).
-template <int components>
-KOKKOS_FORCEINLINE_FUNCTION void point_flux(const double (&H)[components][3], const double (&K)[9], double wdet,
-                                            double kappa, double lam, double shear, double (&T)[components][3]) {
-  if constexpr (components == 1) {
-    double flux[3];
-    TENSORMG_UNROLL_ALL
-    for (int n = 0; n < 3; ++n) flux[n] = kappa * wdet * (H[0][0] * K[n] + H[0][1] * K[3 + n] + H[0][2] * K[6 + n]);
-    TENSORMG_UNROLL_ALL
-    for (int d = 0; d < 3; ++d) T[0][d] = K[d * 3] * flux[0] + K[d * 3 + 1] * flux[1] + K[d * 3 + 2] * flux[2];
-  } else {
-    double G[3][3];  // ∇u = H J⁻¹
-    TENSORMG_UNROLL_ALL
-    for (int m = 0; m < 3; ++m)
-      TENSORMG_UNROLL_ALL
-      for (int n = 0; n < 3; ++n) G[m][n] = H[m][0] * K[n] + H[m][1] * K[3 + n] + H[m][2] * K[6 + n];
-    const double trace = lam * (G[0][0] + G[1][1] + G[2][2]);
-    double S[3][3];
-    TENSORMG_UNROLL_ALL
-    for (int m = 0; m < 3; ++m)
-      TENSORMG_UNROLL_ALL
-      for (int n = 0; n < 3; ++n) S[m][n] = wdet * (shear * (G[m][n] + G[n][m]) + (m == n ? trace : 0.0));
-    TENSORMG_UNROLL_ALL
-    for (int m = 0; m < 3; ++m)
-      TENSORMG_UNROLL_ALL
-      for (int d = 0; d < 3; ++d) T[m][d] = S[m][0] * K[d * 3] + S[m][1] * K[d * 3 + 1] + S[m][2] * K[d * 3 + 2];
-  }
-}
-
-/// What the cell kernels read: the layout's cells (Dirichlet vertices as ~index), points and
-/// per-cell materials, the stored geometry's factors, the cell order of the colours.
-template <class ExecSpace>
-struct LowOrderCellData {
-  using mem = typename ExecSpace::memory_space;
-  typename HexLayout<ExecSpace>::cell_view cells;
-  typename HexLayout<ExecSpace>::point_view points;
-  Kokkos::View<const double*, mem> coefficient, lambda, mu;
-  Kokkos::View<const double**, Kokkos::LayoutRight, mem> factors;
-  Kokkos::View<const local_index*, mem> order;
-};
+using namespace low_order;
 
 /// One cell of paper 004's Algorithm 2. Problem: components 1 (Laplace) or 3 (elasticity). Stored:
 /// J⁻¹ and w det J read from `factors` instead of computed. Factorized: J and ∇_ξ u from edge
@@ -383,199 +236,6 @@ struct LowOrderBlockKernel {
   }
 };
 
-/// The lanes evaluation (LowOrderEvaluation::lanes): the factorized tensor steps, point by point.
-/// A cell's vertices and Gauss points are both 2×2×2, numbered lexicographically (bit d of the
-/// index: the side along ξ_d), and point q lies nearest vertex q. Thread r of the cell's
-/// `lanes` threads (consecutive lanes of a warp) holds points p·lanes + r, p < 8 / lanes: a value
-/// per point is an array of P = 8 / lanes numbers. Along ξ_d every point has one partner (index
-/// xor 2^d): in another thread (a shuffle, 2^d < lanes) or in the same one (a register). Then along
-/// d, at the point of a vertex's own side (weights g_high for its own vertex, g_low for the other):
-///   interpolation  (gh·own + gl·partner),  difference  ±(own − partner)  (+ on the high side),
-/// and the transposes: interpolation is its own, the difference's is ±(own + partner).
-/// ∇_ξ of a field at the Gauss points: difference along d, interpolation along the other two (6
-/// exchanges); the integration back to the vertices the transposed steps (8 exchanges). Between
-/// them every thread applies point_flux at its own points.
-template <class ExecSpace, int components, int lanes, bool stored, bool coloured>
-struct LowOrderLaneKernel : LowOrderCellData<ExecSpace> {
-  static_assert(lanes == 1 || lanes == 2 || lanes == 4 || lanes == 8, "a cell has 8 points");
-  static_assert(lanes == 1 || DeviceTraits<ExecSpace>::has_warps, "threads of one cell must share a warp");
-  static constexpr int P = 8 / lanes;
-  using Traits = DeviceTraits<ExecSpace>;
-  using Policy = Kokkos::TeamPolicy<ExecSpace>;
-  using Member = typename Policy::member_type;
-  using Data = LowOrderCellData<ExecSpace>;
-  using Data::cells, Data::points, Data::coefficient, Data::lambda, Data::mu, Data::factors, Data::order;
-  using mem = typename ExecSpace::memory_space;
-  local_index first = 0;
-  local_index n = 0;  ///< cells of this launch
-  int cells_per_team = 1;
-  Kokkos::View<const double*, mem> src;
-  Kokkos::View<double*, mem> dst;
-
-  using Points = double[P];
-
-  /// Bit d of the point index of the thread's p-th point.
-  template <int d>
-  KOKKOS_FORCEINLINE_FUNCTION static int side(int p, int r) {
-    if constexpr ((1 << d) < lanes)
-      return (r >> d) & 1;
-    else
-      return ((p * lanes) >> d) & 1;
-  }
-  /// +1 on the high side along d, −1 on the low one.
-  template <int d>
-  KOKKOS_FORCEINLINE_FUNCTION static double sign(int p, int r) {
-    return side<d>(p, r) ? 1.0 : -1.0;
-  }
-  /// y = the partner's values along d.
-  template <int d>
-  KOKKOS_FORCEINLINE_FUNCTION static void partner(const Points& x, Points& y) {
-    TENSORMG_UNROLL_ALL
-    for (int p = 0; p < P; ++p) {
-      if constexpr ((1 << d) < lanes)
-        y[p] = Traits::template shuffle_xor<lanes>(x[p], 1 << d);
-      else
-        y[p] = x[p ^ ((1 << d) / lanes)];
-    }
-  }
-
-  /// g[d] = ∂f/∂ξ_d at the thread's Gauss points, from f at its vertices.
-  KOKKOS_FORCEINLINE_FUNCTION static void gradient(const Points& f, int r, Points (&g)[3]) {
-    Points o, dx, ix, ydx, dix, iix, a, b;
-    partner<0>(f, o);
-    TENSORMG_UNROLL_ALL
-    for (int p = 0; p < P; ++p) {
-      dx[p] = sign<0>(p, r) * (f[p] - o[p]);
-      ix[p] = gauss_high * f[p] + gauss_low * o[p];
-    }
-    partner<1>(dx, a);
-    partner<1>(ix, b);
-    TENSORMG_UNROLL_ALL
-    for (int p = 0; p < P; ++p) {
-      ydx[p] = gauss_high * dx[p] + gauss_low * a[p];
-      dix[p] = sign<1>(p, r) * (ix[p] - b[p]);
-      iix[p] = gauss_high * ix[p] + gauss_low * b[p];
-    }
-    partner<2>(ydx, a);
-    partner<2>(dix, b);
-    partner<2>(iix, o);
-    TENSORMG_UNROLL_ALL
-    for (int p = 0; p < P; ++p) {
-      g[0][p] = gauss_high * ydx[p] + gauss_low * a[p];
-      g[1][p] = gauss_high * dix[p] + gauss_low * b[p];
-      g[2][p] = sign<2>(p, r) * (iix[p] - o[p]);
-    }
-  }
-
-  /// out = Σ_q Σ_d F[d](q) ∂N_a/∂ξ_d(q) at the thread's vertices a (the transpose of gradient):
-  /// along ξ_z, ξ_y, ξ_x in turn, F[1] and F[2] summed before the last step (both interpolate there).
-  KOKKOS_FORCEINLINE_FUNCTION static void integrate(const Points (&F)[3], int r, Points& out) {
-    Points a, b, c, za, zb, zc, ya, ybc;
-    partner<2>(F[0], a);
-    partner<2>(F[1], b);
-    partner<2>(F[2], c);
-    TENSORMG_UNROLL_ALL
-    for (int p = 0; p < P; ++p) {
-      za[p] = gauss_high * F[0][p] + gauss_low * a[p];
-      zb[p] = gauss_high * F[1][p] + gauss_low * b[p];
-      zc[p] = sign<2>(p, r) * (F[2][p] + c[p]);
-    }
-    partner<1>(za, a);
-    partner<1>(zb, b);
-    partner<1>(zc, c);
-    TENSORMG_UNROLL_ALL
-    for (int p = 0; p < P; ++p) {
-      ya[p] = gauss_high * za[p] + gauss_low * a[p];
-      ybc[p] = sign<1>(p, r) * (zb[p] + b[p]) + (gauss_high * zc[p] + gauss_low * c[p]);
-    }
-    partner<0>(ya, a);
-    partner<0>(ybc, b);
-    TENSORMG_UNROLL_ALL
-    for (int p = 0; p < P; ++p) out[p] = sign<0>(p, r) * (ya[p] + a[p]) + (gauss_high * ybc[p] + gauss_low * b[p]);
-  }
-
-  /// Cell i of the launch, thread r of its lanes; an inactive thread (a team's cells past the
-  /// end) repeats the last cell for the exchanges and adds nothing.
-  KOKKOS_FORCEINLINE_FUNCTION void cell(local_index i, int r, bool active) const {
-    const local_index c = coloured ? order(first + i) : i;
-    local_index v[P];
-    bool fixed[P];
-    Points u[components], x[3];
-    TENSORMG_UNROLL_ALL
-    for (int p = 0; p < P; ++p) {
-      const local_index id = cells(c, p * lanes + r);
-      fixed[p] = id < 0;
-      v[p] = fixed[p] ? ~id : id;
-      TENSORMG_UNROLL_ALL
-      for (int m = 0; m < components; ++m) u[m][p] = fixed[p] ? 0.0 : src(v[p] * components + m);
-      if constexpr (!stored) {
-        TENSORMG_UNROLL_ALL
-        for (int d = 0; d < 3; ++d) x[d][p] = points(v[p], d);
-      }
-    }
-    Points J[3][3], H[components][3];  // J[i][d] = ∂x_i/∂ξ_d, H[m][d] = ∂u_m/∂ξ_d at the points
-    if constexpr (!stored) {
-      TENSORMG_UNROLL_ALL
-      for (int i = 0; i < 3; ++i) gradient(x[i], r, J[i]);
-    }
-    TENSORMG_UNROLL_ALL
-    for (int m = 0; m < components; ++m) gradient(u[m], r, H[m]);
-    const double kappa = components == 1 ? coefficient(c) : 0.0;
-    const double lam = components == 3 ? lambda(c) : 0.0, shear = components == 3 ? mu(c) : 0.0;
-    Points F[components][3];
-    TENSORMG_UNROLL_ALL
-    for (int p = 0; p < P; ++p) {
-      const int q = p * lanes + r;
-      double K[9], wdet;
-      if constexpr (stored) {
-        TENSORMG_UNROLL_ALL
-        for (int e = 0; e < 9; ++e) K[e] = factors(q * 10 + e, c);
-        wdet = factors(q * 10 + 9, c);
-      } else {
-        double Jq[3][3];
-        TENSORMG_UNROLL_ALL
-        for (int i = 0; i < 3; ++i)
-          TENSORMG_UNROLL_ALL
-          for (int d = 0; d < 3; ++d) Jq[i][d] = J[i][d][p];
-        invert_jacobian(Jq, K, wdet);
-      }
-      double Hq[components][3], T[components][3];
-      TENSORMG_UNROLL_ALL
-      for (int m = 0; m < components; ++m)
-        TENSORMG_UNROLL_ALL
-        for (int d = 0; d < 3; ++d) Hq[m][d] = H[m][d][p];
-      point_flux<components>(Hq, K, wdet, kappa, lam, shear, T);
-      TENSORMG_UNROLL_ALL
-      for (int m = 0; m < components; ++m)
-        TENSORMG_UNROLL_ALL
-        for (int d = 0; d < 3; ++d) F[m][d][p] = T[m][d];
-    }
-    TENSORMG_UNROLL_ALL
-    for (int m = 0; m < components; ++m) {
-      Points out;
-      integrate(F[m], r, out);
-      TENSORMG_UNROLL_ALL
-      for (int p = 0; p < P; ++p) {
-        if (!active || fixed[p]) continue;
-        if constexpr (coloured)
-          dst(v[p] * components + m) += out[p];
-        else
-          Kokkos::atomic_add(&dst(v[p] * components + m), out[p]);
-      }
-    }
-  }
-
-  /// One thread per cell (lanes = 1).
-  KOKKOS_INLINE_FUNCTION void operator()(local_index i) const { cell(i, 0, true); }
-  /// A team of cells_per_team × lanes threads; thread t works on cell t / lanes as its lane t % lanes.
-  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
-    const int t = team.team_rank();
-    const local_index i = local_index(team.league_rank()) * cells_per_team + t / lanes;
-    const bool active = i < n;
-    cell(active ? i : n - 1, t % lanes, active);
-  }
-};
-
 /// Stores J⁻¹ and w det J of every cell and Gauss point.
 template <class ExecSpace>
 struct LowOrderGeometryKernel {
@@ -624,6 +284,14 @@ LowOrderEvaluation low_order_evaluation(TuningTarget target, LowOrderScatter sca
 int low_order_lanes_per_cell(TuningTarget target, LowOrderProblem problem) {
   if (target == TuningTarget::host) return 1;
   return problem == LowOrderProblem::laplace ? 1 : 4;
+}
+
+void check_lanes_per_cell(int lanes, bool warps, const std::string& name) {
+  TENSORMG_CHECK(lanes == 0 || lanes == 1 || lanes == 2 || lanes == 4 || lanes == 8,
+                 name << " must be 1, 2, 4 or 8 (0: automatic), given " << lanes);
+  TENSORMG_CHECK(lanes <= 1 || warps, name << " " << lanes
+                                           << " needs a GPU backend (the threads of a cell exchange values within a "
+                                              "warp); this build runs a cell's 8 points in one thread: use 1");
 }
 
 double low_order_flops_per_cell(LowOrderProblem problem, LowOrderGeometry geometry, LowOrderEvaluation evaluation) {
@@ -704,11 +372,7 @@ LowOrderOperator<ExecSpace>::LowOrderOperator(std::shared_ptr<const HexLayout<Ex
   if (options_.evaluation == LowOrderEvaluation::automatic)
     options_.evaluation = low_order_evaluation(tuning_target<ExecSpace>(), options_.scatter);
   const int lanes = options_.lanes_per_cell;
-  TENSORMG_CHECK(lanes == 0 || lanes == 1 || lanes == 2 || lanes == 4 || lanes == 8,
-                 "lanes per cell must be 1, 2, 4 or 8 (0: automatic), given " << lanes);
-  TENSORMG_CHECK(lanes <= 1 || DeviceTraits<ExecSpace>::has_warps,
-                 "lanes per cell " << lanes << " needs a GPU backend (threads of one cell exchange values within a "
-                                   << "warp); this execution space runs a cell's 8 points in one thread: use 1");
+  check_lanes_per_cell(lanes, DeviceTraits<ExecSpace>::has_warps);
   TENSORMG_CHECK(!(options_.evaluation == LowOrderEvaluation::lanes && options_.scatter == LowOrderScatter::block),
                  "the block scatter works with the pointwise and factorized evaluations, not lanes");
   if (options_.evaluation == LowOrderEvaluation::lanes && lanes == 0)
@@ -745,11 +409,6 @@ double LowOrderOperator<ExecSpace>::flops() const {
 }
 
 namespace {
-template <class ExecSpace>
-using FactorView = Kokkos::View<double**, Kokkos::LayoutRight, typename ExecSpace::memory_space>;
-template <class ExecSpace>
-using ValueView = Kokkos::View<double*, typename ExecSpace::memory_space>;
-
 template <class ExecSpace, int components, bool stored, bool factorized, bool diagonal>
 void run_cells(const HexLayout<ExecSpace>& layout, LowOrderScatter scatter, const LowOrderScatterBlocks<ExecSpace>& blocks,
                const FactorView<ExecSpace>& factors, const ValueView<ExecSpace>& src, const ValueView<ExecSpace>& dst) {
@@ -791,47 +450,6 @@ void run_cells(const HexLayout<ExecSpace>& layout, LowOrderScatter scatter, cons
   }
 }
 
-/// Threads per team of the lanes kernel with more than one thread per cell.
-constexpr int lane_team_threads = 128;
-
-template <class ExecSpace, int components, int lanes, bool stored>
-void run_lanes(const HexLayout<ExecSpace>& layout, LowOrderScatter scatter, const FactorView<ExecSpace>& factors,
-               const ValueView<ExecSpace>& src, const ValueView<ExecSpace>& dst) {
-  const char* name = components == 1 ? "tensormg::low_order::laplace_lanes" : "tensormg::low_order::elasticity_lanes";
-  const auto launch = [&](auto coloured, local_index first, local_index count) {
-    using Kernel = LowOrderLaneKernel<ExecSpace, components, lanes, stored, decltype(coloured)::value>;
-    if (count <= 0) return;
-    const int cells_per_team = lane_team_threads / lanes;
-    const Kernel k{layout.cells(), layout.points(), layout.coefficient(), layout.lame_lambda(), layout.lame_mu(),
-                   factors,        layout.cell_order(), first, count, cells_per_team, src, dst};
-    if constexpr (lanes == 1)
-      Kokkos::parallel_for(name, Kokkos::RangePolicy<ExecSpace>(0, count), k);
-    else
-      Kokkos::parallel_for(name, typename Kernel::Policy((count + cells_per_team - 1) / cells_per_team, lane_team_threads),
-                           k);
-  };
-  if (scatter == LowOrderScatter::atomic) {
-    launch(std::false_type{}, 0, layout.n_cells());
-    return;
-  }
-  const auto& offsets = layout.colour_offsets();
-  for (std::size_t colour = 0; colour + 1 < offsets.size(); ++colour)
-    launch(std::true_type{}, offsets[colour], offsets[colour + 1] - offsets[colour]);
-}
-
-template <class ExecSpace, int components, bool stored>
-void dispatch_lanes(const HexLayout<ExecSpace>& layout, const LowOrderOptions& o, const FactorView<ExecSpace>& factors,
-                    const ValueView<ExecSpace>& src, const ValueView<ExecSpace>& dst) {
-  const int lanes = o.lanes_per_cell;  // the constructor resolved 0
-  if constexpr (DeviceTraits<ExecSpace>::has_warps) {
-    if (lanes == 8) return run_lanes<ExecSpace, components, 8, stored>(layout, o.scatter, factors, src, dst);
-    if (lanes == 4) return run_lanes<ExecSpace, components, 4, stored>(layout, o.scatter, factors, src, dst);
-    if (lanes == 2) return run_lanes<ExecSpace, components, 2, stored>(layout, o.scatter, factors, src, dst);
-  }
-  TENSORMG_ASSERT(lanes == 1, "lanes per cell " << lanes << " passed the operator's checks");
-  run_lanes<ExecSpace, components, 1, stored>(layout, o.scatter, factors, src, dst);
-}
-
 template <class ExecSpace, int components, bool diagonal>
 void dispatch_variant(const HexLayout<ExecSpace>& layout, const LowOrderOptions& o, const LowOrderScatterBlocks<ExecSpace>& blocks,
                       const FactorView<ExecSpace>& factors, const ValueView<ExecSpace>& src,
@@ -840,9 +458,9 @@ void dispatch_variant(const HexLayout<ExecSpace>& layout, const LowOrderOptions&
   if constexpr (!diagonal) {
     if (o.evaluation == LowOrderEvaluation::lanes) {
       if (stored)
-        dispatch_lanes<ExecSpace, components, true>(layout, o, factors, src, dst);
+        apply_lanes<ExecSpace, components, true>(layout, o, factors, src, dst);
       else
-        dispatch_lanes<ExecSpace, components, false>(layout, o, factors, src, dst);
+        apply_lanes<ExecSpace, components, false>(layout, o, factors, src, dst);
       return;
     }
   }

@@ -77,6 +77,11 @@ LowOrderEvaluation low_order_evaluation(TuningTarget target, LowOrderScatter sca
 /// for Laplace, 4 for elasticity.
 int low_order_lanes_per_cell(TuningTarget target, LowOrderProblem problem);
 
+/// Refuses (InputError) lanes per cell other than 0 (automatic), 1, 2, 4, 8, and more than 1 where
+/// the execution space has no warps (`warps`: DeviceTraits::has_warps). `name` heads the message:
+/// "lanes per cell" for the operator, the option's name ("--lanes") in a program.
+void check_lanes_per_cell(int lanes, bool warps, const std::string& name = "lanes per cell");
+
 /// Floating-point operations of one cell's product (the kernel's count, per variant; not for
 /// automatic, which names no kernel: ask the operator's options()).
 double low_order_flops_per_cell(LowOrderProblem problem, LowOrderGeometry geometry,
@@ -124,7 +129,6 @@ class LowOrderOperator {
   double device_bytes() const;
 
  private:
-  void apply_cells(vector_type& dst, const vector_type& src) const;
   std::shared_ptr<const HexLayout<ExecSpace>> layout_;
   LowOrderOptions options_;
   /// Stored variant: [point * 10 + (J⁻¹ row-major 0..8, w det J 9)][cell], cells contiguous.

@@ -128,11 +128,8 @@ void validate(Options& o, HexDirichlet& dirichlet) {
   TENSORMG_CHECK(o.op == "matrix-free" || o.op == "assembled",
                  "--operator '" << o.op << "' is not supported; use matrix-free or assembled");
   const LowOrderOptions lo = operator_options(o);
-  TENSORMG_CHECK(o.lanes == 0 || o.lanes == 1 || o.lanes == 2 || o.lanes == 4 || o.lanes == 8,
-                 "--lanes must be 1, 2, 4 or 8 (0: automatic), given " << o.lanes);
+  check_lanes_per_cell(o.lanes, DeviceTraits<DefaultExec>::has_warps, "--lanes");
   TENSORMG_CHECK(o.lanes == 0 || lo.evaluation == LowOrderEvaluation::lanes, "--lanes applies to --evaluation lanes only");
-  TENSORMG_CHECK(o.lanes <= 1 || DeviceTraits<DefaultExec>::has_warps,
-                 "--lanes " << o.lanes << " needs a GPU build (threads of a cell exchange values within a warp); use 1");
   TENSORMG_CHECK(!(lo.evaluation == LowOrderEvaluation::lanes && lo.scatter == LowOrderScatter::block),
                  "--scatter block works with --evaluation factorized or pointwise, not lanes");
   parse_hex_ordering(o.ordering, "--ordering");

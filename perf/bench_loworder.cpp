@@ -532,12 +532,7 @@ int main(int argc, char** argv) {
                      "--perturbation must be in [0, 1), given " << sweep.perturbation);
       TENSORMG_CHECK(sweep.seed >= 0, "--seed must be >= 0, given " << sweep.seed);
       TENSORMG_CHECK(!lanes.empty(), "--lanes needs at least one value");
-      for (const int l : lanes) {
-        TENSORMG_CHECK(l == 0 || l == 1 || l == 2 || l == 4 || l == 8,
-                       "--lanes " << l << " is not 1, 2, 4 or 8 (0: automatic)");
-        TENSORMG_CHECK(l <= 1 || DeviceTraits<Exec>::has_warps,
-                       "--lanes " << l << " needs a GPU backend; this build runs a cell's 8 points in one thread");
-      }
+      for (const int l : lanes) check_lanes_per_cell(l, DeviceTraits<Exec>::has_warps, "--lanes");
       TENSORMG_CHECK(sweep.block_cells >= 1 && sweep.block_cells <= 256,
                      "--block-cells must be in 1..256, given " << sweep.block_cells);
       TENSORMG_CHECK(sweep.repeats >= 1 && sweep.repeats <= 10000,
