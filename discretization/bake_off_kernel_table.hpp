@@ -42,25 +42,40 @@ constexpr double product_flops(int rows, int cols, bool even_odd, bool antisymme
   return 2.0 * (cols / 2) + 2.0 * contraction::even_odd_multiply_adds(rows, cols, s) + 2.0 * (rows / 2);
 }
 
+/// Where the kernels get the geometric factors at the quadrature points.
+enum class BakeOffGeometry {
+  stored,    ///< read, precomputed per point (1 or 7 values per point: deformed_geometry.hpp)
+  trilinear  ///< formed at every application from the cell's 8 vertices (trilinear cells only)
+};
+
 /// Floating-point operations of one cell at degree k (2 per multiply-add): the contractions (three
 /// interpolations each way of BP1.0 and BP3.0, six derivatives of BP3.x; even-odd: as the kernel
-/// forms them) plus the pointwise work (w det J: 1 per point; G and the mass term: 18 per point).
-constexpr double bake_off_flops_per_cell(BakeOff p, int k, bool even_odd = false) {
+/// forms them) plus the pointwise work (w det J: 1 per point; G and the mass term: 18 per point),
+/// plus with the trilinear geometry the factors themselves (per z-line of points TrilinearLine,
+/// per point its Jacobian and w det J or stiffness_factors).
+constexpr double bake_off_flops_per_cell(BakeOff p, int k, bool even_odd = false,
+                                         BakeOffGeometry geometry = BakeOffGeometry::stored) {
   const int n = k + 1, q = p == BakeOff::bp3_5 ? n : n + 1;
   const double lines = double(n) * n + double(q) * n + double(q) * q;  // of each interpolation way
   const double interpolation = lines * (product_flops(q, n, even_odd) + product_flops(n, q, even_odd));
   const double derivatives = 6.0 * q * q * product_flops(q, q, even_odd, true);
   const double points = double(q) * q * q;
-  if (p == BakeOff::bp1_0) return interpolation + points;
-  if (p == BakeOff::bp3_5) return derivatives + 18 * points;
-  return interpolation + derivatives + 18 * points;
+  const double factors = geometry == BakeOffGeometry::stored
+                             ? 0.0
+                             : double(q) * q * trilinear_line_flops +
+                                   points * (trilinear_point_flops + (has_stiffness(p) ? stiffness_factor_flops : trilinear_det_flops));
+  if (p == BakeOff::bp1_0) return interpolation + points + factors;
+  if (p == BakeOff::bp3_5) return derivatives + 18 * points + factors;
+  return interpolation + derivatives + 18 * points + factors;
 }
 
 /// Values an element application must move at least (paper 003 Table 2), per cell: BP1.0 reads u
 /// and w det J and writes v (2 n³ + q³); BP3.5 reads u and 7 factors per node and writes v (9 n³);
-/// BP3.0 2 n³ + 7 q³.
-constexpr double bake_off_values_per_cell(BakeOff p, int k) {
+/// BP3.0 2 n³ + 7 q³. With the trilinear geometry u, v and the cell's share of the vertex grid
+/// (3 coordinates of one vertex): 2 n³ + 3.
+constexpr double bake_off_values_per_cell(BakeOff p, int k, BakeOffGeometry geometry = BakeOffGeometry::stored) {
   const double n = k + 1, q = p == BakeOff::bp3_5 ? n : n + 1;
+  if (geometry == BakeOffGeometry::trilinear) return 2 * n * n * n + 3;
   if (p == BakeOff::bp1_0) return 2 * n * n * n + q * q * q;
   if (p == BakeOff::bp3_5) return 9 * n * n * n;
   return 2 * n * n * n + 7 * q * q * q;
@@ -84,8 +99,15 @@ struct BakeOffArgs {
   using memory_space = typename ExecSpace::memory_space;
   Kokkos::View<const Number*, memory_space> src;
   Kokkos::View<Number*, memory_space> dst;
-  /// Geometric factors, [cell][component][point] (deformed_geometry.hpp).
+  /// Geometric factors, [cell][component][point] (deformed_geometry.hpp); empty with `trilinear`.
   Kokkos::View<const Number*, memory_space> factors;
+  /// The trilinear geometry (BakeOffGeometry::trilinear): the factors formed at every point from
+  /// the cell's 8 vertices, read from `vertices` ([vertex][3] on the rank's vertex grid,
+  /// DeformedGeometry::vertices) with the rule's points and weights on [0, 1].
+  bool trilinear = false;
+  Kokkos::View<const double*, memory_space> vertices;
+  const double* points = nullptr;   ///< q (host; copied into the functor at launch)
+  const double* weights = nullptr;  ///< q
   /// Host 1D tables (bake_off_tables_1d of the problem's rule), copied into the functor at launch.
   const double* interpolation = nullptr;           ///< q × n
   const double* collocation_derivative = nullptr;  ///< q × q

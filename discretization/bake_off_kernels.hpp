@@ -160,13 +160,59 @@ struct BakeOffKernel {
     else bake_off::apply_columns<q, q>(D, x, y);
   }
 
-  static std::size_t scratch_bytes(int cells_per_team) {
-    return ScratchView::shmem_size(std::size_t(cell_scratch) * cells_per_team);
+  /// The trilinear geometry's 8 vertices of each of the team's cells (in double), before the cells'
+  /// buffers in scratch.
+  static constexpr int vertex_values = 24;
+  KOKKOS_INLINE_FUNCTION static std::size_t vertex_bytes(int cells_per_team, bool trilinear) {
+    return trilinear ? sizeof(double) * vertex_values * cells_per_team : 0;
   }
-  std::size_t team_shmem_size(int) const { return scratch_bytes(args.cells_per_team); }
+  KOKKOS_INLINE_FUNCTION static std::size_t buffer_bytes(int cells_per_team) {
+    return sizeof(Number) * std::size_t(cell_scratch) * cells_per_team;
+  }
+  /// For the limit checks (the kernel table): the most a team of cells_per_team cells may take,
+  /// the trilinear geometry's vertices included.
+  static std::size_t scratch_bytes(int cells_per_team) {
+    return vertex_bytes(cells_per_team, true) + buffer_bytes(cells_per_team);
+  }
+  std::size_t team_shmem_size(int) const {
+    return vertex_bytes(args.cells_per_team, args.trilinear) + buffer_bytes(args.cells_per_team);
+  }
 
   KOKKOS_FORCEINLINE_FUNCTION Number factor(local_index cell, int component, int p) const {
     return args.factors((std::size_t(cell) * components + component) * q3 + p);
+  }
+
+  /// The rule's points and weights on [0, 1] (the trilinear geometry's).
+  double points[q];
+  double weights[q];
+
+  /// The trilinear geometry: the 8 vertices of the team's cells (24 values each, corner-major)
+  /// from the rank's vertex grid into scratch, consecutive threads on consecutive values.
+  KOKKOS_INLINE_FUNCTION void load_vertices(const Member& team, local_index first, local_index n_cells,
+                                            double* vertices) const {
+    const int cpt = args.cells_per_team;
+    const int count = (n_cells - first < cpt ? int(n_cells - first) : cpt) * vertex_values;
+    const std::size_t row = std::size_t(args.box.cells[0]) + 1, plane = row * (std::size_t(args.box.cells[1]) + 1);
+    for (int w = team.team_rank(); w < count; w += team.team_size()) {
+      const int c = w / vertex_values, corner = (w % vertex_values) / 3, component = w % 3;
+      local_index cc[3];
+      cells.coordinates(first + c, cc);
+      const std::size_t v = std::size_t(cc[0] + (corner & 1)) + row * std::size_t(cc[1] + ((corner >> 1) & 1)) +
+                            plane * std::size_t(cc[2] + (corner >> 2));
+      vertices[w] = args.vertices(3 * v + component);
+    }
+  }
+
+  /// w det J at the q points of z-line `line` (x index line % q, y index line / q): read, or
+  /// formed from the cell's vertices X (trilinear geometry).
+  KOKKOS_INLINE_FUNCTION void line_weighted_dets(local_index cell, int line, const double* X, Number (&wdet)[q]) const {
+    if (args.trilinear) {
+      const int a = line % q, b = line / q;
+      const TrilinearLine J(X, points[a], points[b]);
+      for (int m = 0; m < q; ++m) wdet[m] = static_cast<Number>(J.weighted_det(points[m], weights[a] * weights[b] * weights[m]));
+      return;
+    }
+    for (int m = 0; m < q; ++m) wdet[m] = factor(cell, 0, line + q * q * m);
   }
 
   /// Line `line` along dir of the cell's n³ nodes from the input vector, or from the cell's
@@ -268,18 +314,35 @@ struct BakeOffKernel {
   }
 
   /// The pointwise stage of BP3.x on a z-line of the points (the line's q points p = line + q² m):
-  /// (r, s, t) ← G (r, s, t) with r, s stored back, t returned, and the mass term λ w det J u.
-  KOKKOS_INLINE_FUNCTION void geometry_line(local_index cell, int line, Number* u, Number* r, Number* s, const Number* t,
-                                            Number (&tz)[1][q], Number (&mass)[q]) const {
-    for (int m = 0; m < q; ++m) {
+  /// (r, s, t) ← G (r, s, t) with r, s stored back, t returned, and the mass term λ w det J u; G and
+  /// w det J read, or formed from the cell's vertices X (trilinear geometry).
+  KOKKOS_INLINE_FUNCTION void geometry_line(local_index cell, int line, const double* X, Number* u, Number* r, Number* s,
+                                            const Number* t, Number (&tz)[1][q], Number (&mass)[q]) const {
+    const auto apply = [&](int m, const Number (&g)[7]) {
       const int p = line + q * q * m;
       const Number ur = r[p], us = s[p], ut = t[p];
-      const Number g00 = factor(cell, 0, p), g01 = factor(cell, 1, p), g02 = factor(cell, 2, p);
-      const Number g11 = factor(cell, 3, p), g12 = factor(cell, 4, p), g22 = factor(cell, 5, p);
-      r[p] = g00 * ur + g01 * us + g02 * ut;
-      s[p] = g01 * ur + g11 * us + g12 * ut;
-      tz[0][m] = g02 * ur + g12 * us + g22 * ut;
-      mass[m] = args.lambda * factor(cell, 6, p) * u[p];
+      r[p] = g[0] * ur + g[1] * us + g[2] * ut;
+      s[p] = g[1] * ur + g[3] * us + g[4] * ut;
+      tz[0][m] = g[2] * ur + g[4] * us + g[5] * ut;
+      mass[m] = args.lambda * g[6] * u[p];
+    };
+    if (args.trilinear) {
+      const int a = line % q, b = line / q;
+      const TrilinearLine line_jacobian(X, points[a], points[b]);
+      for (int m = 0; m < q; ++m) {
+        double J[3][3], G[6];
+        line_jacobian.jacobian(points[m], J);
+        const double wdet = stiffness_factors(J, weights[a] * weights[b] * weights[m], G);
+        const Number g[7] = {Number(G[0]), Number(G[1]), Number(G[2]), Number(G[3]), Number(G[4]), Number(G[5]), Number(wdet)};
+        apply(m, g);
+      }
+      return;
+    }
+    for (int m = 0; m < q; ++m) {
+      const int p = line + q * q * m;
+      Number g[7];
+      for (int e = 0; e < 7; ++e) g[e] = factor(cell, e, p);
+      apply(m, g);
     }
   }
 
@@ -287,20 +350,25 @@ struct BakeOffKernel {
     const int cpt = args.cells_per_team;
     const local_index first = team.league_rank() * cpt;
     const local_index n_cells = cells.size();
-    Number* scratch = static_cast<Number*>(team.team_scratch(0).get_shmem(sizeof(Number) * std::size_t(cell_scratch) * cpt));
+    char* base = static_cast<char*>(team.team_scratch(0).get_shmem(team_shmem_size(0)));
+    // The trilinear geometry's vertices first (doubles), then the cells' buffers.
+    double* vertices = reinterpret_cast<double*>(base);
+    Number* scratch = reinterpret_cast<Number*>(base + vertex_bytes(cpt, args.trilinear));
     const int rank = team.team_rank(), size = team.team_size();
     // Input and output staged through scratch (stage_in / stage_out) instead of read and written
     // along lines: E-vectors, or the continuous vector gathered and added to node by node.
     const bool staged = args.staged;
-    if (args.prefetch) {  // the team's factors, contiguous: one request per 128-byte line
+    if (args.prefetch && !args.trilinear) {  // the team's factors, contiguous: one request per 128-byte line
       const int cells_here = n_cells - first < cpt ? n_cells - first : cpt;
       const char* base = reinterpret_cast<const char*>(args.factors.data() + std::size_t(first) * components * q3);
       const std::size_t bytes = std::size_t(cells_here) * components * q3 * sizeof(Number);
       for (std::size_t offset = std::size_t(rank) * 128; offset < bytes; offset += std::size_t(size) * 128)
         DeviceTraits<ExecSpace>::prefetch(base + offset);
     }
+    // The vertices are read after at least one barrier (the geometry comes in the third step).
+    if (args.trilinear) load_vertices(team, first, n_cells, vertices);
     // Runs the body for every line of `count` per cell of the team (cell, line, the cell's buffers
-    // b0, b1 = b0 + buffer, ...); the caller places the barriers.
+    // b0, b1 = b0 + buffer, ..., its vertices X); the caller places the barriers.
 #define TENSORMG_BAKE_OFF_LINES(count, ...)                                              \
   for (int w = rank; w < cpt * (count); w += size) {                                     \
     const int c = w / (count), line = w - c * (count);                                   \
@@ -308,8 +376,10 @@ struct BakeOffKernel {
     const local_index cell = first + c;                                                  \
     Number* b0 = scratch + c * cell_scratch;                                             \
     Number* b1 = b0 + buffer;                                                            \
+    const double* X = vertices + c * vertex_values;                                      \
     (void)b1;                                                                            \
     (void)cell;                                                                          \
+    (void)X;                                                                             \
     __VA_ARGS__                                                                          \
   }
     using namespace bake_off;
@@ -336,10 +406,11 @@ struct BakeOffKernel {
       team.team_barrier();
       // z: b1 (q,q,n) → Gauss points, times w det J, back to (q,q,n) in place
       TENSORMG_BAKE_OFF_LINES(q * q, {
-        Number x[1][n], y[1][q], z[n];
+        Number x[1][n], y[1][q], z[n], wdet[q];
         load<2, q, q, n>(b1, line, x);
         interpolate(x, y[0]);
-        for (int m = 0; m < q; ++m) y[0][m] *= factor(cell, 0, line + q * q * m);
+        line_weighted_dets(cell, line, X, wdet);
+        for (int m = 0; m < q; ++m) y[0][m] *= wdet[m];
         interpolate_transposed(y, z);
         store<false, 2, q, q, n>(b1, line, z);
       })
@@ -398,7 +469,7 @@ struct BakeOffKernel {
       // z-lines: G and the mass term at the points, Dᵀ along z → b0
       TENSORMG_BAKE_OFF_LINES(n * n, {
         Number t[1][n], mass[n], y[n];
-        geometry_line(cell, line, b0, b1, b1 + buffer, b1 + 2 * buffer, t, mass);
+        geometry_line(cell, line, X, b0, b1, b1 + buffer, b1 + 2 * buffer, t, mass);
         derivative_transposed(t, y);
         for (int m = 0; m < n; ++m) y[m] += mass[m];
         store<false, 2, n, n, n>(b0, line, y);
@@ -475,7 +546,7 @@ struct BakeOffKernel {
       // z-lines: G and the mass term, D̃ᵀ along z → b0
       TENSORMG_BAKE_OFF_LINES(q * q, {
         Number t[1][q], mass[q], y[q];
-        geometry_line(cell, line, b0, b1, b1 + buffer, b1 + 2 * buffer, t, mass);
+        geometry_line(cell, line, X, b0, b1, b1 + buffer, b1 + 2 * buffer, t, mass);
         derivative_transposed(t, y);
         for (int m = 0; m < q; ++m) y[m] += mass[m];
         store<false, 2, q, q, q>(b0, line, y);
@@ -539,11 +610,15 @@ int default_bake_off_cells_per_team() {
 template <BakeOff problem, int n, class Number, class ExecSpace>
 void launch_bake_off(const BakeOffArgs<Number, ExecSpace>& args) {
   using Kernel = BakeOffKernel<problem, n, Number, ExecSpace>;
-  Kernel kernel{args, detail::cell_range(args.box, -1), {}, {}, {}};
+  Kernel kernel{args, detail::cell_range(args.box, -1), {}, {}, {}, {}, {}};
   const local_index cells = kernel.cells.size();
   if (cells == 0) return;
   constexpr int q = Kernel::q;
   for (int a = 0; a < q; ++a) {
+    if (args.trilinear) {
+      kernel.points[a] = args.points[a];
+      kernel.weights[a] = args.weights[a];
+    }
     if constexpr (problem != BakeOff::bp3_5)
       for (int i = 0; i < n; ++i) kernel.I[a][i] = static_cast<Number>(args.interpolation[a * n + i]);
     for (int b = 0; b < q; ++b) kernel.D[a][b] = static_cast<Number>(args.collocation_derivative[a * q + b]);

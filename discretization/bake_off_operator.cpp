@@ -20,6 +20,8 @@ constexpr EnumName<BakeOffElementIo> element_io_names[] = {
 constexpr EnumName<BakeOffPrefetch> prefetch_names[] = {
     {BakeOffPrefetch::automatic, "auto"}, {BakeOffPrefetch::on, "on"}, {BakeOffPrefetch::off, "off"}};
 constexpr EnumName<BakeOffGather> gather_names[] = {{BakeOffGather::fused, "fused"}, {BakeOffGather::separate, "separate"}};
+constexpr EnumName<BakeOffGeometry> geometry_names[] = {{BakeOffGeometry::stored, "stored"},
+                                                        {BakeOffGeometry::trilinear, "trilinear"}};
 }  // namespace
 
 std::string to_string(BakeOff p) { return enum_name(bake_off_names, p); }
@@ -28,6 +30,8 @@ std::string to_string(BakeOffGather g) { return enum_name(gather_names, g); }
 BakeOffGather parse_bake_off_gather(const std::string& text) { return parse_enum(gather_names, text, "gather"); }
 std::string to_string(BakeOffPrefetch p) { return enum_name(prefetch_names, p); }
 BakeOffPrefetch parse_bake_off_prefetch(const std::string& text) { return parse_enum(prefetch_names, text, "prefetch"); }
+std::string to_string(BakeOffGeometry g) { return enum_name(geometry_names, g); }
+BakeOffGeometry parse_bake_off_geometry(const std::string& text) { return parse_enum(geometry_names, text, "geometry"); }
 std::string to_string(BakeOffElementIo io) { return enum_name(element_io_names, io); }
 BakeOffElementIo parse_bake_off_element_io(const std::string& text) {
   return parse_enum(element_io_names, text, "element I/O");
@@ -49,10 +53,20 @@ BakeOffOperator<Number, ExecSpace>::BakeOffOperator(std::shared_ptr<const Deform
   staged_ = options.element_io == BakeOffElementIo::automatic ? row.staged : options.element_io == BakeOffElementIo::staged;
   staged_fused_ = options.element_io == BakeOffElementIo::automatic ? row.staged_fused[int(options.problem)]
                                                                     : options.element_io == BakeOffElementIo::staged;
-  prefetch_ = options.prefetch == BakeOffPrefetch::automatic ? bake_off_tuning(k, tuning_target<ExecSpace>()).prefetch[int(options.problem)]
-                                                              : options.prefetch == BakeOffPrefetch::on;
+  // The trilinear geometry has no factors to prefetch.
+  prefetch_ = options.geometry == BakeOffGeometry::stored &&
+              (options.prefetch == BakeOffPrefetch::automatic ? row.prefetch[int(options.problem)]
+                                                              : options.prefetch == BakeOffPrefetch::on);
   tables_ = bake_off_tables_1d(k, quadrature_of(options.problem));
-  factors_ = geometry_->template factors<Number>(quadrature_of(options.problem), has_stiffness(options.problem));
+  if (options.geometry == BakeOffGeometry::trilinear)
+    vertices_ = geometry_->vertices(quadrature_of(options.problem));
+  else
+    factors_ = geometry_->template factors<Number>(quadrature_of(options.problem), has_stiffness(options.problem));
+}
+
+template <class Number, class ExecSpace>
+double BakeOffOperator<Number, ExecSpace>::geometry_bytes() const {
+  return double(factors_.data.span()) * sizeof(Number) + double(vertices_.span()) * sizeof(double);
 }
 
 template <class Number, class ExecSpace>
@@ -71,6 +85,10 @@ template <class Number, class ExecSpace>
 BakeOffArgs<Number, ExecSpace> BakeOffOperator<Number, ExecSpace>::arguments() const {
   BakeOffArgs<Number, ExecSpace> args;
   args.factors = factors_.data;
+  args.trilinear = options_.geometry == BakeOffGeometry::trilinear;
+  args.vertices = vertices_;
+  args.points = tables_.points.data();
+  args.weights = tables_.weights.data();
   args.interpolation = tables_.interpolation.data();
   args.collocation_derivative = tables_.collocation_derivative.data();
   args.box = layout().box();
@@ -164,12 +182,15 @@ template <class Number, class ExecSpace>
 double BakeOffOperator<Number, ExecSpace>::flops_per_apply() const {
   const int k = layout().degree();
   const bool even_odd = bake_off_tuning(k, tuning_target<ExecSpace>()).even_odd[int(options_.problem)];
-  return bake_off_flops_per_cell(options_.problem, k, even_odd) * double(n_cells());
+  return bake_off_flops_per_cell(options_.problem, k, even_odd, options_.geometry) * double(n_cells());
 }
 
 template <class Number, class ExecSpace>
 double BakeOffOperator<Number, ExecSpace>::model_bytes_per_apply() const {
-  return bake_off_values_per_cell(options_.problem, layout().degree()) * sizeof(Number) * double(n_cells());
+  const double values = bake_off_values_per_cell(options_.problem, layout().degree(), options_.geometry);
+  if (options_.geometry == BakeOffGeometry::trilinear)  // the vertices' 3 values per cell are doubles
+    return ((values - 3) * sizeof(Number) + 3 * sizeof(double)) * double(n_cells());
+  return values * sizeof(Number) * double(n_cells());
 }
 
 template <class Number, class ExecSpace>

@@ -37,6 +37,10 @@ enum class BakeOffPrefetch { automatic, on, off };
 std::string to_string(BakeOffPrefetch p);
 BakeOffPrefetch parse_bake_off_prefetch(const std::string& text);
 
+/// BakeOffGeometry (bake_off_kernel_table.hpp): "stored", "trilinear".
+std::string to_string(BakeOffGeometry g);
+BakeOffGeometry parse_bake_off_geometry(const std::string& text);
+
 struct BakeOffOptions {
   BakeOff problem = BakeOff::bp3_5;
   double lambda = 1;  ///< λ of BP3.x's S + λM (BP1.0 ignores it)
@@ -49,6 +53,10 @@ struct BakeOffOptions {
   /// Fused gather: add to a cell's interior nodes atomically too, instead of storing (no other
   /// cell touches them). Off by default; the baseline the stores were measured against.
   bool atomic_interior = false;
+  /// The geometric factors read per point (stored) or formed at every application from the cell's
+  /// 8 vertices (trilinear: meshes of trilinear cells only, Deformation::none and random; no
+  /// factors held, 3 values per cell read instead of 7 per point).
+  BakeOffGeometry geometry = BakeOffGeometry::stored;
 };
 
 template <class Number, class ExecSpace = DefaultExec>
@@ -58,8 +66,9 @@ class BakeOffOperator {
   using value_type = Number;
   using element_vector = Kokkos::View<Number*, typename ExecSpace::memory_space>;
 
-  /// Collective: computes the problem's geometric factors (refusing inverted cells) and checks
-  /// the options (λ finite and >= 0, cells per team).
+  /// Collective: computes the problem's geometric factors, or with the trilinear geometry the
+  /// vertices (refusing inverted cells and, for trilinear, meshes that are not), and checks the
+  /// options (λ finite and >= 0, cells per team).
   BakeOffOperator(std::shared_ptr<const DeformedGeometry<ExecSpace>> geometry, BakeOffOptions options = {});
 
   /// dst = A_e src for every element (E-vectors of size n_cells · n³; dst overwritten).
@@ -77,7 +86,10 @@ class BakeOffOperator {
   const ContinuousDofLayout<ExecSpace>& layout() const { return geometry_->layout(); }
   const DeformedGeometry<ExecSpace>& geometry() const { return *geometry_; }
   const BakeOffOptions& options() const { return options_; }
+  /// The stored factors (empty with the trilinear geometry).
   const GeometricFactors<Number, ExecSpace>& factors() const { return factors_; }
+  /// Device bytes the operator holds for the geometry: the factors, or the vertices.
+  double geometry_bytes() const;
   const BakeOffTables1D& tables() const { return tables_; }
   int cells_per_team() const { return cells_per_team_; }
   /// The element I/O apply_elements uses (automatic resolved).
@@ -102,6 +114,7 @@ class BakeOffOperator {
   BakeOffTables1D tables_;
   BakeOffKernelTable<Number, ExecSpace> kernels_;
   GeometricFactors<Number, ExecSpace> factors_;
+  Kokkos::View<double*, typename ExecSpace::memory_space> vertices_;  ///< BakeOffGeometry::trilinear
   int cells_per_team_ = 1;
   bool staged_ = false, staged_fused_ = false, prefetch_ = false;
   mutable element_vector e_src_, e_dst_;  // BakeOffGather::separate, allocated at first use

@@ -7,6 +7,7 @@
 #include "core/error.hpp"
 #include "core/profiling.hpp"
 #include "discretization/polynomials_1d.hpp"
+#include "discretization/trilinear.hpp"
 
 namespace tensormg {
 
@@ -81,30 +82,12 @@ struct GeometryKernel {
       if (coordinates.extent(0) > 0)
         for (int comp = 0; comp < 3; ++comp) coordinates((std::size_t(c) * 3 + comp) * qq + p) = x[comp];
       if (components == 0) continue;
-      const double det = J[0][0] * (J[1][1] * J[2][2] - J[1][2] * J[2][1]) -
-                         J[0][1] * (J[1][0] * J[2][2] - J[1][2] * J[2][0]) +
-                         J[0][2] * (J[1][0] * J[2][1] - J[1][1] * J[2][0]);
-      const double wdet = t.weights[a] * t.weights[b] * t.weights[e] * det;
+      double G[6];
+      const double wdet = stiffness_factors(J, t.weights[a] * t.weights[b] * t.weights[e], G);
       const std::size_t base = std::size_t(c) * components * qq + p;
       factors(base + std::size_t(components - 1) * qq) = wdet;
       if (components == 1) continue;
-      // J^{-1} = adj(J) / det; G = w det J^{-1} J^{-T} = w adj adj^T / det.
-      double A[3][3];
-      A[0][0] = J[1][1] * J[2][2] - J[1][2] * J[2][1];
-      A[0][1] = J[0][2] * J[2][1] - J[0][1] * J[2][2];
-      A[0][2] = J[0][1] * J[1][2] - J[0][2] * J[1][1];
-      A[1][0] = J[1][2] * J[2][0] - J[1][0] * J[2][2];
-      A[1][1] = J[0][0] * J[2][2] - J[0][2] * J[2][0];
-      A[1][2] = J[0][2] * J[1][0] - J[0][0] * J[1][2];
-      A[2][0] = J[1][0] * J[2][1] - J[1][1] * J[2][0];
-      A[2][1] = J[0][1] * J[2][0] - J[0][0] * J[2][1];
-      A[2][2] = J[0][0] * J[1][1] - J[0][1] * J[1][0];
-      const double scale = t.weights[a] * t.weights[b] * t.weights[e] / det;
-      const int pairs[6][2] = {{0, 0}, {0, 1}, {0, 2}, {1, 1}, {1, 2}, {2, 2}};
-      for (int g = 0; g < 6; ++g) {
-        const int r = pairs[g][0], s = pairs[g][1];
-        factors(base + std::size_t(g) * qq) = scale * (A[r][0] * A[s][0] + A[r][1] * A[s][1] + A[r][2] * A[s][2]);
-      }
+      for (int g = 0; g < 6; ++g) factors(base + std::size_t(g) * qq) = G[g];
     }
   }
 };
@@ -215,6 +198,22 @@ GeometricFactors<Number, ExecSpace> DeformedGeometry<ExecSpace>::factors(BakeOff
         if (!(wdet > 0) && global_index(cell) < bad) bad = global_index(cell);
       },
       Kokkos::Min<global_index>(first_bad));
+  report_inverted_cells(first_bad);
+
+  if constexpr (std::is_same_v<Number, double>) {
+    f.data = exact;
+  } else {
+    f.data = Kokkos::View<Number*, memory_space>("tensormg::bake_off::factors", size);
+    const auto out = f.data;
+    Kokkos::parallel_for("tensormg::bake_off::factors_round", Kokkos::RangePolicy<ExecSpace>(0, size),
+                         KOKKOS_LAMBDA(const std::size_t i) { out(i) = static_cast<Number>(exact(i)); });
+  }
+  return f;
+}
+
+template <class ExecSpace>
+void DeformedGeometry<ExecSpace>::report_inverted_cells(global_index first_bad) const {
+  const NodeBox& box = layout_->box();
   std::string where;
   if (first_bad != std::numeric_limits<global_index>::max()) {
     const local_index c = static_cast<local_index>(first_bad);
@@ -229,16 +228,73 @@ GeometricFactors<Number, ExecSpace> DeformedGeometry<ExecSpace>::factors(BakeOff
     where = os.str();
   }
   check_collective(where.empty(), where, layout_->mesh().comm());
+}
 
-  if constexpr (std::is_same_v<Number, double>) {
-    f.data = exact;
-  } else {
-    f.data = Kokkos::View<Number*, memory_space>("tensormg::bake_off::factors", size);
-    const auto out = f.data;
-    Kokkos::parallel_for("tensormg::bake_off::factors_round", Kokkos::RangePolicy<ExecSpace>(0, size),
-                         KOKKOS_LAMBDA(const std::size_t i) { out(i) = static_cast<Number>(exact(i)); });
+template <class ExecSpace>
+Kokkos::View<double*, typename ExecSpace::memory_space> DeformedGeometry<ExecSpace>::vertices(BakeOffQuadrature rule) const {
+  ScopedRegion region("tensormg::bake_off::vertices");
+  collectively(layout_->mesh().comm(), [&] {
+    TENSORMG_CHECK(trilinear(), "the trilinear geometry needs trilinear cells (deformation none or random); the "
+                                    << to_string(options_.kind) << " deformation maps cells by degree-k polynomials: "
+                                    << "use the stored factors");
+  });
+  const NodeBox& box = layout_->box();
+  const local_index c0 = box.cells[0], c1 = box.cells[1], c2 = box.cells[2];
+  const local_index v0 = c0 + 1, v1 = c1 + 1;
+  const std::size_t n_cells = std::size_t(c0) * c1 * c2;
+  using memory_space = typename ExecSpace::memory_space;
+  if (n_cells == 0) {  // a rank without cells still takes part in the collective check
+    report_inverted_cells(std::numeric_limits<global_index>::max());
+    return {};
   }
-  return f;
+  const std::size_t n_vertices = std::size_t(v0) * v1 * (c2 + 1);
+  Kokkos::View<double*, memory_space> X("tensormg::bake_off::vertices", 3 * n_vertices);
+  const DeformationMap map = map_;
+  global_index begin[3];
+  for (int d = 0; d < 3; ++d) begin[d] = layout_->mesh().cell_begin()[d];
+  const global_index b0 = begin[0], b1 = begin[1], b2 = begin[2];
+  const local_index cells[3] = {c0, c1, c2};
+  const local_index last0 = cells[0] - 1, last1 = cells[1] - 1, last2 = cells[2] - 1;
+  // Each vertex as a corner of a cell of the rank (the last cell of a direction for its upper
+  // vertices): the map's point there, the same values the stored factors' kernel interpolates.
+  Kokkos::parallel_for(
+      "tensormg::bake_off::vertices", Kokkos::RangePolicy<ExecSpace>(0, n_vertices), KOKKOS_LAMBDA(const std::size_t v) {
+        const local_index i[3] = {local_index(v % v0), local_index((v / v0) % v1), local_index(v / (std::size_t(v0) * v1))};
+        const local_index last[3] = {last0, last1, last2};
+        global_index cell[3];
+        double xi[3], x[3];
+        const global_index start[3] = {b0, b1, b2};
+        for (int d = 0; d < 3; ++d) {
+          const local_index c = i[d] < last[d] ? i[d] : last[d];
+          cell[d] = start[d] + c;
+          xi[d] = double(i[d] - c);
+        }
+        map.point(cell, xi, x);
+        for (int d = 0; d < 3; ++d) X(3 * v + d) = x[d];
+      });
+  // The first cell with det J <= 0 at a point of the rule.
+  const BakeOffTables1D t = bake_off_tables_1d(box.degree, rule);
+  const int q = t.q, points = q * q * q;
+  Kokkos::View<double*, memory_space> xi("tensormg::bake_off::vertices_points", q);
+  Kokkos::deep_copy(xi, Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(t.points.data(), q));
+  global_index first_bad = std::numeric_limits<global_index>::max();
+  Kokkos::parallel_reduce(
+      "tensormg::bake_off::inverted_cells", Kokkos::RangePolicy<ExecSpace>(0, n_cells * points),
+      KOKKOS_LAMBDA(const std::size_t e, global_index& bad) {
+        const std::size_t c = e / points;
+        const int p = int(e % points);
+        const std::size_t cx = c % c0, cy = (c / c0) % c1, cz = c / (std::size_t(c0) * c1);
+        double x[8][3];
+        for (int corner = 0; corner < 8; ++corner) {
+          const std::size_t v = (cx + (corner & 1)) + v0 * ((cy + ((corner >> 1) & 1)) + std::size_t(v1) * (cz + (corner >> 2)));
+          for (int d = 0; d < 3; ++d) x[corner][d] = X(3 * v + d);
+        }
+        const double at[3] = {xi(p % q), xi((p / q) % q), xi(p / (q * q))};
+        if (!(trilinear_det(x, at) > 0) && global_index(c) < bad) bad = global_index(c);
+      },
+      Kokkos::Min<global_index>(first_bad));
+  report_inverted_cells(first_bad);
+  return X;
 }
 
 template <class ExecSpace>

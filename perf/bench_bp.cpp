@@ -40,6 +40,7 @@ struct Case {
   BakeOffElementIo element_io;
   BakeOffPrefetch prefetch;
   bool atomic_interior;
+  BakeOffGeometry geometry;
 };
 
 /// Cells per direction so that the continuous node count (N k + 1)³ is close to `dofs`.
@@ -69,9 +70,15 @@ void check_sizes(const std::vector<Case>& cases, MPI_Comm comm) {
                                          << " one rank can address with 32-bit local indices; use smaller --dofs or "
                                             "more MPI ranks");
     const double number = c.precision == "float" ? sizeof(float) : sizeof(double);
-    const double factors = rank_cells * (has_stiffness(c.problem) ? 7 : 1) * double(q) * q * q;
+    // The factors (computed in double, then rounded for float), or the trilinear geometry's
+    // vertices (one per cell and 3 doubles each, with a margin for the last layers).
+    const double factors = c.geometry == BakeOffGeometry::trilinear
+                               ? 0.0
+                               : rank_cells * (has_stiffness(c.problem) ? 7 : 1) * double(q) * q * q;
+    const double vertex_bytes = c.geometry == BakeOffGeometry::trilinear ? 1.2 * rank_cells * 3 * sizeof(double) : 0.0;
     MemoryNeed need;
-    need.device_bytes = factors * (sizeof(double) + (c.precision == "float" ? number : 0)) + 2 * element_values * number +
+    need.device_bytes = factors * (sizeof(double) + (c.precision == "float" ? number : 0)) + vertex_bytes +
+                        2 * element_values * number +
                         (2 + krylov_vectors("cg", 0)) * nodes * number + 64.0 * (1 << 20);
     check_memory(need, device_available_bytes(), device_memory_is_host(), comm, what.str(),
                  "use smaller --dofs or more MPI ranks");
@@ -95,6 +102,13 @@ std::string team_shape_refusal(const Case& c, MPI_Comm comm) {
 }
 
 template <class Number>
+double global_geometry_bytes(const BakeOffOperator<Number, Exec>& op, MPI_Comm comm) {
+  double local = op.geometry_bytes(), global = 0;
+  MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, comm);
+  return global;
+}
+
+template <class Number>
 Json run_case(const Case& c, const DeformationOptions& deformation, MPI_Comm comm, int repeats, int cg_iterations,
               bool fused_cg, const perf::Ceilings& ceil, std::string& line) {
   BrickDescription brick;
@@ -111,6 +125,7 @@ Json run_case(const Case& c, const DeformationOptions& deformation, MPI_Comm com
   options.element_io = c.element_io;
   options.prefetch = c.prefetch;
   options.atomic_interior = c.atomic_interior;
+  options.geometry = c.geometry;
   const BakeOffOperator<Number, Exec> op(geometry, options);
 
   // Element kernel on E-vectors (values not zero: METHOD.md).
@@ -136,6 +151,8 @@ Json run_case(const Case& c, const DeformationOptions& deformation, MPI_Comm com
   r["cells_per_team"] = op.cells_per_team();
   r["element_io"] = to_string(op.element_io());
   r["prefetch"] = op.prefetches();
+  r["geometry"] = to_string(c.geometry);
+  r["geometry_bytes_per_dof"] = global_geometry_bytes(op, comm) / dofs;
   Json e = Json::object();
   e["seconds"] = element_seconds;
   e["GDoFps"] = dofs / element_seconds / 1e9;
@@ -173,7 +190,8 @@ Json run_case(const Case& c, const DeformationOptions& deformation, MPI_Comm com
   v["fused_io"] = to_string(op.fused_io());
   v["seconds"] = vmult_seconds;
   v["GDoFps"] = dofs / vmult_seconds / 1e9;
-  // Least traffic of the full operator: read x, write y (both continuous) and the factors.
+  // Least traffic of the full operator: read x, write y (both continuous) and the factors (or
+  // the vertices).
   const double factor_bytes = model_bytes - 2.0 * element_dofs * sizeof(Number);  // the model less u_e, v_e
   const double full_bytes = factor_bytes + 2.0 * dofs * sizeof(Number);
   v["model_bytes"] = full_bytes;
@@ -216,9 +234,10 @@ Json run_case(const Case& c, const DeformationOptions& deformation, MPI_Comm com
     r["cg"] = g;
   }
   char text[256];
-  std::snprintf(text, sizeof text, "%-6s %2d %-6s %-6s%s%s %11.0f %9.3f %9.1f %6.2f %7.1f %6.1f | %-8s %9.3f | %9.3f %9.3f",
+  std::snprintf(text, sizeof text, "%-6s %2d %-6s %-6s%s%s%s %11.0f %9.3f %9.1f %6.2f %7.1f %6.1f | %-8s %9.3f | %9.3f %9.3f",
                 to_string(c.problem).c_str(), c.degree, c.precision.c_str(), to_string(op.element_io()).c_str(),
-                op.prefetches() ? "+p" : "  ", c.atomic_interior ? "a" : " ", dofs, dofs / element_seconds / 1e9,
+                op.prefetches() ? "+p" : "  ", c.atomic_interior ? "a" : " ",
+                c.geometry == BakeOffGeometry::trilinear ? "t" : " ", dofs, dofs / element_seconds / 1e9,
                 flops / element_seconds / 1e9, flops / model_bytes, model_bytes / element_seconds / 1e9, pct_dram,
                 (to_string(c.gather) + (c.gather == BakeOffGather::fused && op.fused_io() == BakeOffElementIo::staged ? "/st" : "")).c_str(),
                 dofs / vmult_seconds / 1e9,
@@ -233,7 +252,7 @@ int main(int argc, char** argv) {
   return tensormg::run_program(argc, argv, [](tensormg::Environment& env) {
     CLI::App app{"tensormg-bench-bp: CEED bake-off operators BP1.0, BP3.5, BP3.0 on deformed meshes (paper 003)"};
     std::vector<std::string> problems{"bp1.0", "bp3.5", "bp3.0"}, precisions{"double"}, gathers{"fused"},
-        element_ios{"auto"}, prefetches{"auto"}, interiors{"store"};
+        element_ios{"auto"}, prefetches{"auto"}, interiors{"store"}, geometries{"stored"};
     std::vector<int> degrees{1, 2, 3, 4, 5, 6, 7, 8}, cells_per_team{0};
     std::vector<double> dofs{1e6};
     std::string deformation_name = "sine", ceilings_path, output;
@@ -255,6 +274,9 @@ int main(int argc, char** argv) {
                                                 "threads, or auto (the tuning row)")->delimiter(',');
     app.add_option("--interior-nodes", interiors, "fused operator: a cell's interior nodes stored (default) and/or "
                                                   "added atomically like its shared ones")->delimiter(',');
+    app.add_option("--geometry", geometries, "geometric factors stored per point and/or trilinear (formed at every "
+                                             "application from the cell's 8 vertices; --deformation none or random)")
+        ->delimiter(',');
     app.add_option("--deformation", deformation_name, "none, sine (smooth map) or random (perturbed vertices)");
     app.add_option("--amplitude", amplitude, "deformation amplitude (sine: of the brick, random: of a cell)");
     app.add_option("--cg-iterations", cg_iterations, "CG iterations per solve (0: no CG), 0..10000");
@@ -283,6 +305,8 @@ int main(int argc, char** argv) {
       TENSORMG_CHECK(!interiors.empty(), "--interior-nodes needs at least one value");
       for (const auto& e : interiors)
         TENSORMG_CHECK(e == "store" || e == "atomic", "--interior-nodes '" << e << "': use store or atomic");
+      TENSORMG_CHECK(!geometries.empty(), "--geometry needs at least one value");
+      for (const auto& g : geometries) (void)parse_bake_off_geometry(g);
       for (const auto& p : precisions) TENSORMG_CHECK(p == "double" || p == "float", "precision '" << p << "': use double or float");
       for (int k : degrees)
         TENSORMG_CHECK(k >= 1 && k <= max_degree(3), "degree " << k << " is not supported in 3D; use 1.." << max_degree(3));
@@ -297,6 +321,9 @@ int main(int argc, char** argv) {
       TENSORMG_CHECK(std::isfinite(amplitude) && amplitude >= 0 && amplitude <= 1,
                      "--amplitude must be in 0..1, given " << amplitude);
       deformation.amplitude = amplitude;
+      for (const auto& g : geometries)
+        TENSORMG_CHECK(parse_bake_off_geometry(g) != BakeOffGeometry::trilinear || deformation.kind != Deformation::sine,
+                       "--geometry trilinear needs trilinear cells: --deformation none or random, not sine");
       ceil = perf::load_ceilings(ceilings_path);
     });
     if (app.count("--output") > 0) check_output_writable({output}, overwrite, env.comm());
@@ -310,13 +337,15 @@ int main(int argc, char** argv) {
                 for (const auto& pf : prefetches)
                   for (int cpt : cells_per_team)
                     for (const auto& in : interiors)
-                      cases.push_back({parse_bake_off(p), k, n, prec, parse_bake_off_gather(g), cpt,
-                                       parse_bake_off_element_io(io), parse_bake_off_prefetch(pf), in == "atomic"});
+                      for (const auto& geo : geometries)
+                        cases.push_back({parse_bake_off(p), k, n, prec, parse_bake_off_gather(g), cpt,
+                                         parse_bake_off_element_io(io), parse_bake_off_prefetch(pf), in == "atomic",
+                                         parse_bake_off_geometry(geo)});
     check_sizes(cases, env.comm());
 
     Json results = Json::array();
     if (env.rank() == 0)
-      std::printf("%-6s %2s %-6s %-9s %11s %9s %9s %6s %7s %6s | %-8s %9s | %9s %9s\n", "BP", "k", "prec", "io", "DoFs",
+      std::printf("%-6s %2s %-6s %-10s %11s %9s %9s %6s %7s %6s | %-8s %9s | %9s %9s\n", "BP", "k", "prec", "io", "DoFs",
                   "GDoF/s", "GFLOP/s", "F/B", "GB/s", "%DRAM", "gather", "op GDoF/s", "CG GDoF/s", "CG marg.");
     for (const Case& c : cases) {
       std::string line;
@@ -341,7 +370,7 @@ int main(int argc, char** argv) {
       results.push_back(std::move(r));
     }
     if (env.rank() == 0)
-      std::printf("io: +p factors prefetched, a: interior nodes added atomically; /st: fused gather staged; GDoF/s and GFLOP/s: element "
+      std::printf("io: +p factors prefetched, a: interior nodes added atomically, t: trilinear geometry; /st: fused gather staged; GDoF/s and GFLOP/s: element "
                   "kernel on E-vectors; F/B, GB/s and %%DRAM by paper 003's Table 2 model; "
                   "op: the full operator on the continuous vector; CG: per iteration of a whole solve (its set-up and final "
                   "residual included), marg.: of the iterations beyond the first\n");
@@ -358,7 +387,7 @@ int main(int argc, char** argv) {
       record["ceilings"]["fp32_fma_GFLOPs"] = ceil.fp32_GFLOPs;
       record["ceilings"]["shared_load_GBps"] = ceil.shared_GBps;
       record["model"] = "paper 003 Table 2: values per element BP1.0 2n^3 + q^3, BP3.5 9n^3, BP3.0 2n^3 + 7q^3 "
-                        "(n = k + 1, q = k + 2); flops: 2 per multiply-add of the 1D contractions plus 18 per point "
+                        "(n = k + 1, q = k + 2); trilinear geometry: 2n^3 + 3 (the cell's vertex); flops: 2 per multiply-add of the 1D contractions plus 18 per point "
                         "for G and the mass term (bake_off_flops_per_cell); scratch: values the kernel's steps load and store "
                         "(bake_off_scratch_values_per_cell)";
       record["results"] = results;

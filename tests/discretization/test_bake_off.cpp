@@ -217,6 +217,96 @@ TYPED_TEST(BakeOffTest, TeamShapesAndElementIoAgree) {
   }
 }
 
+/// max |trilinear − stored| / max |stored| of the element kernel and of the full operator (fused,
+/// lines and staged) on random input, Number's kernels against each other.
+template <class Number, class ExecSpace>
+std::pair<double, double> trilinear_vs_stored(std::shared_ptr<const DeformedGeometry<ExecSpace>> g, BakeOff p, int cpt,
+                                              BakeOffElementIo io) {
+  BakeOffOptions o;
+  o.problem = p;
+  o.lambda = 0.75;
+  o.cells_per_team = cpt;
+  o.element_io = io;
+  const BakeOffOperator<Number, ExecSpace> stored(g, o);
+  o.geometry = BakeOffGeometry::trilinear;
+  const BakeOffOperator<Number, ExecSpace> trilinear(g, o);
+  EXPECT_EQ(trilinear.factors().data.extent(0), 0u);  // nothing stored
+  EXPECT_FALSE(trilinear.prefetches());
+  auto src = stored.make_element_vector(), a = stored.make_element_vector(), b = stored.make_element_vector();
+  auto h = Kokkos::create_mirror_view(src);
+  for (std::size_t i = 0; i < h.extent(0); ++i) h(i) = Number(random_value(global_index(i), 5));
+  Kokkos::deep_copy(src, h);
+  stored.apply_elements(a, src);
+  trilinear.apply_elements(b, src);
+  const auto ha = to_host(a), hb = to_host(b);
+  double local[2] = {0, 0};
+  for (std::size_t i = 0; i < ha.size(); ++i) {
+    local[0] = std::max(local[0], std::abs(ha[i] - hb[i]));
+    local[1] = std::max(local[1], std::abs(ha[i]));
+  }
+  double global[2];
+  MPI_Allreduce(local, global, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  auto x = stored.make_vector(), y = stored.make_vector(), z = stored.make_vector();
+  fill_random(g->layout(), x, 3);
+  stored.vmult(y, x);
+  trilinear.vmult(z, x);
+  return {global[0] / global[1], relative_max_difference(z, y)};
+}
+
+TYPED_TEST(BakeOffTest, TrilinearGeometryEqualsTheStoredFactors) {
+  // On trilinear cells (the brick, the randomly perturbed brick) the factors formed from the 8
+  // vertices at every application are the stored ones up to rounding: every problem and degree,
+  // teams of 1 and 3 cells (k <= 4: 20 cells, a short last team) or 1 and the default (k >= 5:
+  // more than 1 where the backend's scratch holds them), lines and staged I/O; float too.
+  for (const auto kind : {Deformation::none, Deformation::random})
+    for (const auto p : all_problems)
+      for (int k = 1; k <= (sanitized ? 3 : 8); ++k) {  // under the sanitizers (testing::sanitized) k <= 3
+        const auto mesh = k <= 4 ? brick({2, 2, 5}, 0, {1.0, 0.7, 1.9}) : brick({2, 2, 3}, 0);
+        const auto g = geometry<TypeParam>(mesh, k, kind, 0.3);
+        for (const int cpt : {1, k <= 4 ? 3 : 0})
+          for (const auto io : {BakeOffElementIo::lines, BakeOffElementIo::staged}) {
+            const auto [elements, full] = trilinear_vs_stored<double, TypeParam>(g, p, cpt, io);
+            EXPECT_LE(elements, 1e-12) << to_string(p) << " k=" << k << " " << to_string(kind) << " cpt " << cpt;
+            EXPECT_LE(full, 1e-12) << to_string(p) << " k=" << k << " " << to_string(kind) << " cpt " << cpt;
+          }
+        if (k == 3) {
+          const auto [elements, full] = trilinear_vs_stored<float, TypeParam>(g, p, 0, BakeOffElementIo::automatic);
+          EXPECT_LE(elements, 1e-5) << to_string(p) << " float " << to_string(kind);
+          EXPECT_LE(full, 1e-5) << to_string(p) << " float " << to_string(kind);
+        }
+      }
+}
+
+TYPED_TEST(BakeOffTest, TrilinearGeometryRefusesCurvedAndInvertedCells) {
+  BakeOffOptions o;
+  o.geometry = BakeOffGeometry::trilinear;
+  // The sine map is not trilinear.
+  try {
+    (void)BakeOffOperator<double, TypeParam>(geometry<TypeParam>(brick({2, 1, 1}, 1), 2, Deformation::sine, 0.05), o);
+    ADD_FAILURE() << "the trilinear geometry accepted the sine deformation";
+  } catch (const InputError& e) {
+    EXPECT_TRUE(e.collective());
+    EXPECT_NE(std::string(e.what()).find("needs trilinear cells"), std::string::npos) << e.what();
+  }
+  // Vertices moved by up to 0.95 h: some cell turns inside out; the same cell as the stored factors name.
+  const auto g = geometry<TypeParam>(brick({3, 3, 3}, 0), 2, Deformation::random, 0.95);
+  std::string stored_message, trilinear_message;
+  for (const auto geometry_kind : {BakeOffGeometry::stored, BakeOffGeometry::trilinear})
+    for (const auto p : {BakeOff::bp3_5, BakeOff::bp1_0}) {
+      o.problem = p;
+      o.geometry = geometry_kind;
+      try {
+        (void)BakeOffOperator<double, TypeParam>(g, o);
+        ADD_FAILURE() << "an inverted mesh was accepted (" << to_string(geometry_kind) << ")";
+      } catch (const InputError& e) {
+        EXPECT_TRUE(e.collective());
+        EXPECT_NE(std::string(e.what()).find("det J <= 0"), std::string::npos) << e.what();
+        if (p == BakeOff::bp3_5) (geometry_kind == BakeOffGeometry::stored ? stored_message : trilinear_message) = e.what();
+      }
+    }
+  EXPECT_EQ(stored_message, trilinear_message);
+}
+
 TYPED_TEST(BakeOffTest, AffineCaseEqualsTheCartesianOperator) {
   // On affine cells k + 2 Gauss points integrate mass and stiffness exactly: BP1.0 is the mass
   // matrix and BP3.0 the Laplace operator plus λ mass of the Cartesian code, at every degree.
@@ -370,6 +460,14 @@ TEST(BakeOffNames, ParseAndPrint) {
   EXPECT_EQ(parse_bake_off_element_io("staged"), BakeOffElementIo::staged);
   EXPECT_THROW(parse_bake_off_element_io("rows"), InputError);
   EXPECT_EQ(parse_bake_off_prefetch("on"), BakeOffPrefetch::on);
+  EXPECT_EQ(parse_bake_off_geometry("trilinear"), BakeOffGeometry::trilinear);
+  EXPECT_EQ(to_string(BakeOffGeometry::stored), "stored");
+  EXPECT_THROW(parse_bake_off_geometry("cached"), InputError);
+  // The trilinear geometry moves u, v and one vertex per cell, and adds the factors' flops
+  // (k = 3, BP3.5: 16 lines of TrilinearLine, 64 points of its columns and stiffness_factors).
+  EXPECT_DOUBLE_EQ(bake_off_values_per_cell(BakeOff::bp3_5, 3, BakeOffGeometry::trilinear), 2 * 64 + 3);
+  EXPECT_DOUBLE_EQ(bake_off_flops_per_cell(BakeOff::bp3_5, 3, false, BakeOffGeometry::trilinear),
+                   12 * 256 + 18 * 64 + 16 * trilinear_line_flops + 64 * (trilinear_point_flops + stiffness_factor_flops));
   // The flop and traffic model of paper 003 Table 2 at k = 3 (n = 4, q = 5).
   EXPECT_DOUBLE_EQ(bake_off_values_per_cell(BakeOff::bp1_0, 3), 2 * 64 + 125);
   EXPECT_DOUBLE_EQ(bake_off_values_per_cell(BakeOff::bp3_5, 3), 9 * 64);
