@@ -174,7 +174,9 @@ struct BakeOffKernel {
   static std::size_t scratch_bytes(int cells_per_team) {
     return vertex_bytes(cells_per_team, true) + buffer_bytes(cells_per_team);
   }
-  std::size_t team_shmem_size(int) const {
+  /// Called on the device too (the kernel's scratch request): a host-only function there would
+  /// make nvcc drop the body.
+  KOKKOS_INLINE_FUNCTION std::size_t team_shmem_size(int) const {
     return vertex_bytes(args.cells_per_team, args.trilinear) + buffer_bytes(args.cells_per_team);
   }
 
