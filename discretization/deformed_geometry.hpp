@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "discretization/continuous_dof_layout.hpp"
+#include "discretization/trilinear.hpp"
 
 namespace tensormg {
 
@@ -141,51 +142,6 @@ KOKKOS_FORCEINLINE_FUNCTION Real stiffness_factors(const Real (&J)[3][3], Real w
 /// Floating-point operations of stiffness_factors (2 per multiply-add): adjugate 9 × 3, det 5,
 /// scale 1, G 6 × 6, w det 1.
 inline constexpr double stiffness_factor_flops = 27 + 5 + 1 + 36 + 1;
-
-/// The Jacobian of a trilinear cell along a line of points in ξ_z (ξ_x = s, ξ_y = t fixed), from
-/// its 8 vertices X[corner · 3 + i] (corner = c_x + 2 c_y + 4 c_z) on the reference cell [0, 1]³:
-/// ∂x/∂ξ_x and ∂x/∂ξ_y are linear in ξ_z there, ∂x/∂ξ_z is constant. The bake-off kernels'
-/// trilinear geometry forms the factors from it point by point (BakeOffGeometry::trilinear).
-struct TrilinearLine {
-  double x0[3], x1[3], y0[3], y1[3], z[3];  // ∂x/∂ξ_x = x0 + ξ_z x1, ∂x/∂ξ_y = y0 + ξ_z y1, ∂x/∂ξ_z = z
-  KOKKOS_FORCEINLINE_FUNCTION TrilinearLine(const double* X, double s, double t) {
-    for (int i = 0; i < 3; ++i) {
-      const auto v = [&](int corner) { return X[corner * 3 + i]; };
-      // Edges along x at (y, z) = (0, 0), (1, 0), (0, 1), (1, 1), interpolated in y at t: at z = 0 and 1.
-      const double ex0 = (v(1) - v(0)) + t * ((v(3) - v(2)) - (v(1) - v(0)));
-      const double ex1 = (v(5) - v(4)) + t * ((v(7) - v(6)) - (v(5) - v(4)));
-      x0[i] = ex0;
-      x1[i] = ex1 - ex0;
-      const double ey0 = (v(2) - v(0)) + s * ((v(3) - v(1)) - (v(2) - v(0)));
-      const double ey1 = (v(6) - v(4)) + s * ((v(7) - v(5)) - (v(6) - v(4)));
-      y0[i] = ey0;
-      y1[i] = ey1 - ey0;
-      const double ez0 = (v(4) - v(0)) + s * ((v(5) - v(1)) - (v(4) - v(0)));
-      const double ez1 = (v(6) - v(2)) + s * ((v(7) - v(3)) - (v(6) - v(2)));
-      z[i] = ez0 + t * (ez1 - ez0);
-    }
-  }
-  /// J at ξ_z = u.
-  KOKKOS_FORCEINLINE_FUNCTION void jacobian(double u, double (&J)[3][3]) const {
-    for (int i = 0; i < 3; ++i) {
-      J[i][0] = x0[i] + u * x1[i];
-      J[i][1] = y0[i] + u * y1[i];
-      J[i][2] = z[i];
-    }
-  }
-  /// w det J at ξ_z = u.
-  KOKKOS_FORCEINLINE_FUNCTION double weighted_det(double u, double w) const {
-    double J[3][3];
-    jacobian(u, J);
-    return w * (J[0][0] * (J[1][1] * J[2][2] - J[1][2] * J[2][1]) - J[0][1] * (J[1][0] * J[2][2] - J[1][2] * J[2][0]) +
-                J[0][2] * (J[1][0] * J[2][1] - J[1][1] * J[2][0]));
-  }
-};
-/// Floating-point operations of TrilinearLine (2 per multiply-add): per line, for each of the 3
-/// components, 12 edge differences, 6 interpolations of two of them (3 each), the z column's
-/// interpolation (3) and the x1, y1 differences (2); per point the two linear columns (3 × 2 × 2);
-/// weighted_det adds 15.
-inline constexpr double trilinear_line_flops = 3 * 35, trilinear_point_flops = 12, trilinear_det_flops = 15;
 
 /// Geometric factors of one quadrature rule on the rank's cells, [cell][component][point] with
 /// points lexicographic (x fastest) and cells lexicographic in the rank's box.

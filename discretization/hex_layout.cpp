@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -62,14 +63,7 @@ struct FirstInvertedCell {
     double x[8][3];
     for (int v = 0; v < 8; ++v)
       for (int d = 0; d < 3; ++d) x[v][d] = points(cells(c, v), d);
-    for (int q = 0; q < hex_check_points; ++q) {
-      double xi[3];
-      hex_check_point(q, xi);
-      if (!(trilinear_det(x, xi) > 0)) {
-        if (c < first) first = c;
-        return;
-      }
-    }
+    if (!trilinear_cell_valid(x) && c < first) first = c;
   }
 };
 
@@ -192,6 +186,14 @@ HexLayout<ExecSpace>::HexLayout(const HexMesh& mesh, int components, const HexDi
                                 const HexMaterialOptions& material, MPI_Comm comm, HexOrdering ordering,
                                 const std::vector<int>& cell_rank)
     : components_(components) {
+  // The steps' wall-clock times (setup_seconds): each step's end fences the device work it started.
+  auto step_start = std::chrono::steady_clock::now();
+  const auto step = [&](const char* name) {
+    Kokkos::fence();
+    const auto now = std::chrono::steady_clock::now();
+    setup_seconds_.emplace_back(name, std::chrono::duration<double>(now - step_start).count());
+    step_start = now;
+  };
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
@@ -213,6 +215,7 @@ HexLayout<ExecSpace>::HexLayout(const HexMesh& mesh, int components, const HexDi
     TENSORMG_CHECK(material.poisson_ratio > -1 && material.poisson_ratio < 0.5,
                    "Poisson's ratio must be in (-1, 0.5), not " << material.poisson_ratio);
   });
+  step("validity check");
   const global_index n_cells = mesh.n_cells(), n_vertices = mesh.n_vertices();
   n_global_cells_ = n_cells;
 
@@ -311,6 +314,7 @@ HexLayout<ExecSpace>::HexLayout(const HexMesh& mesh, int components, const HexDi
   global_vertex_.resize(n_local);
   for (global_index i = 0; i < n_local; ++i) global_vertex_[i] = number[mesh_vertex_[i]];
 
+  step("partition and numbering");
   // Dirichlet vertices (mesh numbering, for the local vertices only).
   dirichlet_vertex_.assign(n_local, 0);
   if (dirichlet.whole_boundary) {
@@ -382,6 +386,7 @@ HexLayout<ExecSpace>::HexLayout(const HexMesh& mesh, int components, const HexDi
           dirichlet_vertex_[i] = 1;
   }
 
+  step("boundary vertices");
   // Cells, points, materials on the host.
   host_cells_.resize(8 * std::size_t(n_local_cells));
   for (global_index lc = 0; lc < n_local_cells; ++lc)
@@ -425,6 +430,7 @@ HexLayout<ExecSpace>::HexLayout(const HexMesh& mesh, int components, const HexDi
     for (global_index lc = 0; lc < n_local_cells; ++lc) order[next[colour[lc]]++] = local_index(lc);
   }
 
+  step("cells, materials, colours");
   // Device copies.
   using HU = Kokkos::MemoryUnmanaged;
   cells_ = cell_view("tensormg::hex_layout::cells", n_local_cells);
@@ -472,6 +478,7 @@ HexLayout<ExecSpace>::HexLayout(const HexMesh& mesh, int components, const HexDi
       comm, local_index(n_owned * components), ghost_ids, ghost_owner,
       [first_dof](global_index id) { return local_index(id - first_dof); }, HaloTransport::automatic,
       typename DeviceTraits<ExecSpace>::halo_staging{});
+  step("device copies and partitioner");
 }
 
 template <class ExecSpace>

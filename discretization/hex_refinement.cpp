@@ -11,64 +11,80 @@ namespace tensormg {
 namespace {
 /// A sorted tuple of coarse vertices naming an edge (2) or a face (4); unused entries −1.
 using Key = std::array<global_index, 4>;
-/// Open addressing with linear probing over a power-of-two table (about 3× faster than
-/// std::unordered_map here: no node allocations). Keys have key[0] ≥ 0; an empty slot has −1.
-class KeyTable {
+/// The coarse cells' edges and faces, found by their keys: a list per vertex of the entities whose
+/// smallest vertex it is, stored together (CSR, each list sized by the occurrences the cells give
+/// it), so a lookup scans a few entries at its vertex's place; cells near in the mesh's numbering
+/// touch lists near in memory. (An open-addressing hash table over all keys before it spread the
+/// lookups over the whole table: a cache miss each, twice the refinement's time.)
+class EntityLists {
  public:
-  explicit KeyTable(std::size_t expected) {
-    std::size_t capacity = 16;
-    while (10 * capacity < 14 * expected) capacity *= 2;  // load below 0.7
-    keys_.assign(capacity, Key{-1, -1, -1, -1});
-    values_.assign(capacity, -1);
-    mask_ = capacity - 1;
+  /// count(v): the number of keys with smallest vertex v that will be looked up at most (every
+  /// occurrence), over v < n_vertices.
+  template <class Count>
+  EntityLists(global_index n_vertices, Count&& count) : start_(std::size_t(n_vertices) + 1, 0) {
+    count([&](global_index v) { ++start_[std::size_t(v) + 1]; });
+    for (std::size_t v = 0; v < std::size_t(n_vertices); ++v) start_[v + 1] += start_[v];
+    end_.assign(start_.begin(), start_.end() - 1);
+    entries_.resize(std::size_t(start_.back()));
   }
   /// The value of key, or −1.
-  global_index find(const Key& key) const { return values_[slot(key)]; }
-  /// Inserts key → value (key must be new).
-  void insert(const Key& key, global_index value) {
-    if (10 * (++size_) > 7 * keys_.size()) grow();
-    const std::size_t s = slot(key);
-    keys_[s] = key;
-    values_[s] = value;
+  global_index find(const Key& key) const {
+    const std::size_t v = std::size_t(key[0]);
+    if (key[0] < 0 || v + 1 >= start_.size()) return -1;
+    for (global_index e = start_[v]; e < end_[v]; ++e)
+      if (matches(entries_[std::size_t(e)], key)) return entries_[std::size_t(e)].value;
+    return -1;
+  }
+  /// The value of key; if it is new, value_of_new() is called, stored with it and returned.
+  template <class NewValue>
+  global_index find_or_insert(const Key& key, NewValue&& value_of_new) {
+    const std::size_t v = std::size_t(key[0]);
+    for (global_index e = start_[v]; e < end_[v]; ++e)
+      if (matches(entries_[std::size_t(e)], key)) return entries_[std::size_t(e)].value;
+    Entry& added = entries_[std::size_t(end_[v]++)];
+    added = {{key[1], key[2], key[3]}, value_of_new()};
+    return added.value;
   }
 
  private:
-  std::size_t slot(const Key& key) const {
-    std::uint64_t h = 0x9E3779B97F4A7C15ull;
-    for (const global_index v : key) {
-      h ^= std::uint64_t(v) + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
-      h *= 0xBF58476D1CE4E5B9ull;
-    }
-    std::size_t s = std::size_t(h ^ (h >> 31)) & mask_;
-    while (keys_[s][0] >= 0 && keys_[s] != key) s = (s + 1) & mask_;
-    return s;
+  struct Entry {
+    global_index rest[3];  ///< the key's other entries
+    global_index value;
+  };
+  static bool matches(const Entry& e, const Key& key) {
+    return e.rest[0] == key[1] && e.rest[1] == key[2] && e.rest[2] == key[3];
   }
-  void grow() {
-    std::vector<Key> keys(std::move(keys_));
-    std::vector<global_index> values(std::move(values_));
-    keys_.assign(2 * keys.size(), Key{-1, -1, -1, -1});
-    values_.assign(2 * keys.size(), -1);
-    mask_ = keys_.size() - 1;
-    for (std::size_t i = 0; i < keys.size(); ++i)
-      if (keys[i][0] >= 0) {
-        const std::size_t s = slot(keys[i]);
-        keys_[s] = keys[i];
-        values_[s] = values[i];
-      }
-  }
-  std::vector<Key> keys_;
-  std::vector<global_index> values_;
-  std::size_t mask_ = 0, size_ = 0;
+  std::vector<global_index> start_, end_;
+  std::vector<Entry> entries_;
 };
 
-/// The key of n ≤ 4 vertices: sorted (insertion sort), the rest −1.
-Key make_key(const global_index* vertices, int n) {
-  Key key{-1, -1, -1, -1};
+/// The coarse vertices of point l = i + 3 j + 9 k of a cell's 3×3×3 lattice (index 0 and 2 the
+/// cell's sides, 1 the middle): 1 (a vertex), 2 (an edge's midpoint), 4 (a face's centre) or 8
+/// (the centre), in lexicographic corner order. Returns their number.
+int lattice_corners(const global_index* cv, int l, global_index (&corners)[8]) {
+  const int i = l % 3, j = (l / 3) % 3, k = l / 9;
+  int n = 0;
+  for (int vz = 0; vz < 2; ++vz)
+    for (int vy = 0; vy < 2; ++vy)
+      for (int vx = 0; vx < 2; ++vx)
+        if ((i == 1 || i == 2 * vx) && (j == 1 || j == 2 * vy) && (k == 1 || k == 2 * vz))
+          corners[n++] = cv[vx + 2 * vy + 4 * vz];
+  return n;
+}
+
+/// out[0 .. n) = vertices[0 .. n) sorted ascending (insertion sort: n ≤ 8).
+void sort_small(const global_index* vertices, int n, global_index* out) {
   for (int i = 0; i < n; ++i) {
     int j = i;
-    for (; j > 0 && key[j - 1] > vertices[i]; --j) key[j] = key[j - 1];
-    key[j] = vertices[i];
+    for (; j > 0 && out[j - 1] > vertices[i]; --j) out[j] = out[j - 1];
+    out[j] = vertices[i];
   }
+}
+
+/// The key of n ≤ 4 vertices: sorted, the rest −1.
+Key make_key(const global_index* vertices, int n) {
+  Key key{-1, -1, -1, -1};
+  sort_small(vertices, n, key.data());
   return key;
 }
 }  // namespace
@@ -79,27 +95,34 @@ HexRefinement refine_hex_mesh(const HexMesh& coarse) {
                  "refining " << n_cells << " cells would give more than 2^62 cells or vertices");
   HexRefinement r;
   HexMesh& fine = r.fine;
+  // About 3 edges, 3 faces and a centre per cell, with 2, 4 and 8 stencil entries.
+  const std::size_t new_vertices = 7 * std::size_t(n_cells) + 64, new_entries = 3 * 2 + 3 * 4 + 8;
+  fine.points.reserve(3 * (std::size_t(n_coarse_vertices) + new_vertices));
   fine.points = coarse.points;
   // Stencils in place: coarse vertex v is fine vertex v (weight 1); new vertices append theirs.
-  r.stencil_offsets.reserve(std::size_t(n_coarse_vertices + 8 * n_cells) + 1);
+  r.stencil_offsets.reserve(std::size_t(n_coarse_vertices) + new_vertices + 1);
+  r.stencil_vertices.reserve(std::size_t(n_coarse_vertices) + new_entries * std::size_t(n_cells));
+  r.stencil_weights.reserve(r.stencil_vertices.capacity());
   r.stencil_offsets.push_back(0);
   for (global_index v = 0; v < n_coarse_vertices; ++v) {
     r.stencil_vertices.push_back(v);
     r.stencil_weights.push_back(1.0);
     r.stencil_offsets.push_back(v + 1);
   }
-  // Edge midpoints and face centres, shared between cells: found by their sorted coarse vertices.
-  KeyTable shared(std::size_t(n_cells) * 7);  // about 3 edges and 3 faces per cell, plus the boundary's
-  const auto add_vertex = [&](const global_index* corners, int n) {
-    const Key key = n <= 4 ? make_key(corners, n) : Key{-1, -1, -1, -1};
-    if (n <= 4) {
-      const global_index found = shared.find(key);
-      if (found >= 0) return found;
-    }
+  // Edge midpoints and face centres, shared between cells: found by their sorted coarse vertices,
+  // listed at their smallest vertex (every occurrence counted first).
+  EntityLists shared(n_coarse_vertices, [&](auto&& add) {
+    for (global_index c = 0; c < n_cells; ++c)
+      for (int l = 0; l < 27; ++l) {
+        global_index corners[8];
+        const int n = lattice_corners(&coarse.cells[8 * c], l, corners);
+        if (n == 2 || n == 4) add(*std::min_element(corners, corners + n));
+      }
+  });
+  const auto new_vertex = [&](const global_index* corners, int n) {
     const global_index index = global_index(fine.points.size() / 3);
     global_index sorted[8];
-    std::copy(corners, corners + n, sorted);
-    std::sort(sorted, sorted + n);
+    sort_small(corners, n, sorted);
     const double w = 1.0 / n;
     for (int d = 0; d < 3; ++d) {
       double x = 0;
@@ -111,32 +134,29 @@ HexRefinement refine_hex_mesh(const HexMesh& coarse) {
       r.stencil_weights.push_back(w);
     }
     r.stencil_offsets.push_back(global_index(r.stencil_vertices.size()));
-    if (n <= 4) shared.insert(key, index);
     return index;
   };
-  fine.cells.resize(64 * std::size_t(n_cells));
-  fine.cell_tags.resize(8 * std::size_t(n_cells));
+  const auto add_vertex = [&](const global_index* corners, int n) {
+    if (n > 4) return new_vertex(corners, n);  // the cell's centre: no other cell has it
+    return shared.find_or_insert(make_key(corners, n), [&] { return new_vertex(corners, n); });
+  };
+  // Filled cell by cell below (reserved, not zeroed first).
+  fine.cells.reserve(64 * std::size_t(n_cells));
+  fine.cell_tags.reserve(8 * std::size_t(n_cells));
   for (global_index c = 0; c < n_cells; ++c) {
     const global_index* cv = &coarse.cells[8 * c];
     // The 3×3×3 lattice of the cell: lattice index 0 and 2 are the cell's sides, 1 the middle.
     global_index lattice[27];
-    for (int k = 0; k < 3; ++k)
-      for (int j = 0; j < 3; ++j)
-        for (int i = 0; i < 3; ++i) {
-          global_index corners[8];
-          int n = 0;
-          for (int vz = 0; vz < 2; ++vz)
-            for (int vy = 0; vy < 2; ++vy)
-              for (int vx = 0; vx < 2; ++vx)
-                if ((i == 1 || i == 2 * vx) && (j == 1 || j == 2 * vy) && (k == 1 || k == 2 * vz))
-                  corners[n++] = cv[vx + 2 * vy + 4 * vz];
-          lattice[i + 3 * j + 9 * k] = n == 1 ? corners[0] : add_vertex(corners, n);
-        }
+    for (int l = 0; l < 27; ++l) {
+      global_index corners[8];
+      const int n = lattice_corners(cv, l, corners);
+      lattice[l] = n == 1 ? corners[0] : add_vertex(corners, n);
+    }
     for (int child = 0; child < 8; ++child) {
       const int a = child & 1, b = (child >> 1) & 1, e = (child >> 2) & 1;
       for (int v = 0; v < 8; ++v)
-        fine.cells[64 * c + 8 * child + v] = lattice[(a + (v & 1)) + 3 * (b + ((v >> 1) & 1)) + 9 * (e + ((v >> 2) & 1))];
-      fine.cell_tags[8 * c + child] = coarse.cell_tags.empty() ? 1 : coarse.cell_tags[c];
+        fine.cells.push_back(lattice[(a + (v & 1)) + 3 * (b + ((v >> 1) & 1)) + 9 * (e + ((v >> 2) & 1))]);
+      fine.cell_tags.push_back(coarse.cell_tags.empty() ? 1 : coarse.cell_tags[c]);
     }
   }
   // Boundary quadrilaterals f0 f1 f2 f3 (counter-clockwise): four children in the same orientation.

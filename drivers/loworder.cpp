@@ -467,6 +467,9 @@ int run(const Options& o, const HexDirichlet& dirichlet, Environment& env) {
                                                            parse_hex_ordering(o.ordering, "--ordering"));
   });
   mesh.reset();  // the layouts hold what the run needs: every rank drops its copy of the whole mesh
+  // Its steps, the slowest rank's time of each (every rank has the same steps).
+  std::vector<std::pair<std::string, double>> layout_steps = hierarchy->setup_seconds();
+  for (auto& [name, seconds] : layout_steps) MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, comm);
   const std::shared_ptr<const Layout> layout = hierarchy->fine_layout();
   {
     const long long mine = layout->constrained_dofs().extent(0);
@@ -618,6 +621,9 @@ int run(const Options& o, const HexDirichlet& dirichlet, Environment& env) {
   Json breakdown = Json::object();
   for (const auto& name : phase_order) breakdown[name] = setup_times.at(name);
   res["setup_breakdown_seconds"] = breakdown;
+  Json steps = Json::object();
+  for (const auto& [name, seconds] : layout_steps) steps[name] = seconds;
+  res["layout_steps_seconds"] = steps;
   res["solve_seconds"] = times.at("solve");
   res["seconds_per_iteration"] = per_iteration;
   res["operator_applications"] = applications;
@@ -658,7 +664,12 @@ int run(const Options& o, const HexDirichlet& dirichlet, Environment& env) {
     std::printf("  %-24s %s\n", "reason", to_string(result.reason).c_str());
     std::printf("  %-24s %.3e\n", "relative true residual", relative_true);
     std::printf("  %-24s %.4f s\n", "setup time", times.at("setup"));
-    for (const auto& name : phase_order) std::printf("    %-22s %.4f s\n", name.c_str(), setup_times.at(name));
+    for (const auto& name : phase_order) {
+      std::printf("    %-22s %.4f s\n", name.c_str(), setup_times.at(name));
+      if (name == "refinement and layouts" || name == "layout")
+        for (const auto& [step, seconds] : layout_steps)
+          if (step != "refinement" || o.refinements > 0) std::printf("      %-20s %.4f s\n", step.c_str(), seconds);
+    }
     std::printf("  %-24s %.4f s\n", "solve time", times.at("solve"));
     std::printf("  %-24s %.3e s\n", "time per iteration", per_iteration);
     std::printf("  %-24s %.4f (DoFs x iterations / solve time)\n", "GDoF/s per iteration",

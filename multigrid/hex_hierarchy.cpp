@@ -1,5 +1,8 @@
 #include "multigrid/hex_hierarchy.hpp"
 
+#include <algorithm>
+#include <chrono>
+
 #include "core/error.hpp"
 
 namespace tensormg {
@@ -33,7 +36,9 @@ HexHierarchy<ExecSpace>::HexHierarchy(const HexMesh& coarse, int refinements, in
   HexMesh current;
   for (int l = 1; l <= refinements; ++l) {
     HexRefinement r;
+    const auto start = std::chrono::steady_clock::now();
     collectively(comm, [&] { r = refine_hex_mesh(*mesh); });
+    refinement_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::vector<int> fine_part(std::size_t(r.fine.n_cells()));
     for (std::size_t f = 0; f < fine_part.size(); ++f) fine_part[f] = part[HexRefinement::parent(global_index(f))];
     part = std::move(fine_part);
@@ -48,6 +53,20 @@ HexHierarchy<ExecSpace>::HexHierarchy(const HexMesh& coarse, int refinements, in
     mesh = &current;
     refinements_.push_back(std::move(r));
   }
+}
+
+template <class ExecSpace>
+std::vector<std::pair<std::string, double>> HexHierarchy<ExecSpace>::setup_seconds() const {
+  std::vector<std::pair<std::string, double>> total{{"refinement", refinement_seconds_}};
+  for (const auto& layout : layouts_)
+    for (const auto& [name, seconds] : layout->setup_seconds()) {
+      auto it = std::find_if(total.begin(), total.end(), [&](const auto& entry) { return entry.first == name; });
+      if (it == total.end())
+        total.emplace_back(name, seconds);
+      else
+        it->second += seconds;
+    }
+  return total;
 }
 
 template class HexHierarchy<DefaultExec>;

@@ -13,6 +13,8 @@
 /// region tags of a real mesh do) and the coarse operators see the fine problem's materials.
 
 #include <memory>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "discretization/hex_layout.hpp"
@@ -37,10 +39,14 @@ class HexHierarchy {
   /// The interpolation stencils from level l − 1 to level l (1 ≤ l < n_levels()); their `fine`
   /// mesh is not kept (the layouts hold what the levels need).
   const HexRefinement& refinement(int level) const { return refinements_.at(level - 1); }
+  /// Wall-clock seconds of the set-up on this rank by step, summed over the levels: "refinement"
+  /// (refine_hex_mesh), then the layouts' steps (HexLayout::setup_seconds).
+  std::vector<std::pair<std::string, double>> setup_seconds() const;
 
  private:
   std::vector<std::shared_ptr<const layout_type>> layouts_;
   std::vector<HexRefinement> refinements_;
+  double refinement_seconds_ = 0;
 };
 
 }  // namespace tensormg
