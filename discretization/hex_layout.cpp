@@ -317,7 +317,11 @@ HexLayout<ExecSpace>::HexLayout(const HexMesh& mesh, int components, const HexDi
   step("partition and numbering");
   // Dirichlet vertices (mesh numbering, for the local vertices only).
   dirichlet_vertex_.assign(n_local, 0);
-  if (dirichlet.whole_boundary) {
+  if (dirichlet.whole_boundary && mesh.complete_boundary) {
+    // The mesh lists its whole boundary (the brick, its refinements): their vertices.
+    for (const global_index v : mesh.boundary_faces)
+      if (local_of[v] >= 0) dirichlet_vertex_[local_of[v]] = 1;
+  } else if (dirichlet.whole_boundary) {
     // A face of a local cell is on the boundary when no other cell holds its four vertices
     // (vertex → cells adjacency of the whole mesh).
     std::vector<global_index> start(n_vertices + 1, 0), adjacent(8 * std::size_t(n_cells));

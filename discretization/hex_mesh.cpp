@@ -538,6 +538,7 @@ HexMesh brick_hex_mesh(const BrickHexOptions& o) {
     mesh.points = std::move(points);
     mesh.cells = std::move(cells);  // every cell carries tag 1: the tags need no permutation
   }
+  mesh.complete_boundary = true;  // the six sides, every face of them
   check_hex_mesh(mesh);
   return mesh;
 }

@@ -30,6 +30,10 @@ struct HexMesh {
   std::vector<int> cell_tags;            ///< [cell] region tag (Gmsh: the volume's physical tag, else its entity tag)
   std::vector<global_index> boundary_faces;  ///< [face][4] vertex indices, counter-clockwise seen from outside
   std::vector<int> boundary_tags;        ///< [face] tag (Gmsh: the surface's physical tag, else its entity tag)
+  /// boundary_faces lists every face no second cell holds (the brick and its refinements; a Gmsh
+  /// file may list only its tagged surfaces): a layout's whole-boundary Dirichlet set then reads
+  /// them instead of finding those faces through the vertices' cells.
+  bool complete_boundary = false;
   global_index n_vertices() const { return global_index(points.size() / 3); }
   global_index n_cells() const { return global_index(cells.size() / 8); }
   global_index n_boundary_faces() const { return global_index(boundary_faces.size() / 4); }

@@ -163,6 +163,7 @@ HexRefinement refine_hex_mesh(const HexMesh& coarse) {
   const global_index n_faces = coarse.n_boundary_faces();
   fine.boundary_faces.reserve(16 * std::size_t(n_faces));
   fine.boundary_tags.reserve(4 * std::size_t(n_faces));
+  fine.complete_boundary = coarse.complete_boundary;  // every boundary face's four children
   for (global_index f = 0; f < n_faces; ++f) {
     const global_index* q = &coarse.boundary_faces[4 * f];
     const auto lookup = [&](std::initializer_list<global_index> vertices) {

@@ -4,13 +4,16 @@
 // patch tests, rigid-body modes, MMS convergence, the fused CG, and one rank against all.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <sstream>
 #include <vector>
 
 #include "backends/device_traits.hpp"
 #include "core/fused_cg.hpp"
 #include "discretization/assembled_low_order.hpp"
+#include "discretization/hex_refinement.hpp"
 #include "discretization/low_order_operator.hpp"
 #include "discretization/low_order_problem.hpp"
 #include "tests/test_spaces.hpp"
@@ -395,6 +398,30 @@ TYPED_TEST(LowOrderTest, ConstantLoadOnTheDeviceEqualsTheHostAssembly) {
     EXPECT_GT(max_abs(a), 0.0);
     EXPECT_LE(max_difference(a, b), 1e-14 * max_abs(a)) << to_string(p);
   }
+}
+
+TYPED_TEST(LowOrderTest, ListedBoundaryEqualsTheTopologicalOne) {
+  // The brick and its refinement list their whole boundary (HexMesh::complete_boundary): the
+  // whole-boundary Dirichlet set read from the listed faces is the set of the faces no second cell
+  // holds (found through the vertices' cells, what a mesh without the flag gets), on every rank.
+  const HexMesh brick = perturbed_brick(3, 2, 4, 0.3, true);
+  const HexMesh refined = refine_hex_mesh(brick).fine;
+  ASSERT_TRUE(brick.complete_boundary);
+  ASSERT_TRUE(refined.complete_boundary);
+  HexDirichlet boundary;
+  boundary.whole_boundary = true;
+  for (const HexMesh* listed : {&brick, &refined}) {
+    HexMesh unlisted = *listed;
+    unlisted.complete_boundary = false;
+    const auto a = make_layout<TypeParam>(*listed, LowOrderProblem::elasticity, boundary);
+    const auto b = make_layout<TypeParam>(unlisted, LowOrderProblem::elasticity, boundary);
+    EXPECT_EQ(a->dirichlet_vertex(), b->dirichlet_vertex());
+    EXPECT_EQ(a->constrained_dofs().extent(0), b->constrained_dofs().extent(0));
+    // Every cell of a brick 2 cells wide touches its boundary: each rank has Dirichlet vertices.
+    EXPECT_GT(std::count(a->dirichlet_vertex().begin(), a->dirichlet_vertex().end(), 1), 0);
+  }
+  std::istringstream file(gmsh_text(brick));
+  EXPECT_FALSE(parse_gmsh(file, "brick.msh").complete_boundary);  // a file may list only some surfaces
 }
 
 TYPED_TEST(LowOrderTest, OneRankAndAllRanksAgree) {
