@@ -47,6 +47,9 @@ enum class BakeOffGeometry {
   stored,    ///< read, precomputed per point (1 or 7 values per point: deformed_geometry.hpp)
   trilinear  ///< formed at every application from the cell's 8 vertices (trilinear cells only)
 };
+/// The trilinear geometry's team scratch per cell beyond the kernel table's scratch_bytes: the
+/// cell's 8 vertices, 24 doubles.
+inline constexpr int bake_off_vertex_values = 24;
 
 /// Floating-point operations of one cell at degree k (2 per multiply-add): the contractions (three
 /// interpolations each way of BP1.0 and BP3.0, six derivatives of BP3.x; even-odd: as the kernel

@@ -162,18 +162,16 @@ struct BakeOffKernel {
 
   /// The trilinear geometry's 8 vertices of each of the team's cells (in double), before the cells'
   /// buffers in scratch.
-  static constexpr int vertex_values = 24;
+  static constexpr int vertex_values = bake_off_vertex_values;
   KOKKOS_INLINE_FUNCTION static std::size_t vertex_bytes(int cells_per_team, bool trilinear) {
     return trilinear ? sizeof(double) * vertex_values * cells_per_team : 0;
   }
   KOKKOS_INLINE_FUNCTION static std::size_t buffer_bytes(int cells_per_team) {
     return sizeof(Number) * std::size_t(cell_scratch) * cells_per_team;
   }
-  /// For the limit checks (the kernel table): the most a team of cells_per_team cells may take,
-  /// the trilinear geometry's vertices included.
-  static std::size_t scratch_bytes(int cells_per_team) {
-    return vertex_bytes(cells_per_team, true) + buffer_bytes(cells_per_team);
-  }
+  /// For the limit checks (the kernel table): the cells' buffers; the trilinear geometry adds
+  /// vertex_bytes (BakeOffOperator checks both).
+  static std::size_t scratch_bytes(int cells_per_team) { return buffer_bytes(cells_per_team); }
   /// Called on the device too (the kernel's scratch request): a host-only function there would
   /// make nvcc drop the body.
   KOKKOS_INLINE_FUNCTION std::size_t team_shmem_size(int) const {

@@ -48,6 +48,19 @@ BakeOffOperator<Number, ExecSpace>::BakeOffOperator(std::shared_ptr<const Deform
     kernels_ = bake_off_kernels<Number, ExecSpace>(options.problem, k);
     cells_per_team_ = choose_cells_per_team<ExecSpace>(kernels_, options.cells_per_team,
                                                        to_string(options.problem) + " at Q" + std::to_string(k));
+    if (options.geometry == BakeOffGeometry::trilinear) {
+      // The team's vertices come on top of the buffers the table's check counted.
+      const std::size_t scratch_max = Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0);
+      const auto bytes = [&](int cells) {
+        return kernels_.scratch_bytes(cells) + sizeof(double) * bake_off_vertex_values * std::size_t(cells);
+      };
+      if (options.cells_per_team == 0)
+        while (cells_per_team_ > 1 && bytes(cells_per_team_) > scratch_max) --cells_per_team_;
+      TENSORMG_CHECK(bytes(cells_per_team_) <= scratch_max,
+                     cells_per_team_ << " cells per team need " << bytes(cells_per_team_) << " bytes of team scratch for "
+                                     << to_string(options.problem) << " at Q" << k << " with the trilinear geometry; "
+                                     << "this backend allows " << scratch_max << "; choose fewer cells per team");
+    }
   });
   const BakeOffTuning row = bake_off_tuning(k, tuning_target<ExecSpace>());
   staged_ = options.element_io == BakeOffElementIo::automatic ? row.staged : options.element_io == BakeOffElementIo::staged;
