@@ -250,20 +250,17 @@ Kokkos::View<double*, typename ExecSpace::memory_space> DeformedGeometry<ExecSpa
   const std::size_t n_vertices = std::size_t(v0) * v1 * (c2 + 1);
   Kokkos::View<double*, memory_space> X("tensormg::bake_off::vertices", 3 * n_vertices);
   const DeformationMap map = map_;
-  global_index begin[3];
-  for (int d = 0; d < 3; ++d) begin[d] = layout_->mesh().cell_begin()[d];
+  const auto& begin = layout_->mesh().cell_begin();
   const global_index b0 = begin[0], b1 = begin[1], b2 = begin[2];
-  const local_index cells[3] = {c0, c1, c2};
-  const local_index last0 = cells[0] - 1, last1 = cells[1] - 1, last2 = cells[2] - 1;
   // Each vertex as a corner of a cell of the rank (the last cell of a direction for its upper
   // vertices): the map's point there, the same values the stored factors' kernel interpolates.
   Kokkos::parallel_for(
       "tensormg::bake_off::vertices", Kokkos::RangePolicy<ExecSpace>(0, n_vertices), KOKKOS_LAMBDA(const std::size_t v) {
         const local_index i[3] = {local_index(v % v0), local_index((v / v0) % v1), local_index(v / (std::size_t(v0) * v1))};
-        const local_index last[3] = {last0, last1, last2};
+        const local_index last[3] = {c0 - 1, c1 - 1, c2 - 1};
+        const global_index start[3] = {b0, b1, b2};
         global_index cell[3];
         double xi[3], x[3];
-        const global_index start[3] = {b0, b1, b2};
         for (int d = 0; d < 3; ++d) {
           const local_index c = i[d] < last[d] ? i[d] : last[d];
           cell[d] = start[d] + c;
@@ -272,25 +269,27 @@ Kokkos::View<double*, typename ExecSpace::memory_space> DeformedGeometry<ExecSpa
         map.point(cell, xi, x);
         for (int d = 0; d < 3; ++d) X(3 * v + d) = x[d];
       });
-  // The first cell with det J <= 0 at a point of the rule.
+  // The first cell with det J <= 0 at a point of the rule: a thread per cell, its vertices read
+  // once, a TrilinearLine per line of points in ξ_z.
   const BakeOffTables1D t = bake_off_tables_1d(box.degree, rule);
-  const int q = t.q, points = q * q * q;
+  const int q = t.q;
   Kokkos::View<double*, memory_space> xi("tensormg::bake_off::vertices_points", q);
   Kokkos::deep_copy(xi, Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(t.points.data(), q));
   global_index first_bad = std::numeric_limits<global_index>::max();
   Kokkos::parallel_reduce(
-      "tensormg::bake_off::inverted_cells", Kokkos::RangePolicy<ExecSpace>(0, n_cells * points),
-      KOKKOS_LAMBDA(const std::size_t e, global_index& bad) {
-        const std::size_t c = e / points;
-        const int p = int(e % points);
+      "tensormg::bake_off::inverted_cells", Kokkos::RangePolicy<ExecSpace>(0, n_cells),
+      KOKKOS_LAMBDA(const std::size_t c, global_index& bad) {
         const std::size_t cx = c % c0, cy = (c / c0) % c1, cz = c / (std::size_t(c0) * c1);
         double x[8][3];
         for (int corner = 0; corner < 8; ++corner) {
           const std::size_t v = (cx + (corner & 1)) + v0 * ((cy + ((corner >> 1) & 1)) + std::size_t(v1) * (cz + (corner >> 2)));
           for (int d = 0; d < 3; ++d) x[corner][d] = X(3 * v + d);
         }
-        const double at[3] = {xi(p % q), xi((p / q) % q), xi(p / (q * q))};
-        if (!(trilinear_det(x, at) > 0) && global_index(c) < bad) bad = global_index(c);
+        for (int line = 0; line < q * q; ++line) {
+          const TrilinearLine jacobian(&x[0][0], xi(line % q), xi(line / q));
+          for (int m = 0; m < q; ++m)
+            if (!(jacobian.weighted_det(xi(m), 1.0) > 0) && global_index(c) < bad) bad = global_index(c);
+        }
       },
       Kokkos::Min<global_index>(first_bad));
   report_inverted_cells(first_bad);
