@@ -9,6 +9,8 @@
 #include <Kokkos_Core.hpp>
 
 #include <cmath>
+#include <type_traits>
+#include <utility>
 
 #include "core/krylov.hpp"
 #include "core/types.hpp"
@@ -16,18 +18,38 @@
 namespace tensormg {
 
 namespace detail {
-/// CG's fused update (paper 004 Algorithm 1), one pass over four vectors: x += α p, r −= α ap;
-/// returns ‖r‖² after the update (all ranks). Vector is a DistributedVector.
+/// Whether Operator has `double vmult_dot(Vector& dst, const Vector& src) const` (dst = A src,
+/// returning src·dst over all ranks, formed inside its kernel).
+template <class Operator, class Vector, class = void>
+struct has_vmult_dot : std::false_type {};
+template <class Operator, class Vector>
+struct has_vmult_dot<Operator, Vector,
+                     std::void_t<decltype(std::declval<const Operator&>().vmult_dot(std::declval<Vector&>(),
+                                                                                     std::declval<const Vector&>()))>>
+    : std::true_type {};
+
+/// ap = A p and p·ap: the operator's vmult_dot where it has one, else vmult and a dot product.
+template <class Operator, class Vector>
+double apply_and_dot(const Operator& A, Vector& ap, const Vector& p) {
+  if constexpr (has_vmult_dot<Operator, Vector>::value) {
+    return A.vmult_dot(ap, p);
+  } else {
+    A.vmult(ap, p);
+    return double(p.dot(ap));
+  }
+}
+
+/// r −= α ap in one pass over two vectors; returns ‖r‖² after the update (all ranks). Vector is
+/// a DistributedVector.
 template <class Vector>
-double cg_fused_update(typename Vector::value_type alpha, const Vector& p, const Vector& ap, Vector& x, Vector& r) {
+double cg_residual_update(typename Vector::value_type alpha, const Vector& ap, Vector& r) {
   using Number = typename Vector::value_type;
   using Exec = typename Vector::execution_space;
-  const auto rv = r.view(), pv = p.view(), apv = ap.view(), xv = x.view();
+  const auto rv = r.view(), apv = ap.view();
   double local = 0;
   Kokkos::parallel_reduce(
-      "tensormg::krylov::cg_fused_update", Kokkos::RangePolicy<Exec>(0, r.n_owned()),
+      "tensormg::krylov::cg_residual_update", Kokkos::RangePolicy<Exec>(0, r.n_owned()),
       KOKKOS_LAMBDA(local_index i, double& sum) {
-        xv(i) += alpha * pv(i);
         const Number ri = rv(i) - alpha * apv(i);
         rv(i) = ri;
         sum += double(ri) * double(ri);
@@ -37,11 +59,31 @@ double cg_fused_update(typename Vector::value_type alpha, const Vector& p, const
   MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, r.comm());
   return global;
 }
+
+/// x += α p, then p = r + β p, in one pass over three vectors (the x update of the iteration
+/// whose p this is, moved here from the residual's pass: same operations, one vector less read).
+template <class Vector>
+void cg_solution_and_direction_update(typename Vector::value_type alpha, typename Vector::value_type beta,
+                                      const Vector& r, Vector& p, Vector& x) {
+  using Number = typename Vector::value_type;
+  using Exec = typename Vector::execution_space;
+  const auto rv = r.view(), pv = p.view(), xv = x.view();
+  Kokkos::parallel_for(
+      "tensormg::krylov::cg_solution_and_direction_update", Kokkos::RangePolicy<Exec>(0, r.n_owned()),
+      KOKKOS_LAMBDA(local_index i) {
+        const Number pi = pv(i);
+        xv(i) += alpha * pi;
+        pv(i) = rv(i) + beta * pi;
+      });
+}
 }  // namespace detail
 
-/// Unpreconditioned conjugate gradients with fused vector updates (paper 004 Algorithm 1): per
-/// iteration one operator application, one dot product p·Ap, one pass x += αp, r −= αAp with ‖r‖²,
-/// one pass p = r + βp (four vector sweeps instead of the six of solve_cg with the identity).
+/// Unpreconditioned conjugate gradients with fused vector updates (paper 004 Algorithm 1, its
+/// sweeps regrouped): per iteration one operator application with p·Ap (formed inside the
+/// operator's kernel where it offers vmult_dot, else a dot product), one pass r −= αAp with ‖r‖²,
+/// and one pass x += αp, p = r + βp (the solution's update deferred to the direction's pass, where
+/// p is read anyway): 3 vector reads and 1 write, then 3 reads and 2 writes, instead of the six
+/// sweeps of solve_cg with the identity. The iterates are those of textbook CG.
 template <class Operator, class Vector>
 SolverResult solve_cg_fused(const Operator& A, Vector& x, const Vector& b, const SolverControl& c) {
   ScopedRegion region("tensormg::krylov::cg_fused");
@@ -58,17 +100,19 @@ SolverResult solve_cg_fused(const Operator& A, Vector& x, const Vector& b, const
   if (detail::check_stop(result, c, result.initial_residual, 0)) return detail::finish(result, A, x, b, r);
   p.copy_from(r);
   for (int it = 1;; ++it) {
-    A.vmult(ap, p);
-    const double pap = p.dot(ap);
+    const double pap = detail::apply_and_dot(A, ap, p);
     if (!std::isfinite(pap) || !(pap > 0)) {
       result.reason = std::isfinite(pap) ? SolverReason::breakdown : SolverReason::not_finite;
       result.iterations = it;
       return detail::finish(result, A, x, b, r);
     }
     const double alpha = rr / pap;
-    const double rr_new = detail::cg_fused_update(Number(alpha), p, ap, x, r);
-    if (detail::check_stop(result, c, std::sqrt(rr_new), it)) return detail::finish(result, A, x, b, r);
-    p.axpby(Number(1), r, Number(rr_new / rr));  // p = r + beta p
+    const double rr_new = detail::cg_residual_update(Number(alpha), ap, r);
+    if (detail::check_stop(result, c, std::sqrt(rr_new), it)) {
+      x.add(Number(alpha), p);
+      return detail::finish(result, A, x, b, r);
+    }
+    detail::cg_solution_and_direction_update(Number(alpha), Number(rr_new / rr), r, p, x);
     rr = rr_new;
   }
 }

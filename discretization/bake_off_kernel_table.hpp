@@ -85,15 +85,17 @@ constexpr double bake_off_values_per_cell(BakeOff p, int k, BakeOffGeometry geom
 }
 
 /// Scratch (shared-memory) values the kernels of bake_off_kernels.hpp load and store per cell, step
-/// by step: the interpolation steps of BP1.0 and BP3.0 move 4 q n (n + q) values in all
-/// (every intermediate array is stored once and loaded once), the collocated part of BP3.x 19 of its
-/// points' values (u stored; three derivatives loaded from u and stored; r, s, t, u loaded and
-/// r, s, the z-sum stored; the y-sum loaded, added and stored; r and the sum loaded).
+/// by step, with the input and output along lines: the interpolation steps of BP1.0 and BP3.0 move
+/// 4 q n (n + q) values in all (every intermediate array is stored once and loaded once); the
+/// collocated part of BP3.5 15 of its points' values (u and ∂_r u stored by the x-lines that read
+/// u; u loaded and ∂_s u stored; u, r, s loaded by the z-lines, which form ∂_t u in registers,
+/// and r, s and the z-sum stored; the y-sum loaded, added and stored; r and the sum loaded), of
+/// BP3.0 16 (u at the points stored by the last interpolation step, loaded for ∂_r u as well).
 constexpr double bake_off_scratch_values_per_cell(BakeOff p, int k) {
   const double n = k + 1, q = p == BakeOff::bp3_5 ? n : n + 1;
   if (p == BakeOff::bp1_0) return 4 * q * n * (n + q);
-  if (p == BakeOff::bp3_5) return 19 * n * n * n;
-  return 19 * q * q * q + 4 * q * n * (n + q);
+  if (p == BakeOff::bp3_5) return 15 * n * n * n;
+  return 16 * q * q * q + 4 * q * n * (n + q);
 }
 
 /// Everything a launch needs besides the problem, n = k + 1, Number and ExecSpace.
@@ -132,6 +134,10 @@ struct BakeOffArgs {
   /// read them only after two barriers), where the backend has an L2 prefetch.
   bool prefetch = false;
   int cells_per_team = 1;
+  /// gathered: where not null, the kernel adds Σ over its cells of (P_e src)·A_e (P_e src) (the
+  /// non-Dirichlet nodes' share of src·dst, in double) to *dot, one atomic add per team: CG's
+  /// p·Ap without a pass over the two vectors (BakeOffOperator::vmult_dot).
+  double* dot = nullptr;
 };
 
 template <class Number, class ExecSpace>

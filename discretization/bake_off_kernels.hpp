@@ -121,7 +121,9 @@ struct BakeOffKernel {
   /// Scratch buffers of a cell, q³ entries each, at an odd distance (distinct banks for the same
   /// entry of neighbouring buffers).
   static constexpr int buffer = q3 % 2 == 1 ? q3 : q3 + 1;
-  static constexpr int buffers = problem == BakeOff::bp1_0 ? 2 : 4;
+  /// BP1.0: the interpolations' two; BP3.5: u and the r and s derivatives (t is formed in the
+  /// z-lines' registers); BP3.0: those and the interpolations' third.
+  static constexpr int buffers = problem == BakeOff::bp1_0 ? 2 : problem == BakeOff::bp3_5 ? 3 : 4;
   static constexpr int cell_scratch = buffers * buffer;
   /// Threads per cell on a GPU: the lines of the largest step.
   static constexpr int lines = q * q;
@@ -240,7 +242,8 @@ struct BakeOffKernel {
   /// Writes (E-vector) or adds atomically (gathered) line `line` along dir of the cell's nodes, or
   /// stores it in the cell's staging buffer (stage_out) when `stage` is not null.
   template <int dir>
-  KOKKOS_INLINE_FUNCTION void write_line(local_index cell, int line, const Number (&y)[n], Number* stage) const {
+  KOKKOS_INLINE_FUNCTION void write_line(local_index cell, int line, const Number (&y)[n], Number* stage,
+                                         double& dot) const {
     using L = bake_off::Lines<dir, n, n, n>;
     if (stage) {
       bake_off::store<false, dir, n, n, n>(stage, line, y);
@@ -255,16 +258,19 @@ struct BakeOffKernel {
     for (int m = 0; m < n; ++m) {
       int c[3];
       L::coordinates(line, m, c);
-      add_node(nodes, c, y[m]);
+      add_node(nodes, c, y[m], dot);
     }
   }
 
   /// Adds value to node c of the cell in the continuous vector: a plain store for the cell's
   /// interior nodes (no other cell touches them, and the vector was zeroed), an atomic add for the
-  /// nodes it shares with its neighbours; nothing for a Dirichlet node.
-  KOKKOS_FORCEINLINE_FUNCTION void add_node(const CellNodes<3, k>& nodes, const int (&c)[3], Number value) const {
+  /// nodes it shares with its neighbours; nothing for a Dirichlet node. With args.dot, also
+  /// dot += value · src at the node (the src value read again: a cache hit, the team read it).
+  KOKKOS_FORCEINLINE_FUNCTION void add_node(const CellNodes<3, k>& nodes, const int (&c)[3], Number value,
+                                            double& dot) const {
     const local_index idx = nodes.index(args.box, c[0], c[1], c[2], args.constrained);
     if (idx < 0) return;
+    if (args.dot) dot += double(value) * double(args.src(idx));
     if (!args.atomic_interior && c[0] > 0 && c[0] < k && c[1] > 0 && c[1] < k && c[2] > 0 && c[2] < k)
       args.dst(idx) = value;
     else
@@ -296,7 +302,7 @@ struct BakeOffKernel {
   /// continuous vector (add_node) by consecutive threads on consecutive nodes, so that a warp's
   /// atomics fall on a few runs of neighbouring addresses instead of one line each.
   KOKKOS_INLINE_FUNCTION void stage_out(const Member& team, local_index first, local_index n_cells, const Number* scratch,
-                                        int which) const {
+                                        int which, double& dot) const {
     const int cpt = args.cells_per_team;
     const int count = (n_cells - first < cpt ? n_cells - first : cpt) * n3;
     Number* dst = args.dst.data() + std::size_t(first) * n3;
@@ -306,7 +312,7 @@ struct BakeOffKernel {
       if (args.gathered) {
         const CellNodes<3, k> nodes(args.box, cells, first + c);
         const int ijl[3] = {node % n, (node / n) % n, node / (n * n)};
-        add_node(nodes, ijl, value);
+        add_node(nodes, ijl, value, dot);
       } else {
         dst[w] = value;
       }
@@ -314,17 +320,21 @@ struct BakeOffKernel {
   }
 
   /// The pointwise stage of BP3.x on a z-line of the points (the line's q points p = line + q² m):
-  /// (r, s, t) ← G (r, s, t) with r, s stored back, t returned, and the mass term λ w det J u; G and
-  /// w det J read, or formed from the cell's vertices X (trilinear geometry).
-  KOKKOS_INLINE_FUNCTION void geometry_line(local_index cell, int line, const double* X, Number* u, Number* r, Number* s,
-                                            const Number* t, Number (&tz)[1][q], Number (&mass)[q]) const {
+  /// u's line loaded and differentiated along z here (t = D u in registers, never stored), then
+  /// (r, s, t) ← G (r, s, t) with r, s stored back, t returned, and the mass term λ w det J u; G
+  /// and w det J read, or formed from the cell's vertices X (trilinear geometry).
+  KOKKOS_INLINE_FUNCTION void geometry_line(local_index cell, int line, const double* X, const Number* u, Number* r,
+                                            Number* s, Number (&tz)[1][q], Number (&mass)[q]) const {
+    Number ul[1][q], ut[q];
+    bake_off::load<2, q, q, q>(u, line, ul);
+    derivative(ul, ut);
     const auto apply = [&](int m, const Number (&g)[7]) {
       const int p = line + q * q * m;
-      const Number ur = r[p], us = s[p], ut = t[p];
-      r[p] = g[0] * ur + g[1] * us + g[2] * ut;
-      s[p] = g[1] * ur + g[3] * us + g[4] * ut;
-      tz[0][m] = g[2] * ur + g[4] * us + g[5] * ut;
-      mass[m] = args.lambda * g[6] * u[p];
+      const Number ur = r[p], us = s[p];
+      r[p] = g[0] * ur + g[1] * us + g[2] * ut[m];
+      s[p] = g[1] * ur + g[3] * us + g[4] * ut[m];
+      tz[0][m] = g[2] * ur + g[4] * us + g[5] * ut[m];
+      mass[m] = args.lambda * g[6] * ul[0][m];
     };
     if (args.trilinear) {
       const int a = line % q, b = line / q;
@@ -355,6 +365,7 @@ struct BakeOffKernel {
     double* vertices = reinterpret_cast<double*>(base);
     Number* scratch = reinterpret_cast<Number*>(base + vertex_bytes(cpt, args.trilinear));
     const int rank = team.team_rank(), size = team.team_size();
+    double dot = 0;  // this thread's share of src·dst (args.dot)
     // Input and output staged through scratch (stage_in / stage_out) instead of read and written
     // along lines: E-vectors, or the continuous vector gathered and added to node by node.
     const bool staged = args.staged;
@@ -428,48 +439,46 @@ struct BakeOffKernel {
         Number x[1][q], y[n];
         load<0, q, n, n>(b0, line, x);
         interpolate_transposed(x, y);
-        write_line<0>(cell, line, y, staged ? b1 : nullptr);
+        write_line<0>(cell, line, y, staged ? b1 : nullptr, dot);
       })
       if (staged) {
         team.team_barrier();
-        stage_out(team, first, n_cells, scratch, 1);
+        stage_out(team, first, n_cells, scratch, 1, dot);
       }
     } else if constexpr (problem == BakeOff::bp3_5) {
-      // u → b0 (n,n,n)
+      // u → b0 (n,n,n) and ∂_r u → b1: along lines, each thread differentiates the x-line it
+      // just read; staged, the x-lines are loaded back from b0 after the barrier.
       if (staged) {
         stage_in(team, first, n_cells, scratch, 0);
+        team.team_barrier();
+        TENSORMG_BAKE_OFF_LINES(n * n, {
+          Number x[1][n], y[n];
+          load<0, n, n, n>(b0, line, x);
+          derivative(x, y);
+          store<false, 0, n, n, n>(b1, line, y);
+        })
       } else {
         TENSORMG_BAKE_OFF_LINES(n * n, {
-          Number x[1][n];
+          Number x[1][n], y[n];
           read_line<0>(cell, line, x, nullptr);
           store<false, 0, n, n, n>(b0, line, x[0]);
+          derivative(x, y);
+          store<false, 0, n, n, n>(b1, line, y);
         })
+        team.team_barrier();
       }
-      team.team_barrier();
-      // ∂_r u, ∂_s u, ∂_t u → b1, b2, b3
-      TENSORMG_BAKE_OFF_LINES(n * n, {
-        Number x[1][n], y[n];
-        load<0, n, n, n>(b0, line, x);
-        derivative(x, y);
-        store<false, 0, n, n, n>(b1, line, y);
-      })
+      // ∂_s u → b2 (∂_t u is formed by the z-lines below)
       TENSORMG_BAKE_OFF_LINES(n * n, {
         Number x[1][n], y[n];
         load<1, n, n, n>(b0, line, x);
         derivative(x, y);
         store<false, 1, n, n, n>(b1 + buffer, line, y);
       })
-      TENSORMG_BAKE_OFF_LINES(n * n, {
-        Number x[1][n], y[n];
-        load<2, n, n, n>(b0, line, x);
-        derivative(x, y);
-        store<false, 2, n, n, n>(b1 + 2 * buffer, line, y);
-      })
       team.team_barrier();
-      // z-lines: G and the mass term at the points, Dᵀ along z → b0
+      // z-lines: ∂_t u, G and the mass term at the points, Dᵀ along z → b0
       TENSORMG_BAKE_OFF_LINES(n * n, {
         Number t[1][n], mass[n], y[n];
-        geometry_line(cell, line, X, b0, b1, b1 + buffer, b1 + 2 * buffer, t, mass);
+        geometry_line(cell, line, X, b0, b1, b1 + buffer, t, mass);
         derivative_transposed(t, y);
         for (int m = 0; m < n; ++m) y[m] += mass[m];
         store<false, 2, n, n, n>(b0, line, y);
@@ -490,11 +499,11 @@ struct BakeOffKernel {
         load<0, n, n, n>(b0, line, u);
         derivative_transposed(x, y);
         for (int m = 0; m < n; ++m) y[m] += u[0][m];
-        write_line<0>(cell, line, y, staged ? b1 + buffer : nullptr);
+        write_line<0>(cell, line, y, staged ? b1 + buffer : nullptr, dot);
       })
       if (staged) {
         team.team_barrier();
-        stage_out(team, first, n_cells, scratch, 2);
+        stage_out(team, first, n_cells, scratch, 2, dot);
       }
     } else {
       if (staged) {
@@ -523,7 +532,7 @@ struct BakeOffKernel {
         store<false, 2, q, q, q>(b0, line, y);
       })
       team.team_barrier();
-      // ∂_r, ∂_s, ∂_t at the Gauss points → b1, b2, b3
+      // ∂_r, ∂_s at the Gauss points → b1, b2 (∂_t is formed by the z-lines below)
       TENSORMG_BAKE_OFF_LINES(q * q, {
         Number x[1][q], y[q];
         load<0, q, q, q>(b0, line, x);
@@ -536,17 +545,11 @@ struct BakeOffKernel {
         derivative(x, y);
         store<false, 1, q, q, q>(b1 + buffer, line, y);
       })
-      TENSORMG_BAKE_OFF_LINES(q * q, {
-        Number x[1][q], y[q];
-        load<2, q, q, q>(b0, line, x);
-        derivative(x, y);
-        store<false, 2, q, q, q>(b1 + 2 * buffer, line, y);
-      })
       team.team_barrier();
-      // z-lines: G and the mass term, D̃ᵀ along z → b0
+      // z-lines: ∂_t, G and the mass term, D̃ᵀ along z → b0
       TENSORMG_BAKE_OFF_LINES(q * q, {
         Number t[1][q], mass[q], y[q];
-        geometry_line(cell, line, X, b0, b1, b1 + buffer, b1 + 2 * buffer, t, mass);
+        geometry_line(cell, line, X, b0, b1, b1 + buffer, t, mass);
         derivative_transposed(t, y);
         for (int m = 0; m < q; ++m) y[m] += mass[m];
         store<false, 2, q, q, q>(b0, line, y);
@@ -585,14 +588,18 @@ struct BakeOffKernel {
         Number x[1][q], y[n];
         load<2, n, n, q>(b1 + buffer, line, x);
         interpolate_transposed(x, y);
-        write_line<2>(cell, line, y, staged ? b1 : nullptr);
+        write_line<2>(cell, line, y, staged ? b1 : nullptr, dot);
       })
       if (staged) {
         team.team_barrier();
-        stage_out(team, first, n_cells, scratch, 1);
+        stage_out(team, first, n_cells, scratch, 1, dot);
       }
     }
 #undef TENSORMG_BAKE_OFF_LINES
+    if (args.dot) {  // uniform across the team: every thread takes part in the reduction
+      team.team_reduce(Kokkos::Sum<double>(dot));
+      if (rank == 0) Kokkos::atomic_add(args.dot, dot);
+    }
   }
 };
 

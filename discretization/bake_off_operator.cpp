@@ -1,6 +1,7 @@
 #include "discretization/bake_off_operator.hpp"
 
 #include <cmath>
+#include <mpi.h>
 
 #include "core/enum_names.hpp"
 #include "core/error.hpp"
@@ -71,6 +72,7 @@ BakeOffOperator<Number, ExecSpace>::BakeOffOperator(std::shared_ptr<const Deform
               (options.prefetch == BakeOffPrefetch::automatic ? row.prefetch[int(options.problem)]
                                                               : options.prefetch == BakeOffPrefetch::on);
   tables_ = bake_off_tables_1d(k, quadrature_of(options.problem));
+  dot_ = Kokkos::View<double, typename ExecSpace::memory_space>("tensormg::bake_off::dot");
   if (options.geometry == BakeOffGeometry::trilinear)
     vertices_ = geometry_->vertices(quadrature_of(options.problem));
   else
@@ -176,19 +178,54 @@ void BakeOffOperator<Number, ExecSpace>::vmult(vector_type& dst, const vector_ty
     gather(e_src_, src);
     apply_elements(e_dst_, e_src_);
     scatter(dst, e_dst_);
+    copy_entries(layout().constrained_nodes(), dst, src);
   } else {
-    src.update_ghosts();
-    dst.fill(Number(0));
-    auto args = arguments();
-    args.src = src.view();
-    args.dst = dst.view();
-    args.gathered = true;
-    args.constrained = true;
-    args.staged = staged_fused_;
-    kernels_.apply(args);
-    dst.compress_add();
+    vmult_fused(dst, src, nullptr);
   }
+}
+
+template <class Number, class ExecSpace>
+void BakeOffOperator<Number, ExecSpace>::vmult_fused(vector_type& dst, const vector_type& src, double* dot) const {
+  src.update_ghosts();
+  dst.fill(Number(0));
+  auto args = arguments();
+  args.src = src.view();
+  args.dst = dst.view();
+  args.gathered = true;
+  args.constrained = true;
+  args.staged = staged_fused_;
+  args.dot = dot;
+  kernels_.apply(args);
+  dst.compress_add();
   copy_entries(layout().constrained_nodes(), dst, src);
+}
+
+template <class Number, class ExecSpace>
+double BakeOffOperator<Number, ExecSpace>::vmult_dot(vector_type& dst, const vector_type& src) const {
+  ScopedRegion region("tensormg::operator::bake_off::vmult_dot");
+  if (options_.gather == BakeOffGather::separate || !options_.kernel_dot) {
+    vmult(dst, src);
+    return double(src.dot(dst));
+  }
+  // The Dirichlet nodes' share first: the reduction writes (not adds to) the device sum, which
+  // the kernel's teams then add to; nothing comes back to the host before the end.
+  const auto nodes = layout().constrained_nodes();
+  const local_index count = static_cast<local_index>(nodes.extent(0));
+  const auto s = src.view();
+  Kokkos::parallel_reduce(
+      "tensormg::operator::bake_off::dirichlet_dot", Kokkos::RangePolicy<ExecSpace>(0, count > 0 ? count : 1),
+      KOKKOS_LAMBDA(local_index i, double& sum) {
+        if (i < count) {
+          const double v = s(nodes(i));
+          sum += v * v;
+        }
+      },
+      dot_);
+  vmult_fused(dst, src, dot_.data());
+  double local = 0, global = 0;
+  Kokkos::deep_copy(local, dot_);
+  MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, layout().mesh().comm());
+  return global;
 }
 
 template <class Number, class ExecSpace>

@@ -57,6 +57,9 @@ struct BakeOffOptions {
   /// 8 vertices (trilinear: meshes of trilinear cells only, Deformation::none and random; no
   /// factors held, 3 values per cell read instead of 7 per point).
   BakeOffGeometry geometry = BakeOffGeometry::stored;
+  /// vmult_dot forms src·dst inside the fused kernel (on by default); off: vmult and a dot
+  /// product, the baseline it was measured against. The separate gather always takes the latter.
+  bool kernel_dot = true;
 };
 
 template <class Number, class ExecSpace = DefaultExec>
@@ -75,6 +78,11 @@ class BakeOffOperator {
   void apply_elements(const element_vector& dst, const element_vector& src) const;
   /// dst = Σ_e P_eᵀ A_e P_e src on the L-vector with Dirichlet rows as identity. Updates src's ghosts.
   void vmult(vector_type& dst, const vector_type& src) const;
+  /// vmult, returning src·dst over all ranks (CG's p·Ap). With the fused gather (and
+  /// BakeOffOptions::kernel_dot) the kernel forms it on the way, Σ_e (P_e src)·A_e (P_e src) over
+  /// the cells plus src_i² at the Dirichlet nodes (where dst_i = src_i), without a pass over the
+  /// two vectors; else vmult and a dot product.
+  double vmult_dot(vector_type& dst, const vector_type& src) const;
   /// E-vector of src (ghosts updated first); Dirichlet nodes read as zero.
   void gather(const element_vector& dst, const vector_type& src) const;
   /// dst = Σ_e P_eᵀ src_e on the non-Dirichlet nodes (dst zeroed first, ghosts compressed).
@@ -118,6 +126,9 @@ class BakeOffOperator {
   int cells_per_team_ = 1;
   bool staged_ = false, staged_fused_ = false, prefetch_ = false;
   mutable element_vector e_src_, e_dst_;  // BakeOffGather::separate, allocated at first use
+  Kokkos::View<double, typename ExecSpace::memory_space> dot_;  ///< vmult_dot's sum on the device
+  /// The fused vmult: zeroes dst, runs the kernel (adding to *dot where not null), Dirichlet rows.
+  void vmult_fused(vector_type& dst, const vector_type& src, double* dot) const;
 };
 
 }  // namespace tensormg

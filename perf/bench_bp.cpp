@@ -41,6 +41,7 @@ struct Case {
   BakeOffPrefetch prefetch;
   bool atomic_interior;
   BakeOffGeometry geometry;
+  std::string cg_variant;  ///< fused, fused-dot-pass or textbook
 };
 
 /// Cells per direction so that the continuous node count (N k + 1)³ is close to `dofs`.
@@ -110,7 +111,8 @@ double global_geometry_bytes(const BakeOffOperator<Number, Exec>& op, MPI_Comm c
 
 template <class Number>
 Json run_case(const Case& c, const DeformationOptions& deformation, MPI_Comm comm, int repeats, int cg_iterations,
-              bool fused_cg, const perf::Ceilings& ceil, std::string& line) {
+              const perf::Ceilings& ceil, std::string& line) {
+  const bool fused_cg = c.cg_variant != "textbook";
   BrickDescription brick;
   brick.dim = 3;
   const int cells = cells_for(c.degree, c.target_dofs);
@@ -126,6 +128,7 @@ Json run_case(const Case& c, const DeformationOptions& deformation, MPI_Comm com
   options.prefetch = c.prefetch;
   options.atomic_interior = c.atomic_interior;
   options.geometry = c.geometry;
+  options.kernel_dot = c.cg_variant != "fused-dot-pass";
   const BakeOffOperator<Number, Exec> op(geometry, options);
 
   // Element kernel on E-vectors (values not zero: METHOD.md).
@@ -209,8 +212,9 @@ Json run_case(const Case& c, const DeformationOptions& deformation, MPI_Comm com
       control.atol = 0;
       return perf::median_seconds(comm, std::min(repeats, 3), [&] {
         y.fill(Number(0));
-        // Fused: one pass x += αp, r −= αAp with ‖r‖², one p = r + βp (paper 004 Algorithm 1);
-        // textbook: solve_cg with the identity preconditioner (z = r copied, separate updates).
+        // Fused: p·Ap from the operator's kernel (fused-dot-pass: a dot product after vmult), one
+        // pass r −= αAp with ‖r‖², one x += αp, p = r + βp (core/fused_cg.hpp); textbook:
+        // solve_cg with the identity preconditioner (z = r copied, separate updates).
         result = fused_cg ? solve_cg_fused(op, y, b, control) : solve_cg(op, y, b, IdentityPreconditioner{}, control);
       });
     };
@@ -220,7 +224,7 @@ Json run_case(const Case& c, const DeformationOptions& deformation, MPI_Comm com
     const double one_seconds = cg_iterations > 1 ? solve(1) : 0;
     cg_seconds = solve(cg_iterations);
     Json g = Json::object();
-    g["variant"] = fused_cg ? "fused" : "textbook";
+    g["variant"] = c.cg_variant;
     g["iterations"] = result.iterations;
     g["seconds"] = cg_seconds;
     g["GDoFps_per_iteration"] = dofs * result.iterations / cg_seconds / 1e9;
@@ -258,7 +262,7 @@ int main(int argc, char** argv) {
     std::string deformation_name = "sine", ceilings_path, output;
     double amplitude = 0.05;
     int repeats = 10, cg_iterations = 20;
-    std::string cg_variant = "fused";
+    std::vector<std::string> cg_variants{"fused"};
     bool overwrite = false;
     app.add_option("--problems", problems, "bp1.0 (mass, CEED BP1), bp3.5 (collocated stiffness + mass, BP5), bp3.0 "
                                            "(stiffness + mass with k + 2 Gauss points, BP3)")->delimiter(',');
@@ -280,9 +284,11 @@ int main(int argc, char** argv) {
     app.add_option("--deformation", deformation_name, "none, sine (smooth map) or random (perturbed vertices)");
     app.add_option("--amplitude", amplitude, "deformation amplitude (sine: of the brick, random: of a cell)");
     app.add_option("--cg-iterations", cg_iterations, "CG iterations per solve (0: no CG), 0..10000");
-    app.add_option("--cg-variant", cg_variant,
-                   "fused (default: vector updates fused, paper 004 Algorithm 1) or textbook (CG with the identity "
-                   "preconditioner, separate vector sweeps)");
+    app.add_option("--cg-variant", cg_variants,
+                   "fused (default: p.Ap formed in the operator's kernel, vector updates fused, core/fused_cg.hpp), "
+                   "fused-dot-pass (the same with p.Ap by a dot product after the operator) and/or textbook (CG "
+                   "with the identity preconditioner, separate vector sweeps)")
+        ->delimiter(',');
     app.add_option("--repeats", repeats, "timed repetitions (median reported), 1..10000");
     app.add_option("--ceilings", ceilings_path, "tensormg-ceilings record for % of ceiling");
     app.add_option("-o,--output", output, "JSON results file");
@@ -315,8 +321,10 @@ int main(int argc, char** argv) {
         TENSORMG_CHECK(cpt >= 0 && cpt <= 256, "--cells-per-team must be in 0..256 (0: automatic), given " << cpt);
       TENSORMG_CHECK(repeats >= 1 && repeats <= 10000, "--repeats must be in 1..10000, given " << repeats);
       TENSORMG_CHECK(cg_iterations >= 0 && cg_iterations <= 10000, "--cg-iterations must be in 0..10000, given " << cg_iterations);
-      TENSORMG_CHECK(cg_variant == "fused" || cg_variant == "textbook",
-                     "--cg-variant '" << cg_variant << "': use fused or textbook");
+      TENSORMG_CHECK(!cg_variants.empty(), "--cg-variant needs at least one value");
+      for (const auto& v : cg_variants)
+        TENSORMG_CHECK(v == "fused" || v == "fused-dot-pass" || v == "textbook",
+                       "--cg-variant '" << v << "': use fused, fused-dot-pass or textbook");
       deformation.kind = parse_deformation(deformation_name);
       TENSORMG_CHECK(std::isfinite(amplitude) && amplitude >= 0 && amplitude <= 1,
                      "--amplitude must be in 0..1, given " << amplitude);
@@ -338,9 +346,10 @@ int main(int argc, char** argv) {
                   for (int cpt : cells_per_team)
                     for (const auto& in : interiors)
                       for (const auto& geo : geometries)
-                        cases.push_back({parse_bake_off(p), k, n, prec, parse_bake_off_gather(g), cpt,
-                                         parse_bake_off_element_io(io), parse_bake_off_prefetch(pf), in == "atomic",
-                                         parse_bake_off_geometry(geo)});
+                        for (const auto& cg : cg_variants)
+                          cases.push_back({parse_bake_off(p), k, n, prec, parse_bake_off_gather(g), cpt,
+                                           parse_bake_off_element_io(io), parse_bake_off_prefetch(pf), in == "atomic",
+                                           parse_bake_off_geometry(geo), cg});
     check_sizes(cases, env.comm());
 
     Json results = Json::array();
@@ -361,8 +370,8 @@ int main(int argc, char** argv) {
         results.push_back(std::move(r));
         continue;
       }
-      r = c.precision == "float" ? run_case<float>(c, deformation, env.comm(), repeats, cg_iterations, cg_variant == "fused", ceil, line)
-                                 : run_case<double>(c, deformation, env.comm(), repeats, cg_iterations, cg_variant == "fused", ceil, line);
+      r = c.precision == "float" ? run_case<float>(c, deformation, env.comm(), repeats, cg_iterations, ceil, line)
+                                 : run_case<double>(c, deformation, env.comm(), repeats, cg_iterations, ceil, line);
       if (env.rank() == 0) {
         std::printf("%s\n", line.c_str());
         std::fflush(stdout);
