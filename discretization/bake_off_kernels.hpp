@@ -171,13 +171,25 @@ struct BakeOffKernel {
   KOKKOS_INLINE_FUNCTION static std::size_t buffer_bytes(int cells_per_team) {
     return sizeof(Number) * std::size_t(cell_scratch) * cells_per_team;
   }
-  /// For the limit checks (the kernel table): the cells' buffers; the trilinear geometry adds
-  /// vertex_bytes (BakeOffOperator checks both).
-  static std::size_t scratch_bytes(int cells_per_team) { return buffer_bytes(cells_per_team); }
+  /// Where each of the team's cells has its nodes in the continuous vector, for the staged fused
+  /// gather and scatter (stage_in, stage_out: a thread per node), formed once per cell at the start
+  /// instead of for every node; padded to whole doubles. (Read along lines, a thread forms its
+  /// cell's map once per line: reading it from scratch there measured 0.93-0.97x at BP3.0,
+  /// h200-2026-12-03-bp-occupancy/call2.)
+  using CellInfo = CellNodes<3, k>;
+  KOKKOS_INLINE_FUNCTION static std::size_t cell_info_bytes(int cells_per_team) {
+    return (sizeof(CellInfo) * cells_per_team + sizeof(double) - 1) / sizeof(double) * sizeof(double);
+  }
+  /// For the limit checks (the kernel table): the cells' buffers and node maps; the trilinear
+  /// geometry adds vertex_bytes (BakeOffOperator checks both).
+  static std::size_t scratch_bytes(int cells_per_team) {
+    return cell_info_bytes(cells_per_team) + buffer_bytes(cells_per_team);
+  }
   /// Called on the device too (the kernel's scratch request): a host-only function there would
   /// make nvcc drop the body.
   KOKKOS_INLINE_FUNCTION std::size_t team_shmem_size(int) const {
-    return vertex_bytes(args.cells_per_team, args.trilinear) + buffer_bytes(args.cells_per_team);
+    return vertex_bytes(args.cells_per_team, args.trilinear) + cell_info_bytes(args.cells_per_team) +
+           buffer_bytes(args.cells_per_team);
   }
 
   KOKKOS_FORCEINLINE_FUNCTION Number factor(local_index cell, int component, int p) const {
@@ -230,7 +242,7 @@ struct BakeOffKernel {
       contraction::load_column<n>(args.src.data() + std::size_t(cell) * n3 + L::base(line), L::stride, x[0]);
       return;
     }
-    const CellNodes<3, k> nodes(args.box, cells, cell);
+    const CellInfo nodes(args.box, cells, cell);
     for (int m = 0; m < n; ++m) {
       int c[3];
       L::coordinates(line, m, c);
@@ -254,7 +266,7 @@ struct BakeOffKernel {
       for (int m = 0; m < n; ++m) out[m * L::stride] = y[m];
       return;
     }
-    const CellNodes<3, k> nodes(args.box, cells, cell);
+    const CellInfo nodes(args.box, cells, cell);
     for (int m = 0; m < n; ++m) {
       int c[3];
       L::coordinates(line, m, c);
@@ -266,7 +278,7 @@ struct BakeOffKernel {
   /// interior nodes (no other cell touches them, and the vector was zeroed), an atomic add for the
   /// nodes it shares with its neighbours; nothing for a Dirichlet node. With args.dot, also
   /// dot += value · src at the node (the src value read again: a cache hit, the team read it).
-  KOKKOS_FORCEINLINE_FUNCTION void add_node(const CellNodes<3, k>& nodes, const int (&c)[3], Number value,
+  KOKKOS_FORCEINLINE_FUNCTION void add_node(const CellInfo& nodes, const int (&c)[3], Number value,
                                             double& dot) const {
     const local_index idx = nodes.index(args.box, c[0], c[1], c[2], args.constrained);
     if (idx < 0) return;
@@ -280,8 +292,8 @@ struct BakeOffKernel {
   /// The team's cells' input values into buffer `which` of each cell's scratch, consecutive
   /// threads on consecutive values: contiguous in the E-vector (coalesced), or gathered from the
   /// continuous vector node by node, x fastest (a warp reads a few short runs of a row each).
-  KOKKOS_INLINE_FUNCTION void stage_in(const Member& team, local_index first, local_index n_cells, Number* scratch,
-                                       int which) const {
+  KOKKOS_INLINE_FUNCTION void stage_in(const Member& team, local_index first, local_index n_cells,
+                                       const CellInfo* infos, Number* scratch, int which) const {
     const int cpt = args.cells_per_team;
     const int count = (n_cells - first < cpt ? n_cells - first : cpt) * n3;
     const Number* src = args.src.data() + std::size_t(first) * n3;
@@ -289,7 +301,7 @@ struct BakeOffKernel {
       const int c = w / n3, node = w - c * n3;
       Number value;
       if (args.gathered) {
-        const CellNodes<3, k> nodes(args.box, cells, first + c);
+        const CellInfo& nodes = infos[c];
         const local_index idx = nodes.index(args.box, node % n, (node / n) % n, node / (n * n), args.constrained);
         value = idx >= 0 ? args.src(idx) : Number(0);
       } else {
@@ -301,8 +313,8 @@ struct BakeOffKernel {
   /// The inverse of stage_in for the output values: written to the E-vector, or added to the
   /// continuous vector (add_node) by consecutive threads on consecutive nodes, so that a warp's
   /// atomics fall on a few runs of neighbouring addresses instead of one line each.
-  KOKKOS_INLINE_FUNCTION void stage_out(const Member& team, local_index first, local_index n_cells, const Number* scratch,
-                                        int which, double& dot) const {
+  KOKKOS_INLINE_FUNCTION void stage_out(const Member& team, local_index first, local_index n_cells,
+                                        const CellInfo* infos, const Number* scratch, int which, double& dot) const {
     const int cpt = args.cells_per_team;
     const int count = (n_cells - first < cpt ? n_cells - first : cpt) * n3;
     Number* dst = args.dst.data() + std::size_t(first) * n3;
@@ -310,9 +322,8 @@ struct BakeOffKernel {
       const int c = w / n3, node = w - c * n3;
       const Number value = scratch[c * cell_scratch + which * buffer + node];
       if (args.gathered) {
-        const CellNodes<3, k> nodes(args.box, cells, first + c);
         const int ijl[3] = {node % n, (node / n) % n, node / (n * n)};
-        add_node(nodes, ijl, value, dot);
+        add_node(infos[c], ijl, value, dot);
       } else {
         dst[w] = value;
       }
@@ -361,9 +372,11 @@ struct BakeOffKernel {
     const local_index first = team.league_rank() * cpt;
     const local_index n_cells = cells.size();
     char* base = static_cast<char*>(team.team_scratch(0).get_shmem(team_shmem_size(0)));
-    // The trilinear geometry's vertices first (doubles), then the cells' buffers.
+    // The trilinear geometry's vertices first (doubles), then the cells' node maps, then their
+    // buffers.
     double* vertices = reinterpret_cast<double*>(base);
-    Number* scratch = reinterpret_cast<Number*>(base + vertex_bytes(cpt, args.trilinear));
+    CellInfo* infos = reinterpret_cast<CellInfo*>(base + vertex_bytes(cpt, args.trilinear));
+    Number* scratch = reinterpret_cast<Number*>(base + vertex_bytes(cpt, args.trilinear) + cell_info_bytes(cpt));
     const int rank = team.team_rank(), size = team.team_size();
     double dot = 0;  // this thread's share of src·dst (args.dot)
     // Input and output staged through scratch (stage_in / stage_out) instead of read and written
@@ -378,6 +391,13 @@ struct BakeOffKernel {
     }
     // The vertices are read after at least one barrier (the geometry comes in the third step).
     if (args.trilinear) load_vertices(team, first, n_cells, vertices);
+    // The staged fused gather/scatter: each cell's node map once, read by the threads of its
+    // nodes after the barrier (instead of the cell's coordinates, its ownership and boundary
+    // tests again for every node).
+    if (args.gathered && staged) {
+      for (int c = rank; c < cpt && first + c < n_cells; c += size) infos[c] = CellInfo(args.box, cells, first + c);
+      team.team_barrier();
+    }
     // Runs the body for every line of `count` per cell of the team (cell, line, the cell's buffers
     // b0, b1 = b0 + buffer, ..., its vertices X); the caller places the barriers.
 #define TENSORMG_BAKE_OFF_LINES(count, ...)                                              \
@@ -396,7 +416,7 @@ struct BakeOffKernel {
     using namespace bake_off;
     if constexpr (problem == BakeOff::bp1_0) {
       if (staged) {
-        stage_in(team, first, n_cells, scratch, 1);
+        stage_in(team, first, n_cells, infos, scratch, 1);
         team.team_barrier();
       }
       // x: nodes (n,n,n) → b0 (q,n,n)
@@ -443,13 +463,13 @@ struct BakeOffKernel {
       })
       if (staged) {
         team.team_barrier();
-        stage_out(team, first, n_cells, scratch, 1, dot);
+        stage_out(team, first, n_cells, infos, scratch, 1, dot);
       }
     } else if constexpr (problem == BakeOff::bp3_5) {
       // u → b0 (n,n,n) and ∂_r u → b1: along lines, each thread differentiates the x-line it
       // just read; staged, the x-lines are loaded back from b0 after the barrier.
       if (staged) {
-        stage_in(team, first, n_cells, scratch, 0);
+        stage_in(team, first, n_cells, infos, scratch, 0);
         team.team_barrier();
         TENSORMG_BAKE_OFF_LINES(n * n, {
           Number x[1][n], y[n];
@@ -503,11 +523,11 @@ struct BakeOffKernel {
       })
       if (staged) {
         team.team_barrier();
-        stage_out(team, first, n_cells, scratch, 2, dot);
+        stage_out(team, first, n_cells, infos, scratch, 2, dot);
       }
     } else {
       if (staged) {
-        stage_in(team, first, n_cells, scratch, 2);
+        stage_in(team, first, n_cells, infos, scratch, 2);
         team.team_barrier();
       }
       // Interpolation to the Gauss points: nodes → b1 (q,n,n) → b2 (q,q,n) → b0 (q,q,q)
@@ -592,7 +612,7 @@ struct BakeOffKernel {
       })
       if (staged) {
         team.team_barrier();
-        stage_out(team, first, n_cells, scratch, 1, dot);
+        stage_out(team, first, n_cells, infos, scratch, 1, dot);
       }
     }
 #undef TENSORMG_BAKE_OFF_LINES
@@ -603,12 +623,14 @@ struct BakeOffKernel {
   }
 };
 
-/// Cells per team when the user does not choose: one on the host; on a GPU as many as fill the
-/// tuning row's team_threads (one thread per line) within the launch bound.
+/// Cells per team when the user does not choose: one on the host; on a GPU the tuning row's
+/// number for the problem, or as many as fill its team_threads (one thread per line) within the
+/// launch bound.
 template <BakeOff problem, int n, class ExecSpace>
 int default_bake_off_cells_per_team() {
   if constexpr (runs_on_host<ExecSpace>()) return 1;
   using Kernel = BakeOffKernel<problem, n, double, ExecSpace>;
+  if (Kernel::tuning.cells_per_team[int(problem)] > 0) return Kernel::tuning.cells_per_team[int(problem)];
   const int threads = Kernel::tuning.team_threads < Kernel::tuning.max_team_size ? Kernel::tuning.team_threads
                                                                                   : Kernel::tuning.max_team_size;
   return threads / Kernel::lines > 0 ? threads / Kernel::lines : 1;

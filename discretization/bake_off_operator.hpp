@@ -57,9 +57,11 @@ struct BakeOffOptions {
   /// 8 vertices (trilinear: meshes of trilinear cells only, Deformation::none and random; no
   /// factors held, 3 values per cell read instead of 7 per point).
   BakeOffGeometry geometry = BakeOffGeometry::stored;
-  /// vmult_dot forms src·dst inside the fused kernel (on by default); off: vmult and a dot
-  /// product, the baseline it was measured against. The separate gather always takes the latter.
-  bool kernel_dot = true;
+  /// vmult_dot forms src·dst inside the fused kernel; off (the default): vmult and a dot product.
+  /// The kernel's dot saves the pass over two vectors but measured 0.90-0.95x of CG with the pass
+  /// on the H200 (h200-2026-12-03-bp-occupancy/call1: BP1.0 and BP3.5 k = 3, 5, 7), the kernel
+  /// slower by more than the pass costs. The separate gather always takes the pass.
+  bool kernel_dot = false;
 };
 
 template <class Number, class ExecSpace = DefaultExec>

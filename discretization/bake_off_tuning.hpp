@@ -30,6 +30,11 @@ struct BakeOffTuning {
   /// centro-antisymmetric; half the FMAs and table entries) per problem. Last, so that the rows
   /// of earlier records read as before.
   bool even_odd[3] = {false, false, false};
+  /// Cells per team when the user does not choose, per problem; 0: as many as team_threads holds
+  /// (team_threads / lines), lowered at launch to what the team scratch holds. A kernel at its
+  /// launch bound's register cap keeps 16 warps per SM at most, so a team whose warps do not
+  /// divide 16 leaves some of them empty (bake_off_kernels.hpp, default_bake_off_cells_per_team).
+  int cells_per_team[3] = {0, 0, 0};
 };
 
 namespace detail {
@@ -55,17 +60,17 @@ inline constexpr BakeOffTuning bake_off_device_rows[] = {
      "cells per team of up to 256 threads, a thread per line; factors prefetched (1.06/1.20/1.41x); fused gather staged for BP1.0/BP3.5 (1.32/1.18x), not BP3.0 (0.82x); even-odd (FP64 element 1.04/0.98/1.03x, operator 1.01/0.99/1.03x for BP1.0/BP3.5/BP3.0)",
      "h200-2026-11-29-even-odd/call4", {true, false, true}},
     {5, 256, 2, 256, false, {true, true, true}, {true, true, false},
-     "cells per team of up to 256 threads, a thread per line; factors prefetched (1.06/1.18/1.12x); fused gather staged for BP1.0/BP3.5 (1.04/1.05x), not BP3.0 (0.82x); even-odd (FP64 element 1.35/1.02/1.16x, operator 1.42/1.01/1.03x for BP1.0/BP3.5/BP3.0)",
-     "h200-2026-11-29-even-odd/call4", {true, true, true}},
+     "cells per team of up to 256 threads, a thread per line; factors prefetched (1.06/1.18/1.12x); fused gather staged for BP1.0/BP3.5 (1.04/1.05x), not BP3.0 (0.82x); even-odd (FP64 element 1.35/1.02/1.16x, operator 1.42/1.01/1.03x for BP1.0/BP3.5/BP3.0); cells per team BP3.5 3, BP3.0 1 (h200-2026-12-03-bp-occupancy/call2; the rest h200-2026-11-29-even-odd/call4: BP5 CG 1.07/1.03x and BP3 CG 1.05/1.07x stored/trilinear against the 7 and 3 that fill 256 threads: at the 128-register cap an SM keeps 16 warps, and 7 x 36 threads took 8 warps of them per team)",
+     "h200-2026-12-03-bp-occupancy/call2", {true, true, true}, {3, 0, 1}},
     {6, 256, 2, 256, false, {true, true, false}, {true, true, false},
-     "cells per team of up to 256 threads, a thread per line; factors prefetched for BP1.0/BP3.5 (1.08/1.16x), not BP3.0 (0.91x); fused gather staged for BP1.0/BP3.5 (1.25/1.10x), not BP3.0 (0.90x); even-odd (FP64 element 1.00/1.11/1.02x, operator 1.11/1.06/1.04x for BP1.0/BP3.5/BP3.0)",
-     "h200-2026-11-29-even-odd/call4", {true, true, true}},
+     "cells per team of up to 256 threads, a thread per line; factors prefetched for BP1.0/BP3.5 (1.08/1.16x), not BP3.0 (0.91x); fused gather staged for BP1.0/BP3.5 (1.25/1.10x), not BP3.0 (0.90x); even-odd (FP64 element 1.00/1.11/1.02x, operator 1.11/1.06/1.04x for BP1.0/BP3.5/BP3.0); cells per team BP3.5 3 (h200-2026-12-03-bp-occupancy/call2; the rest h200-2026-11-29-even-odd/call4:BP5 CG 1.04/1.06x against 4: 196 threads in 7 warps leave 2 of the 16 per SM empty)",
+     "h200-2026-12-03-bp-occupancy/call2", {true, true, true}, {0, 3, 0}},
     {7, 256, 2, 256, false, {true, true, true}, {false, true, false},
-     "cells per team of up to 256 threads, a thread per line; factors prefetched (1.07/1.00/1.10x); fused gather staged for BP3.5 (1.08x), not BP1.0/BP3.0 (0.94/0.75x); even-odd (FP64 element 1.10/1.00/1.36x, operator 0.98/1.09/1.24x for BP1.0/BP3.5/BP3.0)",
-     "h200-2026-11-29-even-odd/call4", {true, true, true}},
+     "cells per team of up to 256 threads, a thread per line; factors prefetched (1.07/1.00/1.10x); fused gather staged for BP3.5 (1.08x), not BP1.0/BP3.0 (0.94/0.75x); even-odd (FP64 element 1.10/1.00/1.36x, operator 0.98/1.09/1.24x for BP1.0/BP3.5/BP3.0); cells per team BP3.5 2 (h200-2026-12-03-bp-occupancy/call2; the rest h200-2026-11-29-even-odd/call4:BP5 CG 1.10/1.14x against 3: 192 threads, 2 teams and 12 warps per SM)",
+     "h200-2026-12-03-bp-occupancy/call2", {true, true, true}, {0, 2, 0}},
     {8, 256, 2, 256, false, {true, true, true}, {false, false, false},
-     "cells per team of up to 256 threads, a thread per line; factors prefetched (1.12/1.07/1.15x); fused gather along lines (staged 0.88/0.93/0.75x); even-odd (FP64 element 1.28/1.20/1.23x, operator 1.03/1.08/1.15x for BP1.0/BP3.5/BP3.0)",
-     "h200-2026-11-29-even-odd/call4", {true, true, true}},
+     "cells per team of up to 256 threads, a thread per line; factors prefetched (1.12/1.07/1.15x); fused gather along lines (staged 0.88/0.93/0.75x); even-odd (FP64 element 1.28/1.20/1.23x, operator 1.03/1.08/1.15x for BP1.0/BP3.5/BP3.0); cells per team BP3.5 1 (h200-2026-12-03-bp-occupancy/call2; the rest h200-2026-11-29-even-odd/call4:BP5 CG 1.05/1.04x against 2: 162 threads in 6 warps, 2 teams per SM)",
+     "h200-2026-12-03-bp-occupancy/call2", {true, true, true}, {0, 1, 0}},
 };
 }  // namespace detail
 
@@ -79,6 +84,7 @@ constexpr BakeOffTuning bake_off_tuning(int k, TuningTarget target) {
       host.reason = "host: one cell per team of one thread, no prefetch (the host has none), fused gather along lines";
       for (bool& p : host.prefetch) p = false;
       for (bool& f : host.staged_fused) f = false;
+      for (int& c : host.cells_per_team) c = 0;
       host.record = "cpu-2026-11-25-bp";
       return host;
     }

@@ -41,7 +41,7 @@ struct Case {
   BakeOffPrefetch prefetch;
   bool atomic_interior;
   BakeOffGeometry geometry;
-  std::string cg_variant;  ///< fused, fused-dot-pass or textbook
+  std::string cg_variant;  ///< fused, fused-kernel-dot or textbook
 };
 
 /// Cells per direction so that the continuous node count (N k + 1)³ is close to `dofs`.
@@ -128,7 +128,7 @@ Json run_case(const Case& c, const DeformationOptions& deformation, MPI_Comm com
   options.prefetch = c.prefetch;
   options.atomic_interior = c.atomic_interior;
   options.geometry = c.geometry;
-  options.kernel_dot = c.cg_variant != "fused-dot-pass";
+  options.kernel_dot = c.cg_variant == "fused-kernel-dot";
   const BakeOffOperator<Number, Exec> op(geometry, options);
 
   // Element kernel on E-vectors (values not zero: METHOD.md).
@@ -212,8 +212,8 @@ Json run_case(const Case& c, const DeformationOptions& deformation, MPI_Comm com
       control.atol = 0;
       return perf::median_seconds(comm, std::min(repeats, 3), [&] {
         y.fill(Number(0));
-        // Fused: p·Ap from the operator's kernel (fused-dot-pass: a dot product after vmult), one
-        // pass r −= αAp with ‖r‖², one x += αp, p = r + βp (core/fused_cg.hpp); textbook:
+        // Fused: p·Ap by a dot product after vmult (fused-kernel-dot: from the operator's
+        // kernel), one pass r −= αAp with ‖r‖², one x += αp, p = r + βp (core/fused_cg.hpp); textbook:
         // solve_cg with the identity preconditioner (z = r copied, separate updates).
         result = fused_cg ? solve_cg_fused(op, y, b, control) : solve_cg(op, y, b, IdentityPreconditioner{}, control);
       });
@@ -285,9 +285,9 @@ int main(int argc, char** argv) {
     app.add_option("--amplitude", amplitude, "deformation amplitude (sine: of the brick, random: of a cell)");
     app.add_option("--cg-iterations", cg_iterations, "CG iterations per solve (0: no CG), 0..10000");
     app.add_option("--cg-variant", cg_variants,
-                   "fused (default: p.Ap formed in the operator's kernel, vector updates fused, core/fused_cg.hpp), "
-                   "fused-dot-pass (the same with p.Ap by a dot product after the operator) and/or textbook (CG "
-                   "with the identity preconditioner, separate vector sweeps)")
+                   "fused (default: vector updates fused, p.Ap by a dot product after the operator, "
+                   "core/fused_cg.hpp), fused-kernel-dot (the same with p.Ap formed in the operator's kernel) "
+                   "and/or textbook (CG with the identity preconditioner, separate vector sweeps)")
         ->delimiter(',');
     app.add_option("--repeats", repeats, "timed repetitions (median reported), 1..10000");
     app.add_option("--ceilings", ceilings_path, "tensormg-ceilings record for % of ceiling");
@@ -323,8 +323,8 @@ int main(int argc, char** argv) {
       TENSORMG_CHECK(cg_iterations >= 0 && cg_iterations <= 10000, "--cg-iterations must be in 0..10000, given " << cg_iterations);
       TENSORMG_CHECK(!cg_variants.empty(), "--cg-variant needs at least one value");
       for (const auto& v : cg_variants)
-        TENSORMG_CHECK(v == "fused" || v == "fused-dot-pass" || v == "textbook",
-                       "--cg-variant '" << v << "': use fused, fused-dot-pass or textbook");
+        TENSORMG_CHECK(v == "fused" || v == "fused-kernel-dot" || v == "textbook",
+                       "--cg-variant '" << v << "': use fused, fused-kernel-dot or textbook");
       deformation.kind = parse_deformation(deformation_name);
       TENSORMG_CHECK(std::isfinite(amplitude) && amplitude >= 0 && amplitude <= 1,
                      "--amplitude must be in 0..1, given " << amplitude);

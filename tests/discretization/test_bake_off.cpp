@@ -189,12 +189,13 @@ TYPED_TEST(BakeOffTest, FullOperatorMatchesAssembledMatrix) {
 }
 
 TYPED_TEST(BakeOffTest, TeamShapesAndElementIoAgree) {
-  // Teams of 1 and of 3 cells (45 cells: a short last team), lines and staged E-vectors, fused
-  // and separate gathers: all the same result.
+  // Teams of 1, 3 and 4 cells (45 cells: 4 leaves a short last team), lines and staged E-vectors
+  // and fused gathers (the team's node maps in scratch: cells with Dirichlet nodes and without):
+  // all the same result.
   for (const auto p : all_problems) {
     const auto g = geometry<TypeParam>(brick({3, 3, 5}, 0), 3, Deformation::random, 0.2);
-    std::vector<double> reference;
-    for (int cpt : {1, 3})
+    std::vector<double> reference, reference_full;
+    for (int cpt : {1, 3, 4})
       for (const auto io : {BakeOffElementIo::lines, BakeOffElementIo::staged}) {
         BakeOffOptions o;
         o.problem = p;
@@ -215,6 +216,19 @@ TYPED_TEST(BakeOffTest, TeamShapesAndElementIoAgree) {
           scale = std::max(scale, std::abs(reference[i]));
         }
         EXPECT_LE(diff, 1e-14 * scale) << to_string(p) << " cells per team " << cpt << " " << to_string(io);
+        // The full operator, gather and scatter fused into the kernel.
+        auto x = op.make_vector(), y = op.make_vector();
+        fill_random(g->layout(), x, 13);
+        op.vmult(y, x);
+        const auto full = to_host(y.view());
+        if (reference_full.empty()) reference_full = full;
+        diff = scale = 0;
+        for (std::size_t i = 0; i < full.size(); ++i) {
+          diff = std::max(diff, std::abs(full[i] - reference_full[i]));
+          scale = std::max(scale, std::abs(reference_full[i]));
+        }
+        EXPECT_GT(scale, 0);
+        EXPECT_LE(diff, 1e-14 * scale) << to_string(p) << " full operator, cells per team " << cpt << " " << to_string(io);
       }
   }
 }
@@ -354,8 +368,8 @@ void expect_vmult_dot_matches(std::shared_ptr<const DeformedGeometry<ExecSpace>>
 
 TYPED_TEST(BakeOffTest, KernelDotEqualsVmultAndDot) {
   // Every problem, k = 1..3 (and 5: several cells per team on a GPU), fused lines and staged,
-  // stored and trilinear geometry, double and float; the separate gather and kernel_dot off take
-  // the dot-product path.
+  // stored and trilinear geometry, double and float, with the kernel's dot; the separate gather
+  // and kernel_dot off (the default) take the dot-product path.
   for (const auto p : all_problems)
     for (int k : {1, 2, 3, 5}) {
       const auto g = geometry<TypeParam>(brick({2, 3, 2}, k <= 2 ? 1 : 0), k, Deformation::random, 0.1);
@@ -366,6 +380,7 @@ TYPED_TEST(BakeOffTest, KernelDotEqualsVmultAndDot) {
           o.lambda = 0.75;
           o.element_io = io;
           o.geometry = geo;
+          o.kernel_dot = true;
           const std::string what = to_string(p) + " k=" + std::to_string(k) + " " + to_string(geo) + " " + to_string(io);
           expect_vmult_dot_matches<double>(g, o, 1e-12, what);
           expect_vmult_dot_matches<float>(g, o, 1e-5, what + " float");
@@ -373,6 +388,7 @@ TYPED_TEST(BakeOffTest, KernelDotEqualsVmultAndDot) {
       BakeOffOptions o;
       o.problem = p;
       o.gather = BakeOffGather::separate;
+      o.kernel_dot = true;
       expect_vmult_dot_matches<double>(g, o, 1e-12, to_string(p) + " separate");
       o.gather = BakeOffGather::fused;
       o.kernel_dot = false;
@@ -381,34 +397,41 @@ TYPED_TEST(BakeOffTest, KernelDotEqualsVmultAndDot) {
 }
 
 TYPED_TEST(BakeOffTest, FusedCgFollowsTextbookCg) {
-  // solve_cg_fused (p·Ap from the kernel, x updated in the direction's pass) gives the iterates of
-  // textbook CG: the same residual after each of 25 iterations and the same solution (a fixed
-  // count: the convergence test of a long solve would compare rounding, not the algorithm).
-  // A mutation (x not given the last α p at the stop) fails it.
-  for (const auto p : all_problems) {
-    const auto g = geometry<TypeParam>(brick({2, 2, 3}, 1), 3, Deformation::random, 0.1);
-    const auto op = make_operator<double, TypeParam>(g, p);
-    auto b = op.make_vector(), u = op.make_vector(), v = op.make_vector();
-    fill_random(g->layout(), b, 23);
-    fill_random(g->layout(), u, 29);
-    // Zero on the Dirichlet nodes: with values there BP1.0's CG mixes the identity rows with the
-    // mass matrix's eigenvalues of order h³ and a 1e-15 change of b moves its iterates by 4%
-    // within 5 iterations (textbook CG against itself), which a comparison could not see past.
-    set_entries(g->layout().constrained_nodes(), u, 0.0);
-    set_entries(g->layout().constrained_nodes(), b, 0.0);
-    v.copy_from(u);
-    SolverControl control;
-    control.rtol = 0;
-    control.atol = 0;
-    control.max_iterations = 25;
-    const auto textbook = solve_cg(op, u, b, IdentityPreconditioner{}, control);
-    const auto fused = solve_cg_fused(op, v, b, control);
-    ASSERT_EQ(fused.history.size(), textbook.history.size()) << to_string(p);
-    for (std::size_t i = 0; i < fused.history.size(); ++i)
-      EXPECT_NEAR(fused.history[i], textbook.history[i], 1e-9 * textbook.history[0]) << to_string(p) << " iteration " << i;
-    EXPECT_LT(fused.history.back(), 0.5 * fused.history.front()) << to_string(p);
-    EXPECT_LE(relative_max_difference(v, u), 1e-9) << to_string(p);
-    EXPECT_NEAR(fused.true_residual, textbook.true_residual, 1e-9 * textbook.history[0]) << to_string(p);
+  // solve_cg_fused (p·Ap by a dot product or from the kernel, x updated in the direction's pass)
+  // gives the iterates of textbook CG: the same residual after each of 25 iterations and the same
+  // solution (a fixed count: the convergence test of a long solve would compare rounding, not the
+  // algorithm). A mutation (x not given the last α p at the stop) fails it.
+  for (const bool kernel_dot : {false, true}) {
+    for (const auto p : all_problems) {
+      const auto g = geometry<TypeParam>(brick({2, 2, 3}, 1), 3, Deformation::random, 0.1);
+      BakeOffOptions o;
+      o.problem = p;
+      o.lambda = 0.75;
+      o.kernel_dot = kernel_dot;
+      const std::string what = to_string(p) + (kernel_dot ? " kernel dot" : " dot pass");
+      const BakeOffOperator<double, TypeParam> op(g, o);
+      auto b = op.make_vector(), u = op.make_vector(), v = op.make_vector();
+      fill_random(g->layout(), b, 23);
+      fill_random(g->layout(), u, 29);
+      // Zero on the Dirichlet nodes: with values there BP1.0's CG mixes the identity rows with the
+      // mass matrix's eigenvalues of order h³ and a 1e-15 change of b moves its iterates by 4%
+      // within 5 iterations (textbook CG against itself), which a comparison could not see past.
+      set_entries(g->layout().constrained_nodes(), u, 0.0);
+      set_entries(g->layout().constrained_nodes(), b, 0.0);
+      v.copy_from(u);
+      SolverControl control;
+      control.rtol = 0;
+      control.atol = 0;
+      control.max_iterations = 25;
+      const auto textbook = solve_cg(op, u, b, IdentityPreconditioner{}, control);
+      const auto fused = solve_cg_fused(op, v, b, control);
+      ASSERT_EQ(fused.history.size(), textbook.history.size()) << what;
+      for (std::size_t i = 0; i < fused.history.size(); ++i)
+        EXPECT_NEAR(fused.history[i], textbook.history[i], 1e-9 * textbook.history[0]) << what << " iteration " << i;
+      EXPECT_LT(fused.history.back(), 0.5 * fused.history.front()) << what;
+      EXPECT_LE(relative_max_difference(v, u), 1e-9) << what;
+      EXPECT_NEAR(fused.true_residual, textbook.true_residual, 1e-9 * textbook.history[0]) << what;
+    }
   }
 }
 

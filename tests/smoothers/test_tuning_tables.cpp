@@ -174,6 +174,12 @@ TEST(TuningTables, BakeOffRows) {
       EXPECT_LE(register_cap(r.max_team_size, r.min_teams_per_sm), 255) << where;
       // One cell's largest step has (k + 2)² lines, a thread each: a team must hold them.
       EXPECT_GE(r.max_team_size, (k + 2) * (k + 2)) << where;
+      // Cells per team of a row (0: by team_threads): their threads within the launch bound.
+      for (int p = 0; p < 3; ++p) {
+        const int lines = p == 1 ? (k + 1) * (k + 1) : (k + 2) * (k + 2);  // BP3.5 at the nodes, else the Gauss points
+        EXPECT_GE(r.cells_per_team[p], 0) << where;
+        EXPECT_LE(r.cells_per_team[p] * lines, r.max_team_size) << where << " problem " << p;
+      }
       if (target == TuningTarget::host) {
         EXPECT_EQ(r.team_threads, 1) << where;
         for (bool p : r.prefetch) EXPECT_FALSE(p) << where << ": the host has no prefetch";
