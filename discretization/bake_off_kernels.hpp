@@ -177,8 +177,15 @@ struct BakeOffKernel {
   /// cell's map once per line: reading it from scratch there measured 0.93-0.97x at BP3.0,
   /// h200-2026-12-03-bp-occupancy/call2.)
   using CellInfo = CellNodes<3, k>;
+  static constexpr bool node_maps = tuning.node_maps[int(problem)];
   KOKKOS_INLINE_FUNCTION static std::size_t cell_info_bytes(int cells_per_team) {
+    if constexpr (!node_maps) return 0;
     return (sizeof(CellInfo) * cells_per_team + sizeof(double) - 1) / sizeof(double) * sizeof(double);
+  }
+  /// The node map of the team's cell c (node_maps: from scratch, else formed here).
+  KOKKOS_FORCEINLINE_FUNCTION CellInfo node_map(const CellInfo* infos, local_index first, int c) const {
+    if constexpr (node_maps) return infos[c];
+    else return CellInfo(args.box, cells, first + c);
   }
   /// For the limit checks (the kernel table): the cells' buffers and node maps; the trilinear
   /// geometry adds vertex_bytes (BakeOffOperator checks both).
@@ -301,7 +308,7 @@ struct BakeOffKernel {
       const int c = w / n3, node = w - c * n3;
       Number value;
       if (args.gathered) {
-        const CellInfo& nodes = infos[c];
+        const CellInfo nodes = node_map(infos, first, c);
         const local_index idx = nodes.index(args.box, node % n, (node / n) % n, node / (n * n), args.constrained);
         value = idx >= 0 ? args.src(idx) : Number(0);
       } else {
@@ -323,7 +330,7 @@ struct BakeOffKernel {
       const Number value = scratch[c * cell_scratch + which * buffer + node];
       if (args.gathered) {
         const int ijl[3] = {node % n, (node / n) % n, node / (n * n)};
-        add_node(infos[c], ijl, value, dot);
+        add_node(node_map(infos, first, c), ijl, value, dot);
       } else {
         dst[w] = value;
       }
@@ -394,9 +401,11 @@ struct BakeOffKernel {
     // The staged fused gather/scatter: each cell's node map once, read by the threads of its
     // nodes after the barrier (instead of the cell's coordinates, its ownership and boundary
     // tests again for every node).
-    if (args.gathered && staged) {
-      for (int c = rank; c < cpt && first + c < n_cells; c += size) infos[c] = CellInfo(args.box, cells, first + c);
-      team.team_barrier();
+    if constexpr (node_maps) {
+      if (args.gathered && staged) {
+        for (int c = rank; c < cpt && first + c < n_cells; c += size) infos[c] = CellInfo(args.box, cells, first + c);
+        team.team_barrier();
+      }
     }
     // Runs the body for every line of `count` per cell of the team (cell, line, the cell's buffers
     // b0, b1 = b0 + buffer, ..., its vertices X); the caller places the barriers.

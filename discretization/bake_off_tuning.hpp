@@ -35,6 +35,11 @@ struct BakeOffTuning {
   /// launch bound's register cap keeps 16 warps per SM at most, so a team whose warps do not
   /// divide 16 leaves some of them empty (bake_off_kernels.hpp, default_bake_off_cells_per_team).
   int cells_per_team[3] = {0, 0, 0};
+  /// The staged fused gather/scatter reads each cell's node map from team scratch (formed once
+  /// per cell) instead of forming it for every node, per problem. Compiled in only where set: the
+  /// table's code alone cost the element kernels and the line-wise operators 3-14% where their
+  /// registers spill (h200-2026-12-03-bp-occupancy/call3).
+  bool node_maps[3] = {false, false, false};
 };
 
 namespace detail {
@@ -54,20 +59,20 @@ inline constexpr BakeOffTuning bake_off_device_rows[] = {
      "cells per team of up to 256 threads, a thread per line; factors prefetched (1.09/1.35/1.38x); fused gather along lines (staged 0.85/0.94/0.88x); even-odd (FP64 element 1.00/1.06/0.99x, operator 1.00/1.04/1.02x for BP1.0/BP3.5/BP3.0)",
      "h200-2026-11-29-even-odd/call4", {true, true, true}},
     {3, 256, 2, 256, false, {true, true, true}, {true, true, false},
-     "cells per team of up to 256 threads, a thread per line; factors prefetched (1.07/1.25/1.37x); fused gather staged for BP1.0/BP3.5 (1.11/1.07x), not BP3.0 (0.82x); even-odd (FP64 element 1.00/0.99/1.03x, operator 1.00/1.00/1.01x for BP1.0/BP3.5/BP3.0)",
-     "h200-2026-11-29-even-odd/call4", {true, false, true}},
+     "cells per team of up to 256 threads, a thread per line; factors prefetched (1.07/1.25/1.37x); fused gather staged for BP1.0/BP3.5 (1.11/1.07x), not BP3.0 (0.82x); even-odd (FP64 element 1.00/0.99/1.03x, operator 1.00/1.00/1.01x for BP1.0/BP3.5/BP3.0); node maps from scratch for the staged BP3.5 gather (operator 1.03/1.03x stored/trilinear, h200-2026-12-03-bp-occupancy/call1)",
+     "h200-2026-11-29-even-odd/call4", {true, false, true}, {0, 0, 0}, {false, true, false}},
     {4, 256, 2, 256, false, {true, true, true}, {true, true, false},
-     "cells per team of up to 256 threads, a thread per line; factors prefetched (1.06/1.20/1.41x); fused gather staged for BP1.0/BP3.5 (1.32/1.18x), not BP3.0 (0.82x); even-odd (FP64 element 1.04/0.98/1.03x, operator 1.01/0.99/1.03x for BP1.0/BP3.5/BP3.0)",
-     "h200-2026-11-29-even-odd/call4", {true, false, true}},
+     "cells per team of up to 256 threads, a thread per line; factors prefetched (1.06/1.20/1.41x); fused gather staged for BP1.0/BP3.5 (1.32/1.18x), not BP3.0 (0.82x); even-odd (FP64 element 1.04/0.98/1.03x, operator 1.01/0.99/1.03x for BP1.0/BP3.5/BP3.0); node maps from scratch for the staged BP3.5 gather (operator 1.03/1.07x stored/trilinear, h200-2026-12-03-bp-occupancy/call1)",
+     "h200-2026-11-29-even-odd/call4", {true, false, true}, {0, 0, 0}, {false, true, false}},
     {5, 256, 2, 256, false, {true, true, true}, {true, true, false},
-     "cells per team of up to 256 threads, a thread per line; factors prefetched (1.06/1.18/1.12x); fused gather staged for BP1.0/BP3.5 (1.04/1.05x), not BP3.0 (0.82x); even-odd (FP64 element 1.35/1.02/1.16x, operator 1.42/1.01/1.03x for BP1.0/BP3.5/BP3.0); cells per team BP3.5 3, BP3.0 1 (h200-2026-12-03-bp-occupancy/call2; the rest h200-2026-11-29-even-odd/call4: BP5 CG 1.07/1.03x and BP3 CG 1.05/1.07x stored/trilinear against the 7 and 3 that fill 256 threads: at the 128-register cap an SM keeps 16 warps, and 7 x 36 threads took 8 warps of them per team)",
-     "h200-2026-12-03-bp-occupancy/call2", {true, true, true}, {3, 0, 1}},
+     "cells per team of up to 256 threads, a thread per line; factors prefetched (1.06/1.18/1.12x); fused gather staged for BP1.0/BP3.5 (1.04/1.05x), not BP3.0 (0.82x); even-odd (FP64 element 1.35/1.02/1.16x, operator 1.42/1.01/1.03x for BP1.0/BP3.5/BP3.0); cells per team BP3.5 3, BP3.0 1 (h200-2026-12-03-bp-occupancy/call2; the rest h200-2026-11-29-even-odd/call4: BP5 CG 1.07/1.03x and BP3 CG 1.05/1.07x stored/trilinear against the 7 and 3 that fill 256 threads: at the 128-register cap an SM keeps 16 warps, and 7 x 36 threads took 8 warps of them per team); node maps from scratch for the staged BP3.5 gather (operator 1.08/1.12x at 3 cells)",
+     "h200-2026-12-03-bp-occupancy/call2", {true, true, true}, {0, 3, 1}, {false, true, false}},
     {6, 256, 2, 256, false, {true, true, false}, {true, true, false},
-     "cells per team of up to 256 threads, a thread per line; factors prefetched for BP1.0/BP3.5 (1.08/1.16x), not BP3.0 (0.91x); fused gather staged for BP1.0/BP3.5 (1.25/1.10x), not BP3.0 (0.90x); even-odd (FP64 element 1.00/1.11/1.02x, operator 1.11/1.06/1.04x for BP1.0/BP3.5/BP3.0); cells per team BP3.5 3 (h200-2026-12-03-bp-occupancy/call2; the rest h200-2026-11-29-even-odd/call4:BP5 CG 1.04/1.06x against 4: 196 threads in 7 warps leave 2 of the 16 per SM empty)",
-     "h200-2026-12-03-bp-occupancy/call2", {true, true, true}, {0, 3, 0}},
+     "cells per team of up to 256 threads, a thread per line; factors prefetched for BP1.0/BP3.5 (1.08/1.16x), not BP3.0 (0.91x); fused gather staged for BP1.0/BP3.5 (1.25/1.10x), not BP3.0 (0.90x); even-odd (FP64 element 1.00/1.11/1.02x, operator 1.11/1.06/1.04x for BP1.0/BP3.5/BP3.0); cells per team BP3.5 3 (h200-2026-12-03-bp-occupancy/call2; the rest h200-2026-11-29-even-odd/call4:BP5 CG 1.04/1.06x against 4: 196 threads in 7 warps leave 2 of the 16 per SM empty); node maps from scratch for the staged BP3.5 gather (operator 1.08/1.11x at 3 cells)",
+     "h200-2026-12-03-bp-occupancy/call2", {true, true, true}, {0, 3, 0}, {false, true, false}},
     {7, 256, 2, 256, false, {true, true, true}, {false, true, false},
-     "cells per team of up to 256 threads, a thread per line; factors prefetched (1.07/1.00/1.10x); fused gather staged for BP3.5 (1.08x), not BP1.0/BP3.0 (0.94/0.75x); even-odd (FP64 element 1.10/1.00/1.36x, operator 0.98/1.09/1.24x for BP1.0/BP3.5/BP3.0); cells per team BP3.5 2 (h200-2026-12-03-bp-occupancy/call2; the rest h200-2026-11-29-even-odd/call4:BP5 CG 1.10/1.14x against 3: 192 threads, 2 teams and 12 warps per SM)",
-     "h200-2026-12-03-bp-occupancy/call2", {true, true, true}, {0, 2, 0}},
+     "cells per team of up to 256 threads, a thread per line; factors prefetched (1.07/1.00/1.10x); fused gather staged for BP3.5 (1.08x), not BP1.0/BP3.0 (0.94/0.75x); even-odd (FP64 element 1.10/1.00/1.36x, operator 0.98/1.09/1.24x for BP1.0/BP3.5/BP3.0); cells per team BP3.5 2 (h200-2026-12-03-bp-occupancy/call2; the rest h200-2026-11-29-even-odd/call4:BP5 CG 1.10/1.14x against 3: 192 threads, 2 teams and 12 warps per SM); node maps from scratch for the staged BP3.5 gather (operator 1.01/1.03x at 2 cells)",
+     "h200-2026-12-03-bp-occupancy/call2", {true, true, true}, {0, 2, 0}, {false, true, false}},
     {8, 256, 2, 256, false, {true, true, true}, {false, false, false},
      "cells per team of up to 256 threads, a thread per line; factors prefetched (1.12/1.07/1.15x); fused gather along lines (staged 0.88/0.93/0.75x); even-odd (FP64 element 1.28/1.20/1.23x, operator 1.03/1.08/1.15x for BP1.0/BP3.5/BP3.0); cells per team BP3.5 1 (h200-2026-12-03-bp-occupancy/call2; the rest h200-2026-11-29-even-odd/call4:BP5 CG 1.05/1.04x against 2: 162 threads in 6 warps, 2 teams per SM)",
      "h200-2026-12-03-bp-occupancy/call2", {true, true, true}, {0, 1, 0}},
@@ -85,6 +90,7 @@ constexpr BakeOffTuning bake_off_tuning(int k, TuningTarget target) {
       for (bool& p : host.prefetch) p = false;
       for (bool& f : host.staged_fused) f = false;
       for (int& c : host.cells_per_team) c = 0;
+      // node_maps as on the device: the host tests run the same staged code.
       host.record = "cpu-2026-11-25-bp";
       return host;
     }
