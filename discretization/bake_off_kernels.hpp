@@ -174,7 +174,7 @@ struct BakeOffKernel {
   /// Where each of the team's cells has its nodes in the continuous vector, for the staged fused
   /// gather and scatter (stage_in, stage_out: a thread per node), formed once per cell at the start
   /// instead of for every node; padded to whole doubles. (Read along lines, a thread forms its
-  /// cell's map once per line: reading it from scratch there measured 0.93-0.97x at BP3.0,
+  /// cell's map once per line: reading it from scratch there measured 0.92-0.98x at BP3.0,
   /// h200-2026-12-03-bp-occupancy/call2.)
   using CellInfo = CellNodes<3, k>;
   static constexpr bool node_maps = tuning.node_maps[int(problem)];
