@@ -171,11 +171,8 @@ struct BakeOffKernel {
   KOKKOS_INLINE_FUNCTION static std::size_t buffer_bytes(int cells_per_team) {
     return sizeof(Number) * std::size_t(cell_scratch) * cells_per_team;
   }
-  /// Where each of the team's cells has its nodes in the continuous vector, for the staged fused
-  /// gather and scatter (stage_in, stage_out: a thread per node), formed once per cell at the start
-  /// instead of for every node; padded to whole doubles. (Read along lines, a thread forms its
-  /// cell's map once per line: reading it from scratch there measured 0.92-0.98x at BP3.0,
-  /// h200-2026-12-03-bp-occupancy/call2.)
+  /// The team's cells' node maps in scratch for stage_in / stage_out where the row says
+  /// (BakeOffTuning::node_maps), padded to whole doubles; read_line / write_line form theirs.
   using CellInfo = CellNodes<3, k>;
   static constexpr bool node_maps = tuning.node_maps[int(problem)];
   KOKKOS_INLINE_FUNCTION static std::size_t cell_info_bytes(int cells_per_team) {
@@ -398,9 +395,7 @@ struct BakeOffKernel {
     }
     // The vertices are read after at least one barrier (the geometry comes in the third step).
     if (args.trilinear) load_vertices(team, first, n_cells, vertices);
-    // The staged fused gather/scatter: each cell's node map once, read by the threads of its
-    // nodes after the barrier (instead of the cell's coordinates, its ownership and boundary
-    // tests again for every node).
+    // The staged fused gather/scatter: each cell's node map once, before the barrier.
     if constexpr (node_maps) {
       if (args.gathered && staged) {
         for (int c = rank; c < cpt && first + c < n_cells; c += size) infos[c] = CellInfo(args.box, cells, first + c);

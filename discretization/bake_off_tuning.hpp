@@ -38,7 +38,8 @@ struct BakeOffTuning {
   /// The staged fused gather/scatter reads each cell's node map from team scratch (formed once
   /// per cell) instead of forming it for every node, per problem. Compiled in only where set: the
   /// table's code alone cost the element kernels and the line-wise operators 3-14% where their
-  /// registers spill (h200-2026-12-03-bp-occupancy/call3).
+  /// registers spill (h200-2026-12-03-bp-occupancy/call3); read from scratch along lines it
+  /// measured 0.92-0.98x at BP3.0 (call2).
   bool node_maps[3] = {false, false, false};
 };
 
