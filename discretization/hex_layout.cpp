@@ -271,6 +271,7 @@ HexLayout<ExecSpace>::HexLayout(const HexMesh& mesh, int components, const HexDi
   } else {
     std::stable_sort(sequence.begin(), sequence.end(), [&](global_index a, global_index b) { return part[a] < part[b]; });
   }
+  step("partition and order");
   std::vector<global_index> number(n_vertices, -1);
   {
     std::vector<global_index> next(offset.begin(), offset.end() - 1);
@@ -314,7 +315,7 @@ HexLayout<ExecSpace>::HexLayout(const HexMesh& mesh, int components, const HexDi
   global_vertex_.resize(n_local);
   for (global_index i = 0; i < n_local; ++i) global_vertex_[i] = number[mesh_vertex_[i]];
 
-  step("partition and numbering");
+  step("numbering");
   // Dirichlet vertices (mesh numbering, for the local vertices only).
   dirichlet_vertex_.assign(n_local, 0);
   if (dirichlet.whole_boundary && mesh.complete_boundary) {

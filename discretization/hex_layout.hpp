@@ -127,7 +127,7 @@ class HexLayout {
   const std::vector<global_index>& global_vertex() const { return global_vertex_; }
   const std::vector<local_index>& host_cells() const { return host_cells_; }
   /// Wall-clock seconds of the constructor's steps on this rank, in order ("validity check",
-  /// "partition and numbering", "boundary vertices", "cells, materials, colours", "device copies
+  /// "partition and order", "numbering", "boundary vertices", "cells, materials, colours", "device copies
   /// and partitioner"): what the programs print as their set-up breakdown.
   const std::vector<std::pair<std::string, double>>& setup_seconds() const { return setup_seconds_; }
   const std::vector<char>& dirichlet_vertex() const { return dirichlet_vertex_; }

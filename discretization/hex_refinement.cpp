@@ -1,67 +1,19 @@
 #include "discretization/hex_refinement.hpp"
 
-#include <algorithm>
-#include <array>
-#include <cstdint>
+#include <string>
 
 #include "core/error.hpp"
 
 namespace tensormg {
 
 namespace {
-/// A sorted tuple of coarse vertices naming an edge (2) or a face (4); unused entries −1.
-using Key = std::array<global_index, 4>;
-/// The coarse cells' edges and faces, found by their keys: a list per vertex of the entities whose
-/// smallest vertex it is, stored together (CSR, each list sized by the occurrences the cells give
-/// it), so a lookup scans a few entries at its vertex's place; cells near in the mesh's numbering
-/// touch lists near in memory. (An open-addressing hash table over all keys before it spread the
-/// lookups over the whole table: the refinement took 1.4-1.8x as long on the VM, perf/README.md.)
-class EntityLists {
- public:
-  /// count(v): the number of keys with smallest vertex v that will be looked up at most (every
-  /// occurrence), over v < n_vertices.
-  template <class Count>
-  EntityLists(global_index n_vertices, Count&& count) : start_(std::size_t(n_vertices) + 1, 0) {
-    count([&](global_index v) { ++start_[std::size_t(v) + 1]; });
-    for (std::size_t v = 0; v < std::size_t(n_vertices); ++v) start_[v + 1] += start_[v];
-    end_.assign(start_.begin(), start_.end() - 1);
-    entries_.resize(std::size_t(start_.back()));
-  }
-  /// The value of key, or −1.
-  global_index find(const Key& key) const {
-    const std::size_t v = std::size_t(key[0]);
-    if (key[0] < 0 || v + 1 >= start_.size()) return -1;
-    for (global_index e = start_[v]; e < end_[v]; ++e)
-      if (matches(entries_[std::size_t(e)], key)) return entries_[std::size_t(e)].value;
-    return -1;
-  }
-  /// The value of key; if it is new, value_of_new() is called, stored with it and returned.
-  template <class NewValue>
-  global_index find_or_insert(const Key& key, NewValue&& value_of_new) {
-    const std::size_t v = std::size_t(key[0]);
-    for (global_index e = start_[v]; e < end_[v]; ++e)
-      if (matches(entries_[std::size_t(e)], key)) return entries_[std::size_t(e)].value;
-    Entry& added = entries_[std::size_t(end_[v]++)];
-    added = {{key[1], key[2], key[3]}, value_of_new()};
-    return added.value;
-  }
-
- private:
-  struct Entry {
-    global_index rest[3];  ///< the key's other entries
-    global_index value;
-  };
-  static bool matches(const Entry& e, const Key& key) {
-    return e.rest[0] == key[1] && e.rest[1] == key[2] && e.rest[2] == key[3];
-  }
-  std::vector<global_index> start_, end_;
-  std::vector<Entry> entries_;
-};
+template <class T, class MemorySpace>
+using DeviceArray = Kokkos::View<T*, MemorySpace>;
 
 /// The coarse vertices of point l = i + 3 j + 9 k of a cell's 3×3×3 lattice (index 0 and 2 the
 /// cell's sides, 1 the middle): 1 (a vertex), 2 (an edge's midpoint), 4 (a face's centre) or 8
 /// (the centre), in lexicographic corner order. Returns their number.
-int lattice_corners(const global_index* cv, int l, global_index (&corners)[8]) {
+KOKKOS_INLINE_FUNCTION int lattice_corners(const global_index* cv, int l, global_index (&corners)[8]) {
   const int i = l % 3, j = (l / 3) % 3, k = l / 9;
   int n = 0;
   for (int vz = 0; vz < 2; ++vz)
@@ -72,117 +24,318 @@ int lattice_corners(const global_index* cv, int l, global_index (&corners)[8]) {
   return n;
 }
 
-/// out[0 .. n) = vertices[0 .. n) sorted ascending (insertion sort: n ≤ 8).
-void sort_small(const global_index* vertices, int n, global_index* out) {
-  for (int i = 0; i < n; ++i) {
+/// vertices[0 .. n) sorted ascending in place (insertion sort: n ≤ 8).
+KOKKOS_INLINE_FUNCTION void sort_small(global_index* vertices, int n) {
+  for (int i = 1; i < n; ++i) {
+    const global_index x = vertices[i];
     int j = i;
-    for (; j > 0 && out[j - 1] > vertices[i]; --j) out[j] = out[j - 1];
-    out[j] = vertices[i];
+    for (; j > 0 && vertices[j - 1] > x; --j) vertices[j] = vertices[j - 1];
+    vertices[j] = x;
   }
 }
 
-/// The key of n ≤ 4 vertices: sorted, the rest −1.
-Key make_key(const global_index* vertices, int n) {
-  Key key{-1, -1, -1, -1};
-  sort_small(vertices, n, key.data());
-  return key;
+/// The refinement's device arrays and the parallel steps that share them (a struct of views, not
+/// a class with private members: CUDA lambdas may not live in private member functions).
+template <class ExecSpace>
+struct RefinementWork {
+  using memory_space = typename ExecSpace::memory_space;
+  using Policy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<global_index>>;
+  template <class T>
+  using Array = DeviceArray<T, memory_space>;
+
+  global_index n_cells = 0, n_vertices = 0;
+  Array<const global_index> cells;  ///< [cell][8]
+  Array<const double> points;       ///< [vertex][3]
+  /// Vertex → cells, ascending: cells adjacent[start[v] .. start[v + 1]).
+  Array<global_index> start, adjacent;
+  /// [cell][27]: a coarse vertex (≥ 0), or ~slot (< 0) with slot = 27 c' + l' the lattice point of
+  /// the lowest cell c' that has the same edge / face (for a cell's own new points: its own slot);
+  /// after number_new_points, a cell's own new points hold their fine vertex.
+  Array<global_index> lattice;
+
+  /// The lowest cell that has the vertices set[0 .. n) as one of its edges (n = 2) or faces (n = 4),
+  /// as the slot 27 c + l of that edge's / face's lattice point in it; −1 if no cell has them.
+  KOKKOS_INLINE_FUNCTION global_index owner_slot(const global_index* set, int n) const {
+    for (int i = 0; i < n; ++i)
+      if (set[i] < 0 || set[i] >= n_vertices) return -1;
+    for (global_index e = start(set[0]); e < start(set[0] + 1); ++e) {  // ascending: the first match
+      const global_index c = adjacent(e);
+      int local[4];
+      bool all = true;
+      for (int i = 0; i < n && all; ++i) {
+        local[i] = -1;
+        for (int v = 0; v < 8; ++v)
+          if (cells(8 * c + v) == set[i]) local[i] = v;
+        all = local[i] >= 0;
+        for (int j = 0; j < i && all; ++j) all = local[j] != local[i];
+      }
+      if (!all) continue;
+      // An edge varies along one reference direction, a face along two; the lattice index is 1 along
+      // those and 0 or 2 (the side) along the others.
+      int varying = 0, l = 0;
+      for (int d = 0, stride = 1; d < 3; ++d, stride *= 3) {
+        const int bit = (local[0] >> d) & 1;
+        bool same = true;
+        for (int i = 1; i < n; ++i) same = same && ((local[i] >> d) & 1) == bit;
+        varying += same ? 0 : 1;
+        l += (same ? 2 * bit : 1) * stride;
+      }
+      if (varying == (n == 2 ? 1 : 2)) return 27 * c + l;
+    }
+    return -1;
+  }
+};
+
+/// Exclusive prefix sums of counts[0 .. n) into offsets[0 .. n] (offsets[n]: the total).
+template <class ExecSpace, class Counts, class Offsets>
+global_index exclusive_scan(const char* name, global_index n, const Counts& counts, const Offsets& offsets) {
+  global_index total = 0;
+  Kokkos::parallel_scan(
+      name, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<global_index>>(0, n + 1),
+      KOKKOS_LAMBDA(global_index i, global_index & update, const bool final) {
+        const global_index value = i < n ? global_index(counts(i)) : 0;
+        if (final) offsets(i) = update;
+        update += value;
+      },
+      total);
+  return total;
+}
+
+/// Where the memory space is the host's, the vectors themselves (no copy); else device copies.
+template <class MemorySpace>
+constexpr bool on_host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemorySpace>::accessible;
+
+template <class T, class MemorySpace>
+DeviceArray<const T, MemorySpace> input_array(const std::vector<T>& host, const std::string& name) {
+  if constexpr (on_host<MemorySpace>) {
+    return DeviceArray<const T, MemorySpace>(host.data(), host.size());
+  } else {
+    DeviceArray<T, MemorySpace> d(Kokkos::view_alloc(Kokkos::WithoutInitializing, "tensormg::hex_refinement::" + name),
+                                  host.size());
+    Kokkos::deep_copy(d, Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(host.data(), host.size()));
+    return d;
+  }
+}
+
+/// An array of n entries the kernels fill, handed to `host` by output_done: on the host the vector's
+/// own storage (sized here), else a device array copied into it then (every entry is written, so
+/// neither is initialised first beyond std::vector's zeros).
+template <class T, class MemorySpace>
+DeviceArray<T, MemorySpace> output_array(std::vector<T>& host, global_index n, const char* name) {
+  if constexpr (on_host<MemorySpace>) {
+    host.resize(std::size_t(n));
+    return DeviceArray<T, MemorySpace>(host.data(), host.size());
+  } else {
+    return DeviceArray<T, MemorySpace>(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("tensormg::hex_refinement::") + name), n);
+  }
+}
+template <class T, class MemorySpace>
+void output_done(std::vector<T>& host, const DeviceArray<T, MemorySpace>& device) {
+  if constexpr (!on_host<MemorySpace>) {
+    host.resize(device.extent(0));
+    Kokkos::deep_copy(Kokkos::View<T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(host.data(), host.size()), device);
+  }
 }
 }  // namespace
 
+double refinement_device_bytes(global_index n_cells, global_index n_vertices) {
+  const double c = double(n_cells), v = double(n_vertices);
+  // Coarse cells and points; start and fill; adjacency; lattice; two counts and two offsets;
+  // fine cells, tags, points (about 8 vertices per coarse cell more); stencils (about 26 entries
+  // per coarse cell: 1, 2, 4, 8 for the vertex, 3 edges, 3 faces, the centre).
+  return 8 * (8 * c + 3 * v) + 8 * 2 * v + 8 * 8 * c + 8 * 27 * c + 4 * 8 * c + 8 * 64 * c + 4 * 8 * c +
+         8 * 3 * (v + 7 * c) + 8 * (v + 7 * c) + 16 * (v + 26 * c);
+}
+
+template <class ExecSpace>
 HexRefinement refine_hex_mesh(const HexMesh& coarse) {
+  using Work = RefinementWork<ExecSpace>;
+  using Policy = typename Work::Policy;
+  using memory_space = typename Work::memory_space;
   const global_index n_cells = coarse.n_cells(), n_coarse_vertices = coarse.n_vertices();
-  TENSORMG_CHECK(double(n_cells) * 8 < 4.6e18 && double(n_coarse_vertices) + 19.0 * double(n_cells) < 4.6e18,
+  TENSORMG_CHECK(double(n_cells) * 64 < 4.6e18 && double(n_coarse_vertices) + 19.0 * double(n_cells) < 4.6e18,
                  "refining " << n_cells << " cells would give more than 2^62 cells or vertices");
+  Work w;
+  w.n_cells = n_cells;
+  w.n_vertices = n_coarse_vertices;
+  w.cells = input_array<global_index, memory_space>(coarse.cells, "cells");
+  w.points = input_array<double, memory_space>(coarse.points, "points");
+
+  // Vertex → cell lists: counted, summed, filled in any order, then each list sorted.
+  {
+    typename Work::template Array<global_index> count("tensormg::hex_refinement::count", n_coarse_vertices);
+    const auto cells = w.cells;
+    Kokkos::parallel_for(
+        "tensormg::hex_refinement::count", Policy(0, 8 * n_cells),
+        KOKKOS_LAMBDA(global_index i) { Kokkos::atomic_increment(&count(cells(i))); });
+    w.start = typename Work::template Array<global_index>("tensormg::hex_refinement::start", n_coarse_vertices + 1);
+    const global_index entries = exclusive_scan<ExecSpace>("tensormg::hex_refinement::start", n_coarse_vertices, count, w.start);
+    w.adjacent = typename Work::template Array<global_index>(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "tensormg::hex_refinement::adjacent"), entries);
+    Kokkos::deep_copy(count, 0);
+    const auto start = w.start;
+    const auto adjacent = w.adjacent;
+    Kokkos::parallel_for(
+        "tensormg::hex_refinement::fill", Policy(0, 8 * n_cells), KOKKOS_LAMBDA(global_index i) {
+          const global_index v = cells(i);
+          adjacent(start(v) + Kokkos::atomic_fetch_add(&count(v), global_index(1))) = i / 8;
+        });
+    Kokkos::parallel_for(
+        "tensormg::hex_refinement::sort_lists", Policy(0, n_coarse_vertices), KOKKOS_LAMBDA(global_index v) {
+          for (global_index e = start(v) + 1; e < start(v + 1); ++e) {
+            const global_index x = adjacent(e);
+            global_index j = e;
+            for (; j > start(v) && adjacent(j - 1) > x; --j) adjacent(j) = adjacent(j - 1);
+            adjacent(j) = x;
+          }
+        });
+  }
+
+  // Each lattice point's owner; per cell the new vertices it owns and their stencil entries.
+  w.lattice = typename Work::template Array<global_index>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "tensormg::hex_refinement::lattice"), 27 * n_cells);
+  typename Work::template Array<int> new_count(Kokkos::view_alloc(Kokkos::WithoutInitializing, "tensormg::hex_refinement::new_count"), n_cells),
+      entry_count(Kokkos::view_alloc(Kokkos::WithoutInitializing, "tensormg::hex_refinement::entry_count"), n_cells);
+  Kokkos::parallel_for(
+      "tensormg::hex_refinement::owners", Policy(0, n_cells), KOKKOS_LAMBDA(global_index c) {
+        global_index cv[8];
+        for (int v = 0; v < 8; ++v) cv[v] = w.cells(8 * c + v);
+        int n_new = 0, n_entries = 0;
+        for (int l = 0; l < 27; ++l) {
+          global_index corners[8];
+          const int n = lattice_corners(cv, l, corners);
+          if (n == 1) {
+            w.lattice(27 * c + l) = corners[0];
+            continue;
+          }
+          const global_index own = 27 * c + l, slot = n == 8 ? own : w.owner_slot(corners, n);
+          w.lattice(27 * c + l) = ~slot;  // slot ≥ 0: c itself has the edge / face
+          if (slot == own) ++n_new, n_entries += n;
+        }
+        new_count(c) = n_new;
+        entry_count(c) = n_entries;
+      });
+  typename Work::template Array<global_index> new_offset(Kokkos::view_alloc(Kokkos::WithoutInitializing, "tensormg::hex_refinement::new_offset"), n_cells + 1),
+      entry_offset(Kokkos::view_alloc(Kokkos::WithoutInitializing, "tensormg::hex_refinement::entry_offset"), n_cells + 1);
+  const global_index n_new = exclusive_scan<ExecSpace>("tensormg::hex_refinement::new_offset", n_cells, new_count, new_offset);
+  const global_index n_new_entries =
+      exclusive_scan<ExecSpace>("tensormg::hex_refinement::entry_offset", n_cells, entry_count, entry_offset);
+  const global_index n_fine_vertices = n_coarse_vertices + n_new, n_entries = n_coarse_vertices + n_new_entries;
+
+  // The new vertices: coordinates and stencils, written by the cell that owns them.
+  using Index = typename Work::template Array<global_index>;
+  using Real = typename Work::template Array<double>;
   HexRefinement r;
   HexMesh& fine = r.fine;
-  // About 3 edges, 3 faces and a centre per cell, with 2, 4 and 8 stencil entries.
-  const std::size_t new_vertices = 7 * std::size_t(n_cells) + 64, new_entries = 3 * 2 + 3 * 4 + 8;
-  fine.points.reserve(3 * (std::size_t(n_coarse_vertices) + new_vertices));
-  fine.points = coarse.points;
-  // Stencils in place: coarse vertex v is fine vertex v (weight 1); new vertices append theirs.
-  r.stencil_offsets.reserve(std::size_t(n_coarse_vertices) + new_vertices + 1);
-  r.stencil_vertices.reserve(std::size_t(n_coarse_vertices) + new_entries * std::size_t(n_cells));
-  r.stencil_weights.reserve(r.stencil_vertices.capacity());
-  r.stencil_offsets.push_back(0);
-  for (global_index v = 0; v < n_coarse_vertices; ++v) {
-    r.stencil_vertices.push_back(v);
-    r.stencil_weights.push_back(1.0);
-    r.stencil_offsets.push_back(v + 1);
-  }
-  // Edge midpoints and face centres, shared between cells: found by their sorted coarse vertices,
-  // listed at their smallest vertex (every occurrence counted first).
-  EntityLists shared(n_coarse_vertices, [&](auto&& add) {
-    for (global_index c = 0; c < n_cells; ++c)
-      for (int l = 0; l < 27; ++l) {
-        global_index corners[8];
-        const int n = lattice_corners(&coarse.cells[8 * c], l, corners);
-        if (n == 2 || n == 4) add(*std::min_element(corners, corners + n));
-      }
-  });
-  const auto new_vertex = [&](const global_index* corners, int n) {
-    const global_index index = global_index(fine.points.size() / 3);
-    global_index sorted[8];
-    sort_small(corners, n, sorted);
-    const double w = 1.0 / n;
-    for (int d = 0; d < 3; ++d) {
-      double x = 0;
-      for (int i = 0; i < n; ++i) x += w * coarse.points[3 * sorted[i] + d];
-      fine.points.push_back(x);
-    }
-    for (int i = 0; i < n; ++i) {
-      r.stencil_vertices.push_back(sorted[i]);
-      r.stencil_weights.push_back(w);
-    }
-    r.stencil_offsets.push_back(global_index(r.stencil_vertices.size()));
-    return index;
-  };
-  const auto add_vertex = [&](const global_index* corners, int n) {
-    if (n > 4) return new_vertex(corners, n);  // the cell's centre: no other cell has it
-    return shared.find_or_insert(make_key(corners, n), [&] { return new_vertex(corners, n); });
-  };
-  // Filled cell by cell below (reserved, not zeroed first).
-  fine.cells.reserve(64 * std::size_t(n_cells));
-  fine.cell_tags.reserve(8 * std::size_t(n_cells));
-  for (global_index c = 0; c < n_cells; ++c) {
-    const global_index* cv = &coarse.cells[8 * c];
-    // The 3×3×3 lattice of the cell: lattice index 0 and 2 are the cell's sides, 1 the middle.
-    global_index lattice[27];
-    for (int l = 0; l < 27; ++l) {
-      global_index corners[8];
-      const int n = lattice_corners(cv, l, corners);
-      lattice[l] = n == 1 ? corners[0] : add_vertex(corners, n);
-    }
-    for (int child = 0; child < 8; ++child) {
-      const int a = child & 1, b = (child >> 1) & 1, e = (child >> 2) & 1;
-      for (int v = 0; v < 8; ++v)
-        fine.cells.push_back(lattice[(a + (v & 1)) + 3 * (b + ((v >> 1) & 1)) + 9 * (e + ((v >> 2) & 1))]);
-      fine.cell_tags.push_back(coarse.cell_tags.empty() ? 1 : coarse.cell_tags[c]);
-    }
-  }
+  const Real fine_points = output_array<double, memory_space>(fine.points, 3 * n_fine_vertices, "fine_points"),
+             weights = output_array<double, memory_space>(r.stencil_weights, n_entries, "stencil_weights");
+  const Index offsets = output_array<global_index, memory_space>(r.stencil_offsets, n_fine_vertices + 1, "stencil_offsets"),
+              stencil_vertices = output_array<global_index, memory_space>(r.stencil_vertices, n_entries, "stencil_vertices");
+  Kokkos::parallel_for(
+      "tensormg::hex_refinement::coarse_vertices", Policy(0, n_coarse_vertices + 1), KOKKOS_LAMBDA(global_index v) {
+        offsets(v) = v;  // coarse vertex v: itself, weight 1
+        if (v == n_coarse_vertices) return;
+        stencil_vertices(v) = v;
+        weights(v) = 1.0;
+        for (int d = 0; d < 3; ++d) fine_points(3 * v + d) = w.points(3 * v + d);
+      });
+  Kokkos::parallel_for(
+      "tensormg::hex_refinement::new_vertices", Policy(0, n_cells), KOKKOS_LAMBDA(global_index c) {
+        global_index cv[8];
+        for (int v = 0; v < 8; ++v) cv[v] = w.cells(8 * c + v);
+        global_index index = n_coarse_vertices + new_offset(c), entry = n_coarse_vertices + entry_offset(c);
+        for (int l = 0; l < 27; ++l) {
+          if (w.lattice(27 * c + l) != ~(27 * c + l)) continue;
+          global_index corners[8];
+          const int n = lattice_corners(cv, l, corners);
+          sort_small(corners, n);
+          const double scale = n == 2 ? 0.5 : n == 4 ? 0.25 : 0.125;
+          for (int d = 0; d < 3; ++d) {
+            double sum = 0;
+            for (int i = 0; i < n; ++i) sum += w.points(3 * corners[i] + d);
+            fine_points(3 * index + d) = sum * scale;
+          }
+          for (int i = 0; i < n; ++i) {
+            stencil_vertices(entry + i) = corners[i];
+            weights(entry + i) = scale;
+          }
+          entry += n;
+          offsets(index + 1) = entry;
+          w.lattice(27 * c + l) = index++;
+        }
+      });
+
+  // The children, each lattice point through its owner (whose entry now holds the fine vertex).
+  const Index fine_cells = output_array<global_index, memory_space>(fine.cells, 64 * n_cells, "fine_cells");
+  const auto fine_tags = output_array<int, memory_space>(fine.cell_tags, 8 * n_cells, "fine_tags");
+  const bool tagged = !coarse.cell_tags.empty();
+  const auto tags = tagged ? input_array<int, memory_space>(coarse.cell_tags, "tags") : DeviceArray<const int, memory_space>();
+  Kokkos::parallel_for(
+      "tensormg::hex_refinement::children", Policy(0, n_cells), KOKKOS_LAMBDA(global_index c) {
+        global_index lattice[27];
+        for (int l = 0; l < 27; ++l) {
+          const global_index x = w.lattice(27 * c + l);
+          lattice[l] = x >= 0 ? x : w.lattice(~x);
+        }
+        for (int child = 0; child < 8; ++child) {
+          const int a = child & 1, b = (child >> 1) & 1, e = (child >> 2) & 1;
+          for (int v = 0; v < 8; ++v)
+            fine_cells(64 * c + 8 * child + v) =
+                lattice[(a + (v & 1)) + 3 * (b + ((v >> 1) & 1)) + 9 * (e + ((v >> 2) & 1))];
+          fine_tags(8 * c + child) = tagged ? tags(c) : 1;
+        }
+      });
+
   // Boundary quadrilaterals f0 f1 f2 f3 (counter-clockwise): four children in the same orientation.
   const global_index n_faces = coarse.n_boundary_faces();
-  fine.boundary_faces.reserve(16 * std::size_t(n_faces));
-  fine.boundary_tags.reserve(4 * std::size_t(n_faces));
-  fine.complete_boundary = coarse.complete_boundary;  // every boundary face's four children
-  for (global_index f = 0; f < n_faces; ++f) {
-    const global_index* q = &coarse.boundary_faces[4 * f];
-    const auto lookup = [&](std::initializer_list<global_index> vertices) {
-      const global_index found = shared.find(make_key(vertices.begin(), int(vertices.size())));
-      TENSORMG_CHECK(found >= 0, "boundary quadrilateral " << f << " (vertices " << q[0] << " " << q[1]
-                                                                      << " " << q[2] << " " << q[3]
-                                                                      << ") is not a face of any cell");
-      return found;
-    };
-    const global_index m01 = lookup({q[0], q[1]}), m12 = lookup({q[1], q[2]}), m23 = lookup({q[2], q[3]}),
-                       m30 = lookup({q[3], q[0]}), centre = lookup({q[0], q[1], q[2], q[3]});
-    const global_index children[4][4] = {
-        {q[0], m01, centre, m30}, {m01, q[1], m12, centre}, {centre, m12, q[2], m23}, {m30, centre, m23, q[3]}};
-    for (const auto& child : children) {
-      fine.boundary_faces.insert(fine.boundary_faces.end(), child, child + 4);
-      fine.boundary_tags.push_back(coarse.boundary_tags[f]);
-    }
+  const Index fine_faces = output_array<global_index, memory_space>(fine.boundary_faces, 16 * n_faces, "fine_faces");
+  global_index first_bad = n_faces;
+  if (n_faces > 0) {
+    const auto faces = input_array<global_index, memory_space>(coarse.boundary_faces, "faces");
+    Kokkos::parallel_reduce(
+        "tensormg::hex_refinement::boundary", Policy(0, n_faces),
+        KOKKOS_LAMBDA(global_index f, global_index & bad) {
+          global_index q[4], m[5];
+          for (int i = 0; i < 4; ++i) q[i] = faces(4 * f + i);
+          for (int i = 0; i < 5; ++i) {
+            const global_index set[4] = {i < 4 ? q[i] : q[0], i < 4 ? q[(i + 1) % 4] : q[1], q[2], q[3]};
+            const global_index slot = w.owner_slot(set, i == 4 ? 4 : 2);
+            if (slot < 0) {
+              if (f < bad) bad = f;
+              return;
+            }
+            m[i] = w.lattice(slot);
+          }
+          // m: the midpoints of f0f1, f1f2, f2f3, f3f0, then the centre.
+          const global_index children[4][4] = {
+              {q[0], m[0], m[4], m[3]}, {m[0], q[1], m[1], m[4]}, {m[4], m[1], q[2], m[2]}, {m[3], m[4], m[2], q[3]}};
+          for (int child = 0; child < 4; ++child)
+            for (int i = 0; i < 4; ++i) fine_faces(16 * f + 4 * child + i) = children[child][i];
+        },
+        Kokkos::Min<global_index>(first_bad));
   }
+  if (first_bad < n_faces) {
+    const global_index* q = &coarse.boundary_faces[4 * first_bad];
+    TENSORMG_CHECK(false, "boundary quadrilateral " << first_bad << " (vertices " << q[0] << " " << q[1] << " " << q[2]
+                                                    << " " << q[3] << ") is not a face of any cell");
+  }
+
+  output_done(fine.points, fine_points);
+  output_done(fine.cells, fine_cells);
+  output_done(fine.cell_tags, fine_tags);
+  output_done(fine.boundary_faces, fine_faces);
+  fine.boundary_tags.resize(4 * std::size_t(n_faces));
+  for (global_index f = 0; f < n_faces; ++f)
+    for (int child = 0; child < 4; ++child) fine.boundary_tags[4 * f + child] = coarse.boundary_tags[f];
+  fine.complete_boundary = coarse.complete_boundary;  // every boundary face's four children
+  output_done(r.stencil_offsets, offsets);
+  output_done(r.stencil_vertices, stencil_vertices);
+  output_done(r.stencil_weights, weights);
   return r;
 }
+
+template HexRefinement refine_hex_mesh<DefaultExec>(const HexMesh&);
+TENSORMG_IF_SECOND_SPACE(template HexRefinement refine_hex_mesh<SecondaryExec>(const HexMesh&);)
 
 }  // namespace tensormg

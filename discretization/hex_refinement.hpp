@@ -8,12 +8,22 @@
 /// (multigrid/hex_hierarchy.hpp), whatever the geometry.
 ///
 /// Numbering: fine vertex v < coarse.n_vertices() is coarse vertex v; then edge midpoints, face
-/// centres and cell centres in the order the cells first reach them. Fine cell 8 c + child is the
-/// child (child & 1, (child >> 1) & 1, (child >> 2) & 1) of coarse cell c and keeps its tag; each
-/// boundary quadrilateral becomes four with its tag and orientation.
+/// centres and cell centres in the order the cells first reach them (cell by cell, each cell's
+/// 3×3×3 lattice in lexicographic order). Fine cell 8 c + child is the child (child & 1,
+/// (child >> 1) & 1, (child >> 2) & 1) of coarse cell c and keeps its tag; each boundary
+/// quadrilateral becomes four with its tag and orientation. A new vertex's coordinates are the sum
+/// of its coarse vertices in ascending order times 1/2, 1/4 or 1/8 (exact scalings: the same bits
+/// on every backend).
+///
+/// The work runs in parallel on ExecSpace (hex_refinement.cpp): an edge or face belongs to the
+/// lowest-numbered cell that has it, found through the vertex → cell lists, so the numbering above
+/// needs no sequential pass.
+
+#include <Kokkos_Core.hpp>
 
 #include <vector>
 
+#include "core/types.hpp"
 #include "discretization/hex_mesh.hpp"
 
 namespace tensormg {
@@ -29,8 +39,16 @@ struct HexRefinement {
   static global_index parent(global_index f) { return f / 8; }
 };
 
-/// The refined mesh and its stencils. Throws InputError for a boundary quadrilateral that is no
-/// face of a cell, or for a fine mesh of more than 2^62 vertices.
+/// The refined mesh and its stencils, computed on ExecSpace (the coarse mesh copied there, the
+/// result copied back). Throws InputError for a boundary quadrilateral that is no face of a cell,
+/// or for a fine mesh of more than 2^62 vertices. The coarse mesh's connectivity must have passed
+/// check_hex_mesh_connectivity.
+template <class ExecSpace = DefaultExec>
 HexRefinement refine_hex_mesh(const HexMesh& coarse);
+
+/// Device bytes refine_hex_mesh<ExecSpace> holds at its peak for a coarse mesh of n_cells cells and
+/// n_vertices vertices (the coarse mesh, the vertex → cell lists, the cells' 3×3×3 lattices, the
+/// fine mesh and the stencils), for the programs' memory check.
+double refinement_device_bytes(global_index n_cells, global_index n_vertices);
 
 }  // namespace tensormg

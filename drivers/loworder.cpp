@@ -553,6 +553,10 @@ int run(const Options& o, const HexDirichlet& dirichlet, Environment& env) {
     });
   timers["setup"].stop();
   const auto setup_times = phases.max_over_ranks(comm);
+  // The multigrid's steps, the slowest rank's time of each.
+  std::vector<std::pair<std::string, double>> multigrid_steps;
+  if (multigrid) multigrid_steps = multigrid->setup_seconds();
+  for (auto& [name, seconds] : multigrid_steps) MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, comm);
 
   SolverControl control;
   control.rtol = o.rtol;
@@ -624,6 +628,11 @@ int run(const Options& o, const HexDirichlet& dirichlet, Environment& env) {
   Json steps = Json::object();
   for (const auto& [name, seconds] : layout_steps) steps[name] = seconds;
   res["layout_steps_seconds"] = steps;
+  if (multigrid) {
+    Json mg_steps = Json::object();
+    for (const auto& [name, seconds] : multigrid_steps) mg_steps[name] = seconds;
+    res["multigrid_steps_seconds"] = mg_steps;
+  }
   res["solve_seconds"] = times.at("solve");
   res["seconds_per_iteration"] = per_iteration;
   res["operator_applications"] = applications;
@@ -669,6 +678,8 @@ int run(const Options& o, const HexDirichlet& dirichlet, Environment& env) {
       if (name == "refinement and layouts" || name == "layout")
         for (const auto& [step, seconds] : layout_steps)
           if (step != "refinement" || o.refinements > 0) std::printf("      %-20s %.4f s\n", step.c_str(), seconds);
+      if (name == "multigrid (levels, smoothers, transfers)")
+        for (const auto& [step, seconds] : multigrid_steps) std::printf("      %-20s %.4f s\n", step.c_str(), seconds);
     }
     std::printf("  %-24s %.4f s\n", "solve time", times.at("solve"));
     std::printf("  %-24s %.3e s\n", "time per iteration", per_iteration);

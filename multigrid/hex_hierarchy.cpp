@@ -37,7 +37,7 @@ HexHierarchy<ExecSpace>::HexHierarchy(const HexMesh& coarse, int refinements, in
   for (int l = 1; l <= refinements; ++l) {
     HexRefinement r;
     const auto start = std::chrono::steady_clock::now();
-    collectively(comm, [&] { r = refine_hex_mesh(*mesh); });
+    collectively(comm, [&] { r = refine_hex_mesh<ExecSpace>(*mesh); });
     refinement_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::vector<int> fine_part(std::size_t(r.fine.n_cells()));
     for (std::size_t f = 0; f < fine_part.size(); ++f) fine_part[f] = part[HexRefinement::parent(global_index(f))];

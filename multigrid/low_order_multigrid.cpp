@@ -1,5 +1,7 @@
 #include "multigrid/low_order_multigrid.hpp"
 
+#include <chrono>
+
 #include "core/error.hpp"
 #include "core/krylov.hpp"
 #include "core/profiling.hpp"
@@ -20,32 +22,49 @@ LowOrderMultigrid<ExecSpace>::LowOrderMultigrid(std::shared_ptr<const HexHierarc
     TENSORMG_CHECK(options.coarse_rtol > 0 && options.coarse_rtol < 1, "the coarse tolerance must be in (0, 1)");
     TENSORMG_CHECK(options.coarse_max_iterations >= 1, "the coarse solver needs at least one iteration");
   });
+  // The steps' wall-clock times (setup_seconds), each fenced, summed over the levels.
+  setup_seconds_ = {{"operators and vectors", 0.0}, {"smoothers", 0.0}, {"transfers", 0.0}, {"coarse solver", 0.0}};
+  const auto step = [this](int index, auto&& f) {
+    Kokkos::fence();
+    const auto start = std::chrono::steady_clock::now();
+    f();
+    Kokkos::fence();
+    setup_seconds_[index].second += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
   levels_.resize(n);
   for (int l = 0; l < n; ++l) {
     Level& level = levels_[l];
-    level.op = l == n - 1 && fine_operator ? fine_operator
-                                           : std::make_shared<const operator_type>(hierarchy->layout(l), op_options);
-    if (l < n - 1) {  // the finest level works on the caller's vectors
-      level.x = level.op->make_vector("mg_x");
-      level.b = level.op->make_vector("mg_b");
-    }
-    level.r = level.op->make_vector("mg_r");
+    step(0, [&] {
+      level.op = l == n - 1 && fine_operator ? fine_operator
+                                             : std::make_shared<const operator_type>(hierarchy->layout(l), op_options);
+      if (l < n - 1) {  // the finest level works on the caller's vectors
+        level.x = level.op->make_vector("mg_x");
+        level.b = level.op->make_vector("mg_b");
+      }
+      level.r = level.op->make_vector("mg_r");
+    });
     if (l > 0) {
-      level.smoother = std::make_unique<ChebyshevSmoother<double, ExecSpace, operator_type>>(level.op, options.smoother);
-      level.from_coarser =
-          std::make_unique<HexTransfer<ExecSpace>>(*hierarchy->layout(l - 1), *hierarchy->layout(l), hierarchy->refinement(l));
+      step(1, [&] {
+        level.smoother = std::make_unique<ChebyshevSmoother<double, ExecSpace, operator_type>>(level.op, options.smoother);
+      });
+      step(2, [&] {
+        level.from_coarser = std::make_unique<HexTransfer<ExecSpace>>(*hierarchy->layout(l - 1), *hierarchy->layout(l),
+                                                                      hierarchy->refinement(l));
+      });
     }
   }
   const bool on_host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
   const global_index dense_max =
       options.coarse_dense_max_dofs >= 0 ? options.coarse_dense_max_dofs : (on_host ? 1000 : 4000);
-  if (hierarchy->layout(0)->n_global_dofs() <= dense_max) {
-    coarse_dense_ = std::make_unique<DenseCoarseInverse<operator_type>>(*levels_[0].op, dense_max);
-  } else {
-    auto diagonal = levels_[0].op->make_vector("mg_coarse_diagonal");
-    levels_[0].op->compute_diagonal(diagonal);
-    coarse_jacobi_ = std::make_unique<JacobiPreconditioner<vector_type>>(diagonal);
-  }
+  step(3, [&] {
+    if (hierarchy->layout(0)->n_global_dofs() <= dense_max) {
+      coarse_dense_ = std::make_unique<DenseCoarseInverse<operator_type>>(*levels_[0].op, dense_max);
+    } else {
+      auto diagonal = levels_[0].op->make_vector("mg_coarse_diagonal");
+      levels_[0].op->compute_diagonal(diagonal);
+      coarse_jacobi_ = std::make_unique<JacobiPreconditioner<vector_type>>(diagonal);
+    }
+  });
 }
 
 template <class ExecSpace>

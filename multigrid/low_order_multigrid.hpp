@@ -13,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/preconditioners.hpp"
@@ -70,6 +71,10 @@ class LowOrderMultigrid {
   /// Accumulated fenced seconds per component ("smoothing", "residual", "transfer",
   /// "coarse solve") when collect_times is on.
   std::map<std::string, double> times() const { return timers_.max_over_ranks(comm_); }
+  /// Wall-clock seconds of the constructor's steps on this rank, summed over the levels and in
+  /// order ("operators and vectors", "smoothers" (Chebyshev set-up: the eigenvalue estimate),
+  /// "transfers", "coarse solver"): what the programs print as the multigrid set-up breakdown.
+  const std::vector<std::pair<std::string, double>>& setup_seconds() const { return setup_seconds_; }
   void reset_times() const { timers_ = TimerSet(); }
 
  private:
@@ -90,6 +95,7 @@ class LowOrderMultigrid {
   std::unique_ptr<DenseCoarseInverse<operator_type>> coarse_dense_;
   mutable int last_coarse_iterations_ = 0, max_coarse_iterations_ = 0;
   mutable TimerSet timers_;
+  std::vector<std::pair<std::string, double>> setup_seconds_;
 };
 
 }  // namespace tensormg

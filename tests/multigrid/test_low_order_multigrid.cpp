@@ -9,11 +9,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <string>
 
 #include "core/krylov.hpp"
 #include "core/preconditioners.hpp"
 #include "discretization/low_order_problem.hpp"
 #include "multigrid/low_order_multigrid.hpp"
+#include "tests/multigrid/hex_refinement_reference.hpp"
 #include "tests/test_spaces.hpp"
 
 namespace {
@@ -115,6 +117,74 @@ TEST(HexRefinement, RefusesABoundaryFaceThatIsNoCellFace) {
   HexMesh m = coarse_brick(1, 1, 2, 0, false);
   m.boundary_faces[0] = m.boundary_faces[0] == 0 ? 11 : 0;  // a quadrilateral through a vertex not on that face
   EXPECT_THROW(refine_hex_mesh(m), InputError);
+}
+
+// The parallel refinement on each backend gives the sequential reference's mesh and stencils bit
+// for bit: on a perturbed, renumbered brick and its refinement; with every cell's vertices listed
+// in a random one of the cube's 48 symmetries (an edge or face then sits at different lattice
+// points of its cells); with part of the boundary listed (a Gmsh file's tagged surfaces); and the
+// same refusal of a boundary quadrilateral that is no cell face.
+void expect_same_refinement(const HexRefinement& a, const HexRefinement& b, const char* what) {
+  EXPECT_EQ(a.fine.points, b.fine.points) << what;
+  EXPECT_EQ(a.fine.cells, b.fine.cells) << what;
+  EXPECT_EQ(a.fine.cell_tags, b.fine.cell_tags) << what;
+  EXPECT_EQ(a.fine.boundary_faces, b.fine.boundary_faces) << what;
+  EXPECT_EQ(a.fine.boundary_tags, b.fine.boundary_tags) << what;
+  EXPECT_EQ(a.fine.complete_boundary, b.fine.complete_boundary) << what;
+  EXPECT_EQ(a.stencil_offsets, b.stencil_offsets) << what;
+  EXPECT_EQ(a.stencil_vertices, b.stencil_vertices) << what;
+  EXPECT_EQ(a.stencil_weights, b.stencil_weights) << what;
+}
+
+TYPED_TEST(LowOrderMultigridTest, ParallelRefinementEqualsTheSequentialOne) {
+  using ExecSpace = TypeParam;
+  const HexMesh brick = coarse_brick(3, 4, 2, 0.25, true);
+  const HexRefinement once = refine_hex_mesh<ExecSpace>(brick);
+  expect_same_refinement(once, refine_hex_mesh_reference(brick), "perturbed renumbered brick");
+  expect_same_refinement(refine_hex_mesh<ExecSpace>(once.fine), refine_hex_mesh_reference(once.fine),
+                         "its refinement");
+
+  HexMesh turned = brick;
+  std::uint64_t state = 12345;
+  const auto next = [&state] { return (state = state * 6364136223846793005ULL + 1442695040888963407ULL) >> 33; };
+  for (global_index c = 0; c < turned.n_cells(); ++c) {
+    int axes[3] = {0, 1, 2};
+    for (int d = 2; d > 0; --d) std::swap(axes[d], axes[next() % (d + 1)]);
+    const int flips = int(next() % 8);
+    for (int u = 0; u < 8; ++u) {
+      int v = 0;
+      for (int d = 0; d < 3; ++d) v |= (((u >> d) & 1) ^ ((flips >> d) & 1)) << axes[d];
+      turned.cells[8 * c + u] = brick.cells[8 * c + v];
+    }
+  }
+  ASSERT_NE(turned.cells, brick.cells);
+  expect_same_refinement(refine_hex_mesh<ExecSpace>(turned), refine_hex_mesh_reference(turned),
+                         "cells in random orientations");
+
+  HexMesh partial = brick;
+  partial.boundary_faces.resize(4 * 5);
+  partial.boundary_tags.resize(5);
+  partial.complete_boundary = false;
+  partial.cell_tags.assign(partial.cells.size() / 8, 0);
+  for (std::size_t c = 0; c < partial.cell_tags.size(); ++c) partial.cell_tags[c] = int(c % 3) + 7;
+  expect_same_refinement(refine_hex_mesh<ExecSpace>(partial), refine_hex_mesh_reference(partial),
+                         "five boundary faces, three cell tags");
+
+  HexMesh bad = coarse_brick(1, 1, 2, 0, false);
+  bad.boundary_faces[4 * 3 + 1] = bad.boundary_faces[4 * 3 + 1] == 0 ? 11 : 0;
+  std::string expected, got;
+  try {
+    refine_hex_mesh_reference(bad);
+  } catch (const InputError& e) {
+    expected = e.what();
+  }
+  try {
+    refine_hex_mesh<ExecSpace>(bad);
+  } catch (const InputError& e) {
+    got = e.what();
+  }
+  EXPECT_NE(expected.find("boundary quadrilateral 3 "), std::string::npos) << expected;
+  EXPECT_EQ(got, expected);
 }
 
 // Prolongation interpolates: the coarse interpolant of a linear field becomes the fine one; the
