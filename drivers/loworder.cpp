@@ -223,6 +223,11 @@ void check_size(const Options& o, double n_cells, double n_vertices, double n_bo
   }
   if (o.op == "assembled") need.device_bytes += e.csr_bytes;
   if (o.op == "matrix-free" && o.geometry == "stored") need.device_bytes += e.geometry_bytes;
+  // The last refinement runs on the device with its own arrays (refine_hex_mesh), freed before the
+  // finest layout is built, while the coarser levels' layouts exist.
+  if (o.refinements > 0)
+    need.device_bytes = std::max(need.device_bytes, refinement_device_bytes(global_index(n_cells / 8), global_index(n_vertices / 8)) +
+                                                        e.layout_device_bytes / 7 + small_data_margin_bytes);
   if (o.op == "matrix-free" && o.scatter == "block") need.device_bytes += e.block_scatter_bytes;
   // Host: the whole mesh on every rank, the layout's host copies, the matrix assembled on the host,
   // the right-hand side, the errors and the output staged through host vectors.
