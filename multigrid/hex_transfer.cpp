@@ -1,6 +1,8 @@
 #include "multigrid/hex_transfer.hpp"
 
 #include <algorithm>
+#include <string>
+#include <vector>
 
 #include "core/error.hpp"
 #include "core/profiling.hpp"
@@ -8,20 +10,144 @@
 namespace tensormg {
 
 namespace {
-/// Host rows (offsets, columns, weights) to device views.
-template <class Rows>
-Rows to_device(const std::vector<local_index>& offsets, const std::vector<local_index>& columns,
-               const std::vector<double>& weights, const char* name) {
-  Rows r;
-  const std::string n(name);
-  r.offsets = decltype(r.offsets)("tensormg::hex_transfer::" + n + "_offsets", offsets.size());
-  r.columns = decltype(r.columns)("tensormg::hex_transfer::" + n + "_columns", columns.size());
-  r.weights = decltype(r.weights)("tensormg::hex_transfer::" + n + "_weights", weights.size());
-  using Unmanaged = Kokkos::MemoryUnmanaged;
-  Kokkos::deep_copy(r.offsets, Kokkos::View<const local_index*, Kokkos::HostSpace, Unmanaged>(offsets.data(), offsets.size()));
-  Kokkos::deep_copy(r.columns, Kokkos::View<const local_index*, Kokkos::HostSpace, Unmanaged>(columns.data(), columns.size()));
-  Kokkos::deep_copy(r.weights, Kokkos::View<const double*, Kokkos::HostSpace, Unmanaged>(weights.data(), weights.size()));
-  return r;
+template <class MemorySpace>
+struct TransferRows {
+  Kokkos::View<local_index*, MemorySpace> offsets, columns;
+  Kokkos::View<double*, MemorySpace> weights;
+};
+
+template <class T, class MemorySpace>
+Kokkos::View<const T*, MemorySpace> to_device(const std::vector<T>& host, const char* name) {
+  Kokkos::View<T*, MemorySpace> d(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("tensormg::hex_transfer::") + name),
+                                  host.size());
+  Kokkos::deep_copy(d, Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(host.data(), host.size()));
+  return d;
+}
+
+/// Exclusive prefix sums of counts[0 .. n) into offsets[0 .. n] (offsets[n]: the total).
+template <class ExecSpace, class Counts, class Offsets>
+local_index exclusive_scan(const char* name, local_index n, const Counts& counts, const Offsets& offsets) {
+  global_index total = 0;
+  Kokkos::parallel_scan(
+      name, Kokkos::RangePolicy<ExecSpace>(0, n + 1),
+      KOKKOS_LAMBDA(local_index i, global_index & update, const bool final) {
+        const global_index value = i < n ? global_index(counts(i)) : 0;
+        if (final) offsets(i) = local_index(update);
+        update += value;
+      },
+      total);
+  return local_index(total);
+}
+
+/// The prolongation's rows (owned fine vertices that are not Dirichlet: their stencils' coarse
+/// vertices that are not Dirichlet, in stencil order) and the restriction's (its transpose: per local
+/// coarse vertex the fine rows in ascending fine mesh vertex, so that a coarse row sums in an order
+/// that does not depend on the ranks), built on ExecSpace. missing: a stencil names a coarse vertex
+/// this rank does not hold.
+template <class ExecSpace>
+void build_transfer_rows(const HexLayout<ExecSpace>& coarse, const HexLayout<ExecSpace>& fine,
+                         const HexRefinement& refinement, TransferRows<typename ExecSpace::memory_space>& p,
+                         TransferRows<typename ExecSpace::memory_space>& r, bool& missing) {
+  using memory_space = typename ExecSpace::memory_space;
+  using Policy = Kokkos::RangePolicy<ExecSpace>;
+  const local_index n_fine = fine.n_owned_vertices(), n_coarse = coarse.n_local_vertices();
+  // Mesh vertex → local index on the coarse level (−1: not on this rank).
+  global_index n_coarse_mesh_vertices = 0;
+  for (const global_index v : coarse.mesh_vertex()) n_coarse_mesh_vertices = std::max(n_coarse_mesh_vertices, v + 1);
+  const auto coarse_mesh = to_device<global_index, memory_space>(coarse.mesh_vertex(), "coarse_mesh_vertex");
+  const auto fine_mesh = to_device<global_index, memory_space>(fine.mesh_vertex(), "fine_mesh_vertex");
+  const auto coarse_dirichlet = to_device<char, memory_space>(coarse.dirichlet_vertex(), "coarse_dirichlet");
+  const auto fine_dirichlet = to_device<char, memory_space>(fine.dirichlet_vertex(), "fine_dirichlet");
+  const auto stencil_offsets = to_device<global_index, memory_space>(refinement.stencil_offsets, "stencil_offsets");
+  const auto stencil_vertices = to_device<global_index, memory_space>(refinement.stencil_vertices, "stencil_vertices");
+  const auto stencil_weights = to_device<double, memory_space>(refinement.stencil_weights, "stencil_weights");
+  Kokkos::View<local_index*, memory_space> coarse_local(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "tensormg::hex_transfer::coarse_local"), n_coarse_mesh_vertices);
+  Kokkos::deep_copy(coarse_local, -1);
+  Kokkos::parallel_for(
+      "tensormg::hex_transfer::coarse_local", Policy(0, n_coarse),
+      KOKKOS_LAMBDA(local_index i) { coarse_local(coarse_mesh(i)) = i; });
+
+  // The prolongation: entries counted, summed, written.
+  const auto entry = KOKKOS_LAMBDA(global_index e, local_index & column) {
+    const global_index cv = stencil_vertices(e);
+    column = cv < n_coarse_mesh_vertices ? coarse_local(cv) : -1;
+    return column >= 0 && !coarse_dirichlet(column);  // the coarse correction is zero at Dirichlet vertices
+  };
+  Kokkos::View<local_index*, memory_space> count("tensormg::hex_transfer::count", std::max(n_fine, n_coarse));
+  int lost = 0;
+  Kokkos::parallel_reduce(
+      "tensormg::hex_transfer::count_rows", Policy(0, n_fine),
+      KOKKOS_LAMBDA(local_index i, int& any_lost) {
+        if (fine_dirichlet(i)) return;
+        const global_index v = fine_mesh(i);
+        local_index n = 0;
+        for (global_index e = stencil_offsets(v); e < stencil_offsets(v + 1); ++e) {
+          local_index column;
+          if (entry(e, column)) ++n;
+          if (column < 0) any_lost = 1;
+        }
+        count(i) = n;
+      },
+      Kokkos::Max<int>(lost));
+  missing = lost > 0;  // the reducer's identity (the lowest int) when there are no rows
+  const auto alloc = [](const char* name) {
+    return Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("tensormg::hex_transfer::") + name);
+  };
+  p.offsets = Kokkos::View<local_index*, memory_space>(alloc("prolongation_offsets"), n_fine + 1);
+  const local_index nnz = exclusive_scan<ExecSpace>("tensormg::hex_transfer::prolongation_offsets", n_fine, count, p.offsets);
+  p.columns = Kokkos::View<local_index*, memory_space>(alloc("prolongation_columns"), nnz);
+  p.weights = Kokkos::View<double*, memory_space>(alloc("prolongation_weights"), nnz);
+  const auto pr = p;
+  Kokkos::parallel_for(
+      "tensormg::hex_transfer::prolongation", Policy(0, n_fine), KOKKOS_LAMBDA(local_index i) {
+        if (fine_dirichlet(i)) return;
+        const global_index v = fine_mesh(i);
+        local_index k = pr.offsets(i);
+        for (global_index e = stencil_offsets(v); e < stencil_offsets(v + 1); ++e) {
+          local_index column;
+          if (!entry(e, column)) continue;
+          pr.columns(k) = column;
+          pr.weights(k++) = stencil_weights(e);
+        }
+      });
+
+  // The restriction: the transpose, counted per coarse vertex, filled in any order, then each row
+  // sorted by its fine rows' mesh vertices.
+  Kokkos::deep_copy(count, 0);
+  Kokkos::parallel_for(
+      "tensormg::hex_transfer::count_columns", Policy(0, nnz),
+      KOKKOS_LAMBDA(local_index e) { Kokkos::atomic_increment(&count(pr.columns(e))); });
+  r.offsets = Kokkos::View<local_index*, memory_space>(alloc("restriction_offsets"), n_coarse + 1);
+  exclusive_scan<ExecSpace>("tensormg::hex_transfer::restriction_offsets", n_coarse, count, r.offsets);
+  r.columns = Kokkos::View<local_index*, memory_space>(alloc("restriction_columns"), nnz);
+  r.weights = Kokkos::View<double*, memory_space>(alloc("restriction_weights"), nnz);
+  Kokkos::deep_copy(count, 0);
+  const auto rr = r;
+  Kokkos::parallel_for(
+      "tensormg::hex_transfer::restriction", Policy(0, n_fine), KOKKOS_LAMBDA(local_index i) {
+        for (local_index e = pr.offsets(i); e < pr.offsets(i + 1); ++e) {
+          const local_index c = pr.columns(e);
+          const local_index k = rr.offsets(c) + Kokkos::atomic_fetch_add(&count(c), local_index(1));
+          rr.columns(k) = i;
+          rr.weights(k) = pr.weights(e);
+        }
+      });
+  Kokkos::parallel_for(
+      "tensormg::hex_transfer::sort_restriction", Policy(0, n_coarse), KOKKOS_LAMBDA(local_index c) {
+        for (local_index e = rr.offsets(c) + 1; e < rr.offsets(c + 1); ++e) {
+          const local_index row = rr.columns(e);
+          const double weight = rr.weights(e);
+          const global_index key = fine_mesh(row);
+          local_index j = e;
+          for (; j > rr.offsets(c) && fine_mesh(rr.columns(j - 1)) > key; --j) {
+            rr.columns(j) = rr.columns(j - 1);
+            rr.weights(j) = rr.weights(j - 1);
+          }
+          rr.columns(j) = row;
+          rr.weights(j) = weight;
+        }
+      });
 }
 }  // namespace
 
@@ -33,60 +159,14 @@ HexTransfer<ExecSpace>::HexTransfer(const HexLayout<ExecSpace>& coarse, const He
     TENSORMG_CHECK(coarse.components() == fine.components(), "the levels of a transfer have different components");
     TENSORMG_CHECK(refinement.stencil_offsets.size() >= 1, "the transfer needs the refinement's stencils");
   });
-  // Mesh vertex → local index on the coarse level (−1: not on this rank).
-  global_index n_coarse_mesh_vertices = 0;
-  for (const global_index v : coarse.mesh_vertex()) n_coarse_mesh_vertices = std::max(n_coarse_mesh_vertices, v + 1);
-  std::vector<local_index> coarse_local(n_coarse_mesh_vertices, -1);
-  for (std::size_t i = 0; i < coarse.mesh_vertex().size(); ++i) coarse_local[coarse.mesh_vertex()[i]] = local_index(i);
-
-  const local_index n_fine = fine.n_owned_vertices(), n_coarse = coarse.n_local_vertices();
-  std::vector<local_index> p_offsets(n_fine + 1, 0), p_columns;
-  std::vector<double> p_weights;
+  TransferRows<memory_space> p, r;
   bool missing = false;
-  for (local_index i = 0; i < n_fine; ++i) {
-    if (!fine.dirichlet_vertex()[i]) {
-      const global_index v = fine.mesh_vertex()[i];
-      for (global_index e = refinement.stencil_offsets[v]; e < refinement.stencil_offsets[v + 1]; ++e) {
-        const global_index cv = refinement.stencil_vertices[e];
-        const local_index c = cv < n_coarse_mesh_vertices ? coarse_local[cv] : -1;
-        if (c < 0) {
-          missing = true;
-          continue;
-        }
-        if (coarse.dirichlet_vertex()[c]) continue;  // the coarse correction is zero there
-        p_columns.push_back(c);
-        p_weights.push_back(refinement.stencil_weights[e]);
-      }
-    }
-    p_offsets[i + 1] = local_index(p_columns.size());
-  }
+  build_transfer_rows(coarse, fine, refinement, p, r, missing);
   TENSORMG_CHECK_COLLECTIVE(fine.comm(), !missing,
                             "internal: a fine vertex interpolates a coarse vertex that is not on its rank (the "
                             "levels must be partitioned by HexHierarchy)");
-  // The transpose by counting: rows of the coarse vertices, entries in the order of the fine rows'
-  // mesh vertices, so that a coarse row sums in an order that does not depend on the ranks.
-  std::vector<local_index> r_offsets(n_coarse + 1, 0);
-  for (const local_index c : p_columns) ++r_offsets[c + 1];
-  for (local_index c = 0; c < n_coarse; ++c) r_offsets[c + 1] += r_offsets[c];
-  std::vector<local_index> r_columns(p_columns.size());
-  std::vector<double> r_weights(p_columns.size());
-  {
-    global_index n_fine_mesh_vertices = 0;
-    for (local_index i = 0; i < n_fine; ++i) n_fine_mesh_vertices = std::max(n_fine_mesh_vertices, fine.mesh_vertex()[i] + 1);
-    std::vector<local_index> row_of(n_fine_mesh_vertices, -1);  // fine mesh vertex → owned row
-    for (local_index i = 0; i < n_fine; ++i) row_of[fine.mesh_vertex()[i]] = i;
-    std::vector<local_index> next(r_offsets.begin(), r_offsets.end() - 1);
-    for (const local_index i : row_of) {
-      if (i < 0) continue;
-      for (local_index e = p_offsets[i]; e < p_offsets[i + 1]; ++e) {
-        const local_index k = next[p_columns[e]]++;
-        r_columns[k] = i;
-        r_weights[k] = p_weights[e];
-      }
-    }
-  }
-  prolongation_ = to_device<Rows>(p_offsets, p_columns, p_weights, "prolongation");
-  restriction_ = to_device<Rows>(r_offsets, r_columns, r_weights, "restriction");
+  prolongation_ = {p.offsets, p.columns, p.weights};
+  restriction_ = {r.offsets, r.columns, r.weights};
 }
 
 namespace {
