@@ -91,8 +91,11 @@ class HexLayout {
   /// ranks, or local counts that do not fit 32-bit indices.
   /// cell_rank: the rank of each mesh cell (e.g. inherited from a coarser mesh, so that the
   /// transfer between levels stays rank-local); empty: hex_partition(mesh, ranks).
+  /// cell_sequence: the order of all mesh cells, grouped by rank (e.g. refined_cell_sequence of the
+  /// coarser level's); empty: hex_cell_sequence(mesh, cell ranks, ordering).
   HexLayout(const HexMesh& mesh, int components, const HexDirichlet& dirichlet, const HexMaterialOptions& material,
-            MPI_Comm comm, HexOrdering ordering = HexOrdering::morton, const std::vector<int>& cell_rank = {});
+            MPI_Comm comm, HexOrdering ordering = HexOrdering::morton, const std::vector<int>& cell_rank = {},
+            const std::vector<global_index>& cell_sequence = {});
 
   MPI_Comm comm() const { return partitioner_->comm(); }
   int components() const { return components_; }
@@ -167,6 +170,17 @@ void fill_by_global_index(const HexLayout<ExecSpace>& layout, DistributedVector<
       host(std::size_t(i) * nc + c) = static_cast<Number>(f(layout.mesh_vertex()[i] * nc + c));
   Kokkos::deep_copy(v.view(), host);
 }
+
+/// The order in which the layouts work through all mesh cells, grouped by rank (part): by part,
+/// then (morton) along a Z-order curve of the centroids, 21 bits per direction in the bounding
+/// box of the centroids, ties by cell index; or (mesh) by part in the mesh's numbering.
+std::vector<global_index> hex_cell_sequence(const HexMesh& mesh, const std::vector<int>& part, HexOrdering ordering);
+/// The order of a uniform refinement's cells (fine cell 8 c + child, hex_refinement.hpp) from the
+/// coarse order: each coarse cell's children in place of it, in child order, which is the Z order
+/// within the cell (child bits x, y, z from the lowest). A refined level of HexHierarchy takes it
+/// instead of sorting its cells again: as local as the Z-order curve, and on an aligned brick of
+/// 2^m cells per direction the same order.
+std::vector<global_index> refined_cell_sequence(const std::vector<global_index>& coarse_sequence);
 
 /// The rank of each cell: recursive coordinate bisection of the cell centroids into `parts` parts
 /// of (nearly) equal cell counts; the same on every rank.

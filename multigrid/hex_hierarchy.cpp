@@ -30,8 +30,12 @@ HexHierarchy<ExecSpace>::HexHierarchy(const HexMesh& coarse, int refinements, in
       level_material.cell_modulus = hex_cell_modulus(coarse, material);
     });
   }
-  layouts_.push_back(
-      std::make_shared<const layout_type>(coarse, components, dirichlet, level_material, comm, ordering, part));
+  // The coarse cells' order; each refinement puts a cell's children in its place (no sort per level).
+  std::vector<global_index> sequence;
+  if (refinements > 0 && ordering == HexOrdering::morton)
+    collectively(comm, [&] { sequence = hex_cell_sequence(coarse, part, ordering); });
+  layouts_.push_back(std::make_shared<const layout_type>(coarse, components, dirichlet, level_material, comm, ordering,
+                                                         part, sequence));
   const HexMesh* mesh = &coarse;
   HexMesh current;
   for (int l = 1; l <= refinements; ++l) {
@@ -46,8 +50,9 @@ HexHierarchy<ExecSpace>::HexHierarchy(const HexMesh& coarse, int refinements, in
     for (std::size_t f = 0; f < part.size(); ++f)
       fine_modulus[f] = level_material.cell_modulus[HexRefinement::parent(global_index(f))];
     level_material.cell_modulus = std::move(fine_modulus);
-    layouts_.push_back(
-        std::make_shared<const layout_type>(r.fine, components, dirichlet, level_material, comm, ordering, part));
+    if (!sequence.empty()) sequence = refined_cell_sequence(sequence);
+    layouts_.push_back(std::make_shared<const layout_type>(r.fine, components, dirichlet, level_material, comm,
+                                                           ordering, part, sequence));
     current = std::move(r.fine);
     r.fine = HexMesh{};
     mesh = &current;

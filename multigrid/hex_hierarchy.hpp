@@ -11,6 +11,9 @@
 /// Materials likewise: a layered material is decided on the coarsest cells (hex_cell_modulus) and
 /// children keep their parent's, so material interfaces follow the faces of every level (as the
 /// region tags of a real mesh do) and the coarse operators see the fine problem's materials.
+/// Order (HexOrdering::morton): the coarsest cells are sorted along the Z-order curve of their
+/// centroids, and every refinement puts a cell's 8 children, in Z order, in its place
+/// (refined_cell_sequence), so no finer level sorts its cells.
 
 #include <memory>
 #include <string>

@@ -187,6 +187,29 @@ TYPED_TEST(LowOrderMultigridTest, ParallelRefinementEqualsTheSequentialOne) {
   EXPECT_EQ(got, expected);
 }
 
+// A refined level's cell order: each coarse cell's children in its place, in child (Z) order. On an
+// aligned brick of 2^m cells per direction that is the Z order of the fine centroids itself; a
+// layout refuses an order that is no permutation of its cells.
+TYPED_TEST(LowOrderMultigridTest, RefinedCellOrderIsTheZOrderOnAnAlignedBrick) {
+  using ExecSpace = TypeParam;
+  EXPECT_EQ(refined_cell_sequence({2, 0, 1}),
+            (std::vector<global_index>{16, 17, 18, 19, 20, 21, 22, 23, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}));
+  const HexMesh coarse = coarse_brick(4, 4, 4, 0, true);
+  const HexMesh fine = refine_hex_mesh<ExecSpace>(coarse).fine;
+  const std::vector<int> coarse_part(std::size_t(coarse.n_cells()), 0), fine_part(std::size_t(fine.n_cells()), 0);
+  const auto coarse_order = hex_cell_sequence(coarse, coarse_part, HexOrdering::morton);
+  EXPECT_EQ(refined_cell_sequence(coarse_order), hex_cell_sequence(fine, fine_part, HexOrdering::morton));
+
+  std::vector<global_index> bad = coarse_order;
+  bad[5] = bad[6];
+  EXPECT_THROW(HexLayout<ExecSpace>(coarse, 1, HexDirichlet{}, HexMaterialOptions{}, MPI_COMM_SELF, HexOrdering::morton,
+                                    coarse_part, bad),
+               InputError);
+  EXPECT_THROW(HexLayout<ExecSpace>(coarse, 1, HexDirichlet{}, HexMaterialOptions{}, MPI_COMM_SELF, HexOrdering::morton,
+                                    coarse_part, std::vector<global_index>(3, 0)),
+               InputError);
+}
+
 // Prolongation interpolates: the coarse interpolant of a linear field becomes the fine one; the
 // restriction is the transpose, (R u, v) = (u, P v); Dirichlet rows are zero on both sides.
 TYPED_TEST(LowOrderMultigridTest, TransferInterpolatesAndRestrictionIsItsTranspose) {
