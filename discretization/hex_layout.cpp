@@ -438,7 +438,9 @@ HexLayout<ExecSpace>::HexLayout(const HexMesh& mesh, int components, const HexDi
   host_points_.resize(3 * std::size_t(n_local));
   for (global_index i = 0; i < n_local; ++i)
     for (int d = 0; d < 3; ++d) host_points_[3 * i + d] = mesh.points[3 * mesh_vertex_[i] + d];
-  const std::vector<double> modulus = hex_cell_modulus(mesh, material);
+  // The given per-cell moduli as they are (a hierarchy's levels give them), else by kind.
+  const std::vector<double> by_kind = material.cell_modulus.empty() ? hex_cell_modulus(mesh, material) : std::vector<double>{};
+  const std::vector<double>& modulus = material.cell_modulus.empty() ? by_kind : material.cell_modulus;
   const double nu = material.poisson_ratio;
   host_coefficient_.resize(n_local_cells);
   host_lambda_.resize(n_local_cells);
