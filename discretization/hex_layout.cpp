@@ -296,9 +296,10 @@ HexLayout<ExecSpace>::HexLayout(const HexMesh& mesh, int components, const HexDi
   // order of the first cell of their owner that touches them, so that vertices and cells near in
   // space are near in memory whatever the file's numbering; or (mesh) both as the mesh has them.
   // Cells in the order each rank works through them (cell_sequence_of), unless given.
-  const std::vector<global_index> sequence =
+  const std::vector<global_index> computed =
       cell_sequence.empty() ? cell_sequence_of(part, ordering == HexOrdering::morton ? centroid : std::vector<double>{}, ordering)
-                            : cell_sequence;
+                            : std::vector<global_index>{};
+  const std::vector<global_index>& sequence = cell_sequence.empty() ? computed : cell_sequence;
   if (!cell_sequence.empty()) {
     // A permutation of the cells, grouped by part in ascending order.
     std::vector<char> seen(n_cells, 0);
