@@ -3,6 +3,7 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "core/prefix_sum.hpp"
 
 namespace tensormg {
 
@@ -86,21 +87,6 @@ struct RefinementWork {
   }
 };
 
-/// Exclusive prefix sums of counts[0 .. n) into offsets[0 .. n] (offsets[n]: the total).
-template <class ExecSpace, class Counts, class Offsets>
-global_index exclusive_scan(const char* name, global_index n, const Counts& counts, const Offsets& offsets) {
-  global_index total = 0;
-  Kokkos::parallel_scan(
-      name, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<global_index>>(0, n + 1),
-      KOKKOS_LAMBDA(global_index i, global_index & update, const bool final) {
-        const global_index value = i < n ? global_index(counts(i)) : 0;
-        if (final) offsets(i) = update;
-        update += value;
-      },
-      total);
-  return total;
-}
-
 /// Where the memory space is the host's, the vectors themselves (no copy); else device copies.
 template <class MemorySpace>
 constexpr bool on_host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemorySpace>::accessible;
@@ -170,7 +156,7 @@ HexRefinement refine_hex_mesh(const HexMesh& coarse) {
         "tensormg::hex_refinement::count", Policy(0, 8 * n_cells),
         KOKKOS_LAMBDA(global_index i) { Kokkos::atomic_increment(&count(cells(i))); });
     w.start = typename Work::template Array<global_index>("tensormg::hex_refinement::start", n_coarse_vertices + 1);
-    const global_index entries = exclusive_scan<ExecSpace>("tensormg::hex_refinement::start", n_coarse_vertices, count, w.start);
+    const global_index entries = exclusive_prefix_sum<ExecSpace>("tensormg::hex_refinement::start", n_coarse_vertices, count, w.start);
     w.adjacent = typename Work::template Array<global_index>(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, "tensormg::hex_refinement::adjacent"), entries);
     Kokkos::deep_copy(count, 0);
@@ -218,9 +204,9 @@ HexRefinement refine_hex_mesh(const HexMesh& coarse) {
       });
   typename Work::template Array<global_index> new_offset(Kokkos::view_alloc(Kokkos::WithoutInitializing, "tensormg::hex_refinement::new_offset"), n_cells + 1),
       entry_offset(Kokkos::view_alloc(Kokkos::WithoutInitializing, "tensormg::hex_refinement::entry_offset"), n_cells + 1);
-  const global_index n_new = exclusive_scan<ExecSpace>("tensormg::hex_refinement::new_offset", n_cells, new_count, new_offset);
+  const global_index n_new = exclusive_prefix_sum<ExecSpace>("tensormg::hex_refinement::new_offset", n_cells, new_count, new_offset);
   const global_index n_new_entries =
-      exclusive_scan<ExecSpace>("tensormg::hex_refinement::entry_offset", n_cells, entry_count, entry_offset);
+      exclusive_prefix_sum<ExecSpace>("tensormg::hex_refinement::entry_offset", n_cells, entry_count, entry_offset);
   const global_index n_fine_vertices = n_coarse_vertices + n_new, n_entries = n_coarse_vertices + n_new_entries;
 
   // The new vertices: coordinates and stencils, written by the cell that owns them.

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/prefix_sum.hpp"
 #include "core/profiling.hpp"
 
 namespace tensormg {
@@ -22,21 +23,6 @@ Kokkos::View<const T*, MemorySpace> to_device(const std::vector<T>& host, const 
                                   host.size());
   Kokkos::deep_copy(d, Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(host.data(), host.size()));
   return d;
-}
-
-/// Exclusive prefix sums of counts[0 .. n) into offsets[0 .. n] (offsets[n]: the total).
-template <class ExecSpace, class Counts, class Offsets>
-local_index exclusive_scan(const char* name, local_index n, const Counts& counts, const Offsets& offsets) {
-  global_index total = 0;
-  Kokkos::parallel_scan(
-      name, Kokkos::RangePolicy<ExecSpace>(0, n + 1),
-      KOKKOS_LAMBDA(local_index i, global_index & update, const bool final) {
-        const global_index value = i < n ? global_index(counts(i)) : 0;
-        if (final) offsets(i) = local_index(update);
-        update += value;
-      },
-      total);
-  return local_index(total);
 }
 
 /// The prolongation's rows (owned fine vertices that are not Dirichlet: their stencils' coarse
@@ -95,7 +81,8 @@ void build_transfer_rows(const HexLayout<ExecSpace>& coarse, const HexLayout<Exe
     return Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("tensormg::hex_transfer::") + name);
   };
   p.offsets = Kokkos::View<local_index*, memory_space>(alloc("prolongation_offsets"), n_fine + 1);
-  const local_index nnz = exclusive_scan<ExecSpace>("tensormg::hex_transfer::prolongation_offsets", n_fine, count, p.offsets);
+  const local_index nnz =
+      local_index(exclusive_prefix_sum<ExecSpace>("tensormg::hex_transfer::prolongation_offsets", n_fine, count, p.offsets));
   p.columns = Kokkos::View<local_index*, memory_space>(alloc("prolongation_columns"), nnz);
   p.weights = Kokkos::View<double*, memory_space>(alloc("prolongation_weights"), nnz);
   const auto pr = p;
@@ -119,7 +106,7 @@ void build_transfer_rows(const HexLayout<ExecSpace>& coarse, const HexLayout<Exe
       "tensormg::hex_transfer::count_columns", Policy(0, nnz),
       KOKKOS_LAMBDA(local_index e) { Kokkos::atomic_increment(&count(pr.columns(e))); });
   r.offsets = Kokkos::View<local_index*, memory_space>(alloc("restriction_offsets"), n_coarse + 1);
-  exclusive_scan<ExecSpace>("tensormg::hex_transfer::restriction_offsets", n_coarse, count, r.offsets);
+  exclusive_prefix_sum<ExecSpace>("tensormg::hex_transfer::restriction_offsets", n_coarse, count, r.offsets);
   r.columns = Kokkos::View<local_index*, memory_space>(alloc("restriction_columns"), nnz);
   r.weights = Kokkos::View<double*, memory_space>(alloc("restriction_weights"), nnz);
   Kokkos::deep_copy(count, 0);
