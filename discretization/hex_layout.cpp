@@ -11,6 +11,7 @@
 #include "backends/device_traits.hpp"  // the partitioner's staging (DeviceTraits::halo_staging)
 #include "core/enum_names.hpp"
 #include "core/error.hpp"
+#include "core/host_vector_arrays.hpp"
 #include "discretization/trilinear.hpp"
 
 namespace tensormg {
@@ -234,6 +235,49 @@ std::vector<global_index> refined_cell_sequence(const std::vector<global_index>&
   return fine;
 }
 
+namespace {
+/// The rank's cells and points gathered from the mesh on ExecSpace (a free function: no device
+/// lambda in a constructor): host_cells [cell][8] local vertices, cells the same with a Dirichlet
+/// vertex l stored as ~l, points and host_points [vertex][3].
+template <class ExecSpace, class CellView, class PointView>
+void gather_cells_and_points(const HexMesh& mesh, const std::vector<global_index>& mesh_cell,
+                             const std::vector<global_index>& mesh_vertex, const std::vector<local_index>& local_of,
+                             const std::vector<char>& dirichlet, CellView& cells, PointView& points,
+                             std::vector<local_index>& host_cells, std::vector<double>& host_points) {
+  using memory_space = typename ExecSpace::memory_space;
+  using Policy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<global_index>>;
+  const global_index n_cells = global_index(mesh_cell.size()), n_local = global_index(mesh_vertex.size());
+  const auto all_cells = device_input<global_index, memory_space>(mesh.cells, "tensormg::hex_layout::mesh_cells");
+  const auto all_points = device_input<double, memory_space>(mesh.points, "tensormg::hex_layout::mesh_points");
+  const auto cell_of = device_input<global_index, memory_space>(mesh_cell, "tensormg::hex_layout::mesh_cell");
+  const auto vertex_of = device_input<global_index, memory_space>(mesh_vertex, "tensormg::hex_layout::mesh_vertex");
+  const auto local = device_input<local_index, memory_space>(local_of, "tensormg::hex_layout::local_of");
+  const auto constrained = device_input<char, memory_space>(dirichlet, "tensormg::hex_layout::dirichlet");
+  const auto raw = device_output<local_index, memory_space>(host_cells, 8 * n_cells, "tensormg::hex_layout::host_cells");
+  cells = CellView("tensormg::hex_layout::cells", n_cells);
+  const auto encoded = cells;
+  Kokkos::parallel_for(
+      "tensormg::hex_layout::cells", Policy(0, n_cells), KOKKOS_LAMBDA(global_index lc) {
+        for (int v = 0; v < 8; ++v) {
+          const local_index l = local(all_cells(8 * cell_of(lc) + v));
+          raw(8 * lc + v) = l;
+          encoded(lc, v) = constrained(l) ? ~l : l;
+        }
+      });
+  device_output_done(host_cells, raw);
+  points = PointView("tensormg::hex_layout::points", n_local);
+  const auto xyz = points;
+  Kokkos::parallel_for(
+      "tensormg::hex_layout::points", Policy(0, n_local), KOKKOS_LAMBDA(global_index i) {
+        for (int d = 0; d < 3; ++d) xyz(i, d) = all_points(3 * vertex_of(i) + d);
+      });
+  host_points.resize(3 * std::size_t(n_local));
+  Kokkos::deep_copy(Kokkos::View<double* [3], Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                        host_points.data(), std::size_t(n_local)),
+                    points);
+}
+}  // namespace
+
 template <class ExecSpace>
 HexLayout<ExecSpace>::HexLayout(const HexMesh& mesh, int components, const HexDirichlet& dirichlet,
                                 const HexMaterialOptions& material, MPI_Comm comm, HexOrdering ordering,
@@ -432,13 +476,9 @@ HexLayout<ExecSpace>::HexLayout(const HexMesh& mesh, int components, const HexDi
   }
 
   step("boundary vertices");
-  // Cells, points, materials on the host.
-  host_cells_.resize(8 * std::size_t(n_local_cells));
-  for (global_index lc = 0; lc < n_local_cells; ++lc)
-    for (int v = 0; v < 8; ++v) host_cells_[8 * lc + v] = local_of[mesh.cells[8 * mesh_cell_[lc] + v]];
-  host_points_.resize(3 * std::size_t(n_local));
-  for (global_index i = 0; i < n_local; ++i)
-    for (int d = 0; d < 3; ++d) host_points_[3 * i + d] = mesh.points[3 * mesh_vertex_[i] + d];
+  // Cells and points on the device and their host copies; materials on the host.
+  gather_cells_and_points<ExecSpace>(mesh, mesh_cell_, mesh_vertex_, local_of, dirichlet_vertex_, cells_, points_,
+                                     host_cells_, host_points_);
   // The given per-cell moduli as they are (a hierarchy's levels give them), else by kind.
   const std::vector<double> by_kind = material.cell_modulus.empty() ? hex_cell_modulus(mesh, material) : std::vector<double>{};
   const std::vector<double>& modulus = material.cell_modulus.empty() ? by_kind : material.cell_modulus;
@@ -480,23 +520,6 @@ HexLayout<ExecSpace>::HexLayout(const HexMesh& mesh, int components, const HexDi
   step("cells, materials, colours");
   // Device copies.
   using HU = Kokkos::MemoryUnmanaged;
-  cells_ = cell_view("tensormg::hex_layout::cells", n_local_cells);
-  {
-    auto h = Kokkos::create_mirror_view(cells_);
-    for (global_index lc = 0; lc < n_local_cells; ++lc)
-      for (int v = 0; v < 8; ++v) {
-        const local_index l = host_cells_[8 * lc + v];
-        h(lc, v) = dirichlet_vertex_[l] ? ~l : l;
-      }
-    Kokkos::deep_copy(cells_, h);
-  }
-  points_ = point_view("tensormg::hex_layout::points", n_local);
-  {
-    auto h = Kokkos::create_mirror_view(points_);
-    for (global_index i = 0; i < n_local; ++i)
-      for (int d = 0; d < 3; ++d) h(i, d) = host_points_[3 * i + d];
-    Kokkos::deep_copy(points_, h);
-  }
   const auto to_device = [&](const char* name, const auto& host, auto& view) {
     using value = typename std::decay_t<decltype(host)>::value_type;
     view = std::decay_t<decltype(view)>(std::string(name), host.size());

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "core/host_vector_arrays.hpp"
 #include "core/prefix_sum.hpp"
 
 namespace tensormg {
@@ -87,42 +88,6 @@ struct RefinementWork {
   }
 };
 
-/// Where the memory space is the host's, the vectors themselves (no copy); else device copies.
-template <class MemorySpace>
-constexpr bool on_host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemorySpace>::accessible;
-
-template <class T, class MemorySpace>
-DeviceArray<const T, MemorySpace> input_array(const std::vector<T>& host, const std::string& name) {
-  if constexpr (on_host<MemorySpace>) {
-    return DeviceArray<const T, MemorySpace>(host.data(), host.size());
-  } else {
-    DeviceArray<T, MemorySpace> d(Kokkos::view_alloc(Kokkos::WithoutInitializing, "tensormg::hex_refinement::" + name),
-                                  host.size());
-    Kokkos::deep_copy(d, Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(host.data(), host.size()));
-    return d;
-  }
-}
-
-/// An array of n entries the kernels fill, handed to `host` by output_done: on the host the vector's
-/// own storage (sized here), else a device array copied into it then (every entry is written, so
-/// neither is initialised first beyond std::vector's zeros).
-template <class T, class MemorySpace>
-DeviceArray<T, MemorySpace> output_array(std::vector<T>& host, global_index n, const char* name) {
-  if constexpr (on_host<MemorySpace>) {
-    host.resize(std::size_t(n));
-    return DeviceArray<T, MemorySpace>(host.data(), host.size());
-  } else {
-    return DeviceArray<T, MemorySpace>(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("tensormg::hex_refinement::") + name), n);
-  }
-}
-template <class T, class MemorySpace>
-void output_done(std::vector<T>& host, const DeviceArray<T, MemorySpace>& device) {
-  if constexpr (!on_host<MemorySpace>) {
-    host.resize(device.extent(0));
-    Kokkos::deep_copy(Kokkos::View<T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(host.data(), host.size()), device);
-  }
-}
 }  // namespace
 
 double refinement_device_bytes(global_index n_cells, global_index n_vertices) {
@@ -145,8 +110,8 @@ HexRefinement refine_hex_mesh(const HexMesh& coarse) {
   Work w;
   w.n_cells = n_cells;
   w.n_vertices = n_coarse_vertices;
-  w.cells = input_array<global_index, memory_space>(coarse.cells, "cells");
-  w.points = input_array<double, memory_space>(coarse.points, "points");
+  w.cells = device_input<global_index, memory_space>(coarse.cells, "tensormg::hex_refinement::cells");
+  w.points = device_input<double, memory_space>(coarse.points, "tensormg::hex_refinement::points");
 
   // Vertex → cell lists: counted, summed, filled in any order, then each list sorted.
   {
@@ -214,10 +179,10 @@ HexRefinement refine_hex_mesh(const HexMesh& coarse) {
   using Real = typename Work::template Array<double>;
   HexRefinement r;
   HexMesh& fine = r.fine;
-  const Real fine_points = output_array<double, memory_space>(fine.points, 3 * n_fine_vertices, "fine_points"),
-             weights = output_array<double, memory_space>(r.stencil_weights, n_entries, "stencil_weights");
-  const Index offsets = output_array<global_index, memory_space>(r.stencil_offsets, n_fine_vertices + 1, "stencil_offsets"),
-              stencil_vertices = output_array<global_index, memory_space>(r.stencil_vertices, n_entries, "stencil_vertices");
+  const Real fine_points = device_output<double, memory_space>(fine.points, 3 * n_fine_vertices, "tensormg::hex_refinement::fine_points"),
+             weights = device_output<double, memory_space>(r.stencil_weights, n_entries, "tensormg::hex_refinement::stencil_weights");
+  const Index offsets = device_output<global_index, memory_space>(r.stencil_offsets, n_fine_vertices + 1, "tensormg::hex_refinement::stencil_offsets"),
+              stencil_vertices = device_output<global_index, memory_space>(r.stencil_vertices, n_entries, "tensormg::hex_refinement::stencil_vertices");
   Kokkos::parallel_for(
       "tensormg::hex_refinement::coarse_vertices", Policy(0, n_coarse_vertices + 1), KOKKOS_LAMBDA(global_index v) {
         offsets(v) = v;  // coarse vertex v: itself, weight 1
@@ -253,10 +218,10 @@ HexRefinement refine_hex_mesh(const HexMesh& coarse) {
       });
 
   // The children, each lattice point through its owner (whose entry now holds the fine vertex).
-  const Index fine_cells = output_array<global_index, memory_space>(fine.cells, 64 * n_cells, "fine_cells");
-  const auto fine_tags = output_array<int, memory_space>(fine.cell_tags, 8 * n_cells, "fine_tags");
+  const Index fine_cells = device_output<global_index, memory_space>(fine.cells, 64 * n_cells, "tensormg::hex_refinement::fine_cells");
+  const auto fine_tags = device_output<int, memory_space>(fine.cell_tags, 8 * n_cells, "tensormg::hex_refinement::fine_tags");
   const bool tagged = !coarse.cell_tags.empty();
-  const auto tags = tagged ? input_array<int, memory_space>(coarse.cell_tags, "tags") : DeviceArray<const int, memory_space>();
+  const auto tags = tagged ? device_input<int, memory_space>(coarse.cell_tags, "tensormg::hex_refinement::tags") : DeviceArray<const int, memory_space>();
   Kokkos::parallel_for(
       "tensormg::hex_refinement::children", Policy(0, n_cells), KOKKOS_LAMBDA(global_index c) {
         global_index lattice[27];
@@ -275,10 +240,10 @@ HexRefinement refine_hex_mesh(const HexMesh& coarse) {
 
   // Boundary quadrilaterals f0 f1 f2 f3 (counter-clockwise): four children in the same orientation.
   const global_index n_faces = coarse.n_boundary_faces();
-  const Index fine_faces = output_array<global_index, memory_space>(fine.boundary_faces, 16 * n_faces, "fine_faces");
+  const Index fine_faces = device_output<global_index, memory_space>(fine.boundary_faces, 16 * n_faces, "tensormg::hex_refinement::fine_faces");
   global_index first_bad = n_faces;
   if (n_faces > 0) {
-    const auto faces = input_array<global_index, memory_space>(coarse.boundary_faces, "faces");
+    const auto faces = device_input<global_index, memory_space>(coarse.boundary_faces, "tensormg::hex_refinement::faces");
     Kokkos::parallel_reduce(
         "tensormg::hex_refinement::boundary", Policy(0, n_faces),
         KOKKOS_LAMBDA(global_index f, global_index & bad) {
@@ -307,17 +272,17 @@ HexRefinement refine_hex_mesh(const HexMesh& coarse) {
                                                     << " " << q[3] << ") is not a face of any cell");
   }
 
-  output_done(fine.points, fine_points);
-  output_done(fine.cells, fine_cells);
-  output_done(fine.cell_tags, fine_tags);
-  output_done(fine.boundary_faces, fine_faces);
+  device_output_done(fine.points, fine_points);
+  device_output_done(fine.cells, fine_cells);
+  device_output_done(fine.cell_tags, fine_tags);
+  device_output_done(fine.boundary_faces, fine_faces);
   fine.boundary_tags.resize(4 * std::size_t(n_faces));
   for (global_index f = 0; f < n_faces; ++f)
     for (int child = 0; child < 4; ++child) fine.boundary_tags[4 * f + child] = coarse.boundary_tags[f];
   fine.complete_boundary = coarse.complete_boundary;  // every boundary face's four children
-  output_done(r.stencil_offsets, offsets);
-  output_done(r.stencil_vertices, stencil_vertices);
-  output_done(r.stencil_weights, weights);
+  device_output_done(r.stencil_offsets, offsets);
+  device_output_done(r.stencil_vertices, stencil_vertices);
+  device_output_done(r.stencil_weights, weights);
   return r;
 }
 
