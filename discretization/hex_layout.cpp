@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <numeric>
 
 #include "backends/device_traits.hpp"  // the partitioner's staging (DeviceTraits::halo_staging)
@@ -53,36 +54,43 @@ void bisect(std::vector<global_index>& cells, std::size_t begin, std::size_t end
   bisect(cells, begin, split, first, left, centroid, part);
   bisect(cells, split, end, first + left, parts - left, centroid, part);
 }
+/// The whole mesh's connectivity [cell][8] and points [vertex][3] on ExecSpace, copied once per
+/// layout (device_input: the vectors themselves on the host) for the validity check and the gather.
+template <class ExecSpace>
+struct DeviceMesh {
+  using memory_space = typename ExecSpace::memory_space;
+  Kokkos::View<const global_index*, memory_space> cells;
+  Kokkos::View<const double*, memory_space> points;
+  explicit DeviceMesh(const HexMesh& mesh)
+      : cells(device_input<global_index, memory_space>(mesh.cells, "tensormg::hex_layout::mesh_cells")),
+        points(device_input<double, memory_space>(mesh.points, "tensormg::hex_layout::mesh_points")) {}
+};
+
 /// The first cell whose Jacobian determinant is not positive at one of the check points (n_cells:
-/// none), found in parallel on ExecSpace from copies of the mesh's points and connectivity.
+/// none), found in parallel on ExecSpace.
 template <class ExecSpace>
 struct FirstInvertedCell {
-  using memory_space = typename ExecSpace::memory_space;
-  Kokkos::View<const double**, Kokkos::LayoutRight, memory_space> points;
-  Kokkos::View<const global_index**, Kokkos::LayoutRight, memory_space> cells;
+  DeviceMesh<ExecSpace> mesh;
   KOKKOS_INLINE_FUNCTION void operator()(global_index c, global_index& first) const {
     double x[8][3];
     for (int v = 0; v < 8; ++v)
-      for (int d = 0; d < 3; ++d) x[v][d] = points(cells(c, v), d);
+      for (int d = 0; d < 3; ++d) x[v][d] = mesh.points(3 * mesh.cells(8 * c + v) + d);
     if (!trilinear_cell_valid(x) && c < first) first = c;
   }
 };
 
-/// check_hex_mesh with the determinants checked in parallel on ExecSpace (the same messages).
+/// check_hex_mesh with the determinants checked in parallel on ExecSpace (the same messages); the
+/// device copy is made after the connectivity passed.
 template <class ExecSpace>
-void check_hex_mesh_in_parallel(const HexMesh& mesh) {
+DeviceMesh<ExecSpace> check_hex_mesh_in_parallel(const HexMesh& mesh) {
   check_hex_mesh_connectivity(mesh);
-  using memory_space = typename ExecSpace::memory_space;
   const global_index n_cells = mesh.n_cells();
-  using HostPoints = Kokkos::View<const double**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
-  using HostCells = Kokkos::View<const global_index**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
-  FirstInvertedCell<ExecSpace> f;
-  f.points = Kokkos::create_mirror_view_and_copy(memory_space(), HostPoints(mesh.points.data(), mesh.n_vertices(), 3));
-  f.cells = Kokkos::create_mirror_view_and_copy(memory_space(), HostCells(mesh.cells.data(), n_cells, 8));
+  const FirstInvertedCell<ExecSpace> f{DeviceMesh<ExecSpace>(mesh)};
   global_index first = n_cells;
   Kokkos::parallel_reduce("tensormg::hex_layout::check_jacobians", Kokkos::RangePolicy<ExecSpace>(0, n_cells), f,
                           Kokkos::Min<global_index>(first));
   if (first < n_cells) check_hex_cell_jacobian(mesh, first);  // throws, naming the cell
+  return f.mesh;
 }
 }  // namespace
 
@@ -240,15 +248,15 @@ namespace {
 /// lambda in a constructor): host_cells [cell][8] local vertices, cells the same with a Dirichlet
 /// vertex l stored as ~l, points and host_points [vertex][3].
 template <class ExecSpace, class CellView, class PointView>
-void gather_cells_and_points(const HexMesh& mesh, const std::vector<global_index>& mesh_cell,
+void gather_cells_and_points(const DeviceMesh<ExecSpace>& mesh, const std::vector<global_index>& mesh_cell,
                              const std::vector<global_index>& mesh_vertex, const std::vector<local_index>& local_of,
                              const std::vector<char>& dirichlet, CellView& cells, PointView& points,
                              std::vector<local_index>& host_cells, std::vector<double>& host_points) {
   using memory_space = typename ExecSpace::memory_space;
   using Policy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<global_index>>;
   const global_index n_cells = global_index(mesh_cell.size()), n_local = global_index(mesh_vertex.size());
-  const auto all_cells = device_input<global_index, memory_space>(mesh.cells, "tensormg::hex_layout::mesh_cells");
-  const auto all_points = device_input<double, memory_space>(mesh.points, "tensormg::hex_layout::mesh_points");
+  const auto all_cells = mesh.cells;
+  const auto all_points = mesh.points;
   const auto cell_of = device_input<global_index, memory_space>(mesh_cell, "tensormg::hex_layout::mesh_cell");
   const auto vertex_of = device_input<global_index, memory_space>(mesh_vertex, "tensormg::hex_layout::mesh_vertex");
   const auto local = device_input<local_index, memory_space>(local_of, "tensormg::hex_layout::local_of");
@@ -294,9 +302,10 @@ HexLayout<ExecSpace>::HexLayout(const HexMesh& mesh, int components, const HexDi
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
+  std::unique_ptr<DeviceMesh<ExecSpace>> device_mesh;  // for the check and the gather below
   collectively(comm, [&] {
     TENSORMG_CHECK(components == 1 || components == 3, "Q1 layouts have 1 or 3 components per vertex, not " << components);
-    check_hex_mesh_in_parallel<ExecSpace>(mesh);
+    device_mesh = std::make_unique<DeviceMesh<ExecSpace>>(check_hex_mesh_in_parallel<ExecSpace>(mesh));
     TENSORMG_CHECK(mesh.n_cells() >= size, "the mesh has " << mesh.n_cells() << " cells, fewer than the " << size
                                                            << " ranks; use at most " << mesh.n_cells() << " ranks");
     TENSORMG_CHECK(material.layers >= 1, "--layers must be at least 1");
@@ -477,7 +486,7 @@ HexLayout<ExecSpace>::HexLayout(const HexMesh& mesh, int components, const HexDi
 
   step("boundary vertices");
   // Cells and points on the device and their host copies; materials on the host.
-  gather_cells_and_points<ExecSpace>(mesh, mesh_cell_, mesh_vertex_, local_of, dirichlet_vertex_, cells_, points_,
+  gather_cells_and_points<ExecSpace>(*device_mesh, mesh_cell_, mesh_vertex_, local_of, dirichlet_vertex_, cells_, points_,
                                      host_cells_, host_points_);
   // The given per-cell moduli as they are (a hierarchy's levels give them), else by kind.
   const std::vector<double> by_kind = material.cell_modulus.empty() ? hex_cell_modulus(mesh, material) : std::vector<double>{};
