@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/error.hpp"
+#include "core/host_vector_arrays.hpp"
 #include "core/profiling.hpp"
 
 namespace tensormg {
@@ -123,6 +125,43 @@ struct AssembleKernel {
         for (int m = 0; m < C; ++m)
           for (int mm = 0; mm < C; ++mm)
             Kokkos::atomic_add(&values(row_map(v[a] * C + m) + p * C + mm), K[(a * C + m) * 8 * C + b * C + mm]);
+      }
+    }
+  }
+};
+
+/// Adds every cell's element matrix into the dense matrix a of the global DoFs (vertex
+/// global(v) · C + component; rows of ghost vertices too, as partial sums), Dirichlet rows and
+/// columns left out.
+template <class ExecSpace, int C>
+struct DenseAssembleKernel {
+  using mem = typename ExecSpace::memory_space;
+  typename HexLayout<ExecSpace>::cell_view cells;
+  typename HexLayout<ExecSpace>::point_view points;
+  Kokkos::View<const double*, mem> kappa, lambda, mu;
+  Kokkos::View<const global_index*, mem> global;
+  Kokkos::View<double**, Kokkos::LayoutRight, mem> a;
+  KOKKOS_INLINE_FUNCTION void operator()(local_index c) const {
+    double x[8][3];
+    local_index v[8];
+    bool fixed[8];
+    for (int i = 0; i < 8; ++i) {
+      const local_index id = cells(c, i);
+      fixed[i] = id < 0;
+      v[i] = fixed[i] ? ~id : id;
+      for (int d = 0; d < 3; ++d) x[i][d] = points(v[i], d);
+    }
+    double K[64 * C * C];
+    element_matrix<C>(x, kappa(c), lambda(c), mu(c), K);
+    for (int i = 0; i < 8; ++i) {
+      if (fixed[i]) continue;
+      const global_index row = global(v[i]) * C;
+      for (int j = 0; j < 8; ++j) {
+        if (fixed[j]) continue;
+        const global_index column = global(v[j]) * C;
+        for (int m = 0; m < C; ++m)
+          for (int mm = 0; mm < C; ++mm)
+            Kokkos::atomic_add(&a(row + m, column + mm), K[(i * C + m) * 8 * C + j * C + mm]);
       }
     }
   }
@@ -265,7 +304,58 @@ double AssembledLowOrder<ExecSpace>::matrix_bytes() const {
          double(matrix_.numRows() + 1) * sizeof(std::int64_t);
 }
 
+template <class ExecSpace>
+Kokkos::View<double**, Kokkos::LayoutRight, typename ExecSpace::memory_space> dense_low_order_matrix(
+    const HexLayout<ExecSpace>& layout, LowOrderProblem problem, global_index max_dofs) {
+  using mem = typename ExecSpace::memory_space;
+  const int C = problem == LowOrderProblem::laplace ? 1 : 3;
+  const MPI_Comm comm = layout.comm();
+  const global_index n = layout.n_global_dofs();
+  TENSORMG_CHECK_COLLECTIVE(comm, layout.components() == C,
+                            "the dense " << to_string(problem) << " matrix needs a layout with " << C
+                                         << " components per vertex");
+  TENSORMG_CHECK_COLLECTIVE(comm, n <= max_dofs,
+                            "the dense coarse solve takes at most " << max_dofs << " DoFs, the coarse level has " << n);
+  Kokkos::View<double**, Kokkos::LayoutRight, mem> a("tensormg::dense_low_order_matrix", n, n);
+  const auto global = device_input<global_index, mem>(layout.global_vertex(), "tensormg::dense_low_order_matrix::global");
+  const Kokkos::RangePolicy<ExecSpace> cells(0, layout.n_cells());
+  if (C == 1)
+    Kokkos::parallel_for("tensormg::dense_low_order_matrix::assemble", cells,
+                         DenseAssembleKernel<ExecSpace, 1>{layout.cells(), layout.points(), layout.coefficient(),
+                                                           layout.lame_lambda(), layout.lame_mu(), global, a});
+  else
+    Kokkos::parallel_for("tensormg::dense_low_order_matrix::assemble", cells,
+                         DenseAssembleKernel<ExecSpace, 3>{layout.cells(), layout.points(), layout.coefficient(),
+                                                           layout.lame_lambda(), layout.lame_mu(), global, a});
+  // Identity rows of the owned Dirichlet DoFs (owned DoF i is global DoF first · C + i); each rank
+  // sets its own, so the sum over the ranks has them once.
+  const auto constrained = layout.constrained_dofs();
+  const global_index first = layout.first_vertex() * C;
+  Kokkos::parallel_for(
+      "tensormg::dense_low_order_matrix::dirichlet", Kokkos::RangePolicy<ExecSpace>(0, constrained.extent(0)),
+      KOKKOS_LAMBDA(local_index i) {
+        const global_index g = first + constrained(i);
+        a(g, g) = 1.0;
+      });
+  int ranks = 1;
+  MPI_Comm_size(comm, &ranks);
+  if (ranks > 1) {
+    // The ranks' cell sums added on every rank, in chunks whose counts fit an int.
+    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a);
+    const std::size_t total = std::size_t(n) * std::size_t(n), chunk = std::size_t(1) << 30;
+    for (std::size_t start = 0; start < total; start += chunk)
+      MPI_Allreduce(MPI_IN_PLACE, host.data() + start, int(std::min(chunk, total - start)), MPI_DOUBLE, MPI_SUM, comm);
+    Kokkos::deep_copy(a, host);
+  }
+  return a;
+}
+
 template class AssembledLowOrder<DefaultExec>;
 TENSORMG_IF_SECOND_SPACE(template class AssembledLowOrder<SecondaryExec>;)
+template Kokkos::View<double**, Kokkos::LayoutRight, DefaultExec::memory_space> dense_low_order_matrix<DefaultExec>(
+    const HexLayout<DefaultExec>&, LowOrderProblem, global_index);
+TENSORMG_IF_SECOND_SPACE(template Kokkos::View<double**, Kokkos::LayoutRight, SecondaryExec::memory_space>
+                             dense_low_order_matrix<SecondaryExec>(const HexLayout<SecondaryExec>&, LowOrderProblem,
+                                                                   global_index);)
 
 }  // namespace tensormg

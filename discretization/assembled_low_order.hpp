@@ -23,6 +23,15 @@ namespace tensormg {
 std::vector<double> low_order_element_matrix(LowOrderProblem problem, const double (&x)[8][3], double kappa,
                                              double lambda, double mu);
 
+/// The operator on `layout` as a dense N × N matrix (row-major, on the execution space) in the
+/// global DoF numbering (vertex `global_vertex()` · C + component), the whole matrix on every rank
+/// (each rank's cell sums added by MPI_Allreduce): element matrices as for the CRS, Dirichlet rows
+/// and columns those of the identity. What DenseCoarseInverse inverts. Collective; throws
+/// InputError when N exceeds max_dofs (checked before allocating N² values).
+template <class ExecSpace>
+Kokkos::View<double**, Kokkos::LayoutRight, typename ExecSpace::memory_space> dense_low_order_matrix(
+    const HexLayout<ExecSpace>& layout, LowOrderProblem problem, global_index max_dofs);
+
 template <class ExecSpace = DefaultExec>
 class AssembledLowOrder {
  public:

@@ -502,31 +502,7 @@ HexLayout<ExecSpace>::HexLayout(const HexMesh& mesh, int components, const HexDi
     host_mu_[lc] = e / (2 * (1 + nu));
   }
 
-  // Colours: the lowest colour none of the cell's vertices has seen yet (greedy, ≤ 64 colours).
-  std::vector<std::uint64_t> seen(n_local, 0);
-  std::vector<int> colour(n_local_cells, 0);
-  int n_colours = 0;
-  for (global_index lc = 0; lc < n_local_cells; ++lc) {
-    std::uint64_t used = 0;
-    for (int v = 0; v < 8; ++v) used |= seen[host_cells_[8 * lc + v]];
-    TENSORMG_CHECK(~used != 0, "cell " << mesh_cell_[lc] << " needs more than 64 colours: the mesh has a vertex "
-                                       << "shared by too many cells");
-    int k = 0;
-    while (used >> k & 1) ++k;
-    colour[lc] = k;
-    n_colours = std::max(n_colours, k + 1);
-    for (int v = 0; v < 8; ++v) seen[host_cells_[8 * lc + v]] |= std::uint64_t(1) << k;
-  }
-  colour_offsets_.assign(n_colours + 1, 0);
-  for (const int k : colour) ++colour_offsets_[k + 1];
-  for (int k = 0; k < n_colours; ++k) colour_offsets_[k + 1] += colour_offsets_[k];
-  std::vector<local_index> order(n_local_cells);
-  {
-    std::vector<local_index> next(colour_offsets_.begin(), colour_offsets_.end() - 1);
-    for (global_index lc = 0; lc < n_local_cells; ++lc) order[next[colour[lc]]++] = local_index(lc);
-  }
-
-  step("cells, materials, colours");
+  step("cells and materials");
   // Device copies.
   using HU = Kokkos::MemoryUnmanaged;
   const auto to_device = [&](const char* name, const auto& host, auto& view) {
@@ -537,7 +513,6 @@ HexLayout<ExecSpace>::HexLayout(const HexMesh& mesh, int components, const HexDi
   to_device("tensormg::hex_layout::coefficient", host_coefficient_, coefficient_);
   to_device("tensormg::hex_layout::lambda", host_lambda_, lambda_);
   to_device("tensormg::hex_layout::mu", host_mu_, mu_);
-  to_device("tensormg::hex_layout::cell_order", order, cell_order_);
   std::vector<local_index> constrained;
   for (local_index i = 0; i < n_owned_vertices_; ++i)
     if (dirichlet_vertex_[i])
@@ -563,7 +538,7 @@ HexLayout<ExecSpace>::HexLayout(const HexMesh& mesh, int components, const HexDi
 template <class ExecSpace>
 double HexLayout<ExecSpace>::device_bytes() const {
   return double(cells_.span()) * sizeof(local_index) + double(points_.span()) * sizeof(double) +
-         3.0 * coefficient_.span() * sizeof(double) + double(cell_order_.span() + constrained_.span()) * sizeof(local_index);
+         3.0 * coefficient_.span() * sizeof(double) + double(constrained_.span()) * sizeof(local_index);
 }
 
 HexMemoryEstimate estimate_hex_memory(global_index n_cells, global_index n_vertices, int components, int ranks) {
@@ -585,7 +560,43 @@ HexMemoryEstimate estimate_hex_memory(global_index n_cells, global_index n_verti
   return e;
 }
 
+template <class ExecSpace>
+HexColouring<ExecSpace> hex_cell_colouring(const HexLayout<ExecSpace>& layout) {
+  const auto& cells = layout.host_cells();
+  const global_index n_cells = layout.n_cells();
+  // The lowest colour none of the cell's vertices has seen yet (greedy, ≤ 64 colours).
+  std::vector<std::uint64_t> seen(layout.n_local_vertices(), 0);
+  std::vector<int> colour(n_cells, 0);
+  int n_colours = 0;
+  for (global_index lc = 0; lc < n_cells; ++lc) {
+    std::uint64_t used = 0;
+    for (int v = 0; v < 8; ++v) used |= seen[cells[8 * lc + v]];
+    TENSORMG_CHECK(~used != 0, "cell " << layout.mesh_cell()[lc] << " needs more than 64 colours: the mesh has a "
+                                       << "vertex shared by too many cells");
+    int k = 0;
+    while (used >> k & 1) ++k;
+    colour[lc] = k;
+    n_colours = std::max(n_colours, k + 1);
+    for (int v = 0; v < 8; ++v) seen[cells[8 * lc + v]] |= std::uint64_t(1) << k;
+  }
+  HexColouring<ExecSpace> c;
+  c.offsets.assign(n_colours + 1, 0);
+  for (const int k : colour) ++c.offsets[k + 1];
+  for (int k = 0; k < n_colours; ++k) c.offsets[k + 1] += c.offsets[k];
+  std::vector<local_index> order(n_cells);
+  {
+    std::vector<local_index> next(c.offsets.begin(), c.offsets.end() - 1);
+    for (global_index lc = 0; lc < n_cells; ++lc) order[next[colour[lc]]++] = local_index(lc);
+  }
+  c.order = decltype(c.order)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "tensormg::hex_colouring::order"), n_cells);
+  Kokkos::deep_copy(c.order, Kokkos::View<const local_index*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(order.data(),
+                                                                                                        order.size()));
+  return c;
+}
+
 template class HexLayout<DefaultExec>;
 TENSORMG_IF_SECOND_SPACE(template class HexLayout<SecondaryExec>;)
+template HexColouring<DefaultExec> hex_cell_colouring(const HexLayout<DefaultExec>&);
+TENSORMG_IF_SECOND_SPACE(template HexColouring<SecondaryExec> hex_cell_colouring(const HexLayout<SecondaryExec>&);)
 
 }  // namespace tensormg

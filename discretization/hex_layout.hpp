@@ -2,8 +2,8 @@
 /// @file
 /// Q1 degrees of freedom on an unstructured hexahedral mesh (paper 004): scalar (one per vertex) or
 /// vector (three per vertex, interleaved: DoF 3 v + c), the rank's cells, its vertices (owned ones
-/// first, then the ghosts its cells touch), the Dirichlet set, per-cell materials and a colouring of
-/// the cells for scatter without atomics.
+/// first, then the ghosts its cells touch), the Dirichlet set and per-cell materials; on request
+/// (hex_cell_colouring) a colouring of the cells for scatter without atomics.
 ///
 /// Distribution: every rank holds the whole HexMesh (host) and cuts it the same way, by recursive
 /// coordinate bisection of the cell centroids into as many parts as ranks; a vertex belongs to the
@@ -117,10 +117,6 @@ class HexLayout {
   const std::shared_ptr<const partitioner_type>& partitioner() const { return partitioner_; }
   /// Owned Dirichlet DoFs (local indices), for identity rows.
   const Kokkos::View<local_index*, memory_space>& constrained_dofs() const { return constrained_; }
-  /// Local cells by colour: colour c is cell_order()(colour_offsets()[c] .. colour_offsets()[c+1]);
-  /// no two cells of one colour share a vertex.
-  const Kokkos::View<local_index*, memory_space>& cell_order() const { return cell_order_; }
-  const std::vector<local_index>& colour_offsets() const { return colour_offsets_; }
 
   /// Host data: the mesh's own index of each local vertex and of each local cell, the global
   /// (rank-contiguous) index of each local vertex, the host copy of cells() without the Dirichlet
@@ -130,7 +126,7 @@ class HexLayout {
   const std::vector<global_index>& global_vertex() const { return global_vertex_; }
   const std::vector<local_index>& host_cells() const { return host_cells_; }
   /// Wall-clock seconds of the constructor's steps on this rank, in order ("validity check",
-  /// "partition and order", "numbering", "boundary vertices", "cells, materials, colours", "device copies
+  /// "partition and order", "numbering", "boundary vertices", "cells and materials", "device copies
   /// and partitioner"): what the programs print as their set-up breakdown.
   const std::vector<std::pair<std::string, double>>& setup_seconds() const { return setup_seconds_; }
   const std::vector<char>& dirichlet_vertex() const { return dirichlet_vertex_; }
@@ -139,7 +135,7 @@ class HexLayout {
   const std::vector<double>& host_lambda() const { return host_lambda_; }
   const std::vector<double>& host_mu() const { return host_mu_; }
 
-  /// Device bytes this layout holds per rank (cells, points, materials, colouring, index lists).
+  /// Device bytes this layout holds per rank (cells, points, materials, index lists).
   double device_bytes() const;
 
  private:
@@ -151,13 +147,25 @@ class HexLayout {
   point_view points_;
   Kokkos::View<double*, memory_space> coefficient_, lambda_, mu_;
   std::shared_ptr<const partitioner_type> partitioner_;
-  Kokkos::View<local_index*, memory_space> constrained_, cell_order_;
-  std::vector<local_index> colour_offsets_;
+  Kokkos::View<local_index*, memory_space> constrained_;
   std::vector<global_index> mesh_vertex_, mesh_cell_, global_vertex_;
   std::vector<local_index> host_cells_;
   std::vector<char> dirichlet_vertex_;
   std::vector<double> host_points_, host_coefficient_, host_lambda_, host_mu_;
 };
+
+/// The rank's cells by colour, no two cells of one colour sharing a vertex: colour c is
+/// order(offsets[c] .. offsets[c + 1]). Greedy on the host in the layout's cell order (each cell
+/// takes the lowest colour none of its vertices has seen; at most 64 colours, InputError beyond).
+/// Built by the operators whose scatter needs it (LowOrderScatter::coloured), not by the layout.
+template <class ExecSpace>
+struct HexColouring {
+  Kokkos::View<local_index*, typename ExecSpace::memory_space> order;
+  std::vector<local_index> offsets;
+  double device_bytes() const { return double(order.span()) * sizeof(local_index); }
+};
+template <class ExecSpace>
+HexColouring<ExecSpace> hex_cell_colouring(const HexLayout<ExecSpace>& layout);
 
 /// v(DoF) = f(index) on the owned entries, index = mesh vertex × components + component: the
 /// mesh's numbering, so the values do not depend on the rank count.

@@ -166,9 +166,10 @@ template <class ExecSpace>
 using ValueView = Kokkos::View<double*, typename ExecSpace::memory_space>;
 
 /// dst += A src by the lanes evaluation (LowOrderEvaluation::lanes, low_order_lanes.cpp), with
-/// o.lanes_per_cell threads per cell (resolved: 1, 2, 4 or 8) and o.scatter atomic or coloured.
+/// o.lanes_per_cell threads per cell (resolved: 1, 2, 4 or 8) and o.scatter atomic or coloured (in
+/// the order of `colouring`).
 template <class ExecSpace, int components, bool stored>
-void apply_lanes(const HexLayout<ExecSpace>& layout, const LowOrderOptions& o, const FactorView<ExecSpace>& factors,
-                 const ValueView<ExecSpace>& src, const ValueView<ExecSpace>& dst);
+void apply_lanes(const HexLayout<ExecSpace>& layout, const LowOrderOptions& o, const HexColouring<ExecSpace>& colouring,
+                 const FactorView<ExecSpace>& factors, const ValueView<ExecSpace>& src, const ValueView<ExecSpace>& dst);
 
 }  // namespace tensormg::low_order

@@ -205,15 +205,15 @@ struct LowOrderLaneKernel : LowOrderCellData<ExecSpace> {
 constexpr int lane_team_threads = 128;
 
 template <class ExecSpace, int components, int lanes, bool stored>
-void run_lanes(const HexLayout<ExecSpace>& layout, LowOrderScatter scatter, const FactorView<ExecSpace>& factors,
-               const ValueView<ExecSpace>& src, const ValueView<ExecSpace>& dst) {
+void run_lanes(const HexLayout<ExecSpace>& layout, LowOrderScatter scatter, const HexColouring<ExecSpace>& colouring,
+               const FactorView<ExecSpace>& factors, const ValueView<ExecSpace>& src, const ValueView<ExecSpace>& dst) {
   const char* name = components == 1 ? "tensormg::low_order::laplace_lanes" : "tensormg::low_order::elasticity_lanes";
   const auto launch = [&](auto coloured, local_index first, local_index count) {
     using Kernel = LowOrderLaneKernel<ExecSpace, components, lanes, stored, decltype(coloured)::value>;
     if (count <= 0) return;
     const int cells_per_team = lane_team_threads / lanes;
     const Kernel k{layout.cells(), layout.points(), layout.coefficient(), layout.lame_lambda(), layout.lame_mu(),
-                   factors,        layout.cell_order(), first, count, cells_per_team, src, dst};
+                   factors,        colouring.order, first, count, cells_per_team, src, dst};
     if constexpr (lanes == 1)
       Kokkos::parallel_for(name, Kokkos::RangePolicy<ExecSpace>(0, count), k);
     else
@@ -224,36 +224,36 @@ void run_lanes(const HexLayout<ExecSpace>& layout, LowOrderScatter scatter, cons
     launch(std::false_type{}, 0, layout.n_cells());
     return;
   }
-  const auto& offsets = layout.colour_offsets();
+  const auto& offsets = colouring.offsets;
   for (std::size_t colour = 0; colour + 1 < offsets.size(); ++colour)
     launch(std::true_type{}, offsets[colour], offsets[colour + 1] - offsets[colour]);
 }
 }  // namespace
 
 template <class ExecSpace, int components, bool stored>
-void apply_lanes(const HexLayout<ExecSpace>& layout, const LowOrderOptions& o, const FactorView<ExecSpace>& factors,
-                 const ValueView<ExecSpace>& src, const ValueView<ExecSpace>& dst) {
+void apply_lanes(const HexLayout<ExecSpace>& layout, const LowOrderOptions& o, const HexColouring<ExecSpace>& colouring,
+                 const FactorView<ExecSpace>& factors, const ValueView<ExecSpace>& src, const ValueView<ExecSpace>& dst) {
   const int lanes = o.lanes_per_cell;  // the constructor resolved 0
   if constexpr (DeviceTraits<ExecSpace>::has_warps) {
-    if (lanes == 8) return run_lanes<ExecSpace, components, 8, stored>(layout, o.scatter, factors, src, dst);
-    if (lanes == 4) return run_lanes<ExecSpace, components, 4, stored>(layout, o.scatter, factors, src, dst);
-    if (lanes == 2) return run_lanes<ExecSpace, components, 2, stored>(layout, o.scatter, factors, src, dst);
+    if (lanes == 8) return run_lanes<ExecSpace, components, 8, stored>(layout, o.scatter, colouring, factors, src, dst);
+    if (lanes == 4) return run_lanes<ExecSpace, components, 4, stored>(layout, o.scatter, colouring, factors, src, dst);
+    if (lanes == 2) return run_lanes<ExecSpace, components, 2, stored>(layout, o.scatter, colouring, factors, src, dst);
   }
   TENSORMG_ASSERT(lanes == 1, "lanes per cell " << lanes << " passed the operator's checks");
-  run_lanes<ExecSpace, components, 1, stored>(layout, o.scatter, factors, src, dst);
+  run_lanes<ExecSpace, components, 1, stored>(layout, o.scatter, colouring, factors, src, dst);
 }
 
-#define TENSORMG_LOW_ORDER_LANES(Exec)                                                                                \
-  template void apply_lanes<Exec, 1, false>(const HexLayout<Exec>&, const LowOrderOptions&, const FactorView<Exec>&, \
-                                            const ValueView<Exec>&, const ValueView<Exec>&);                          \
-  template void apply_lanes<Exec, 1, true>(const HexLayout<Exec>&, const LowOrderOptions&, const FactorView<Exec>&,  \
-                                           const ValueView<Exec>&, const ValueView<Exec>&);                           \
-  template void apply_lanes<Exec, 3, false>(const HexLayout<Exec>&, const LowOrderOptions&, const FactorView<Exec>&, \
-                                            const ValueView<Exec>&, const ValueView<Exec>&);                          \
-  template void apply_lanes<Exec, 3, true>(const HexLayout<Exec>&, const LowOrderOptions&, const FactorView<Exec>&,  \
-                                           const ValueView<Exec>&, const ValueView<Exec>&);
+#define TENSORMG_LOW_ORDER_LANES_ONE(Exec, C, S)                                                                  \
+  template void apply_lanes<Exec, C, S>(const HexLayout<Exec>&, const LowOrderOptions&, const HexColouring<Exec>&, \
+                                        const FactorView<Exec>&, const ValueView<Exec>&, const ValueView<Exec>&);
+#define TENSORMG_LOW_ORDER_LANES(Exec)          \
+  TENSORMG_LOW_ORDER_LANES_ONE(Exec, 1, false) \
+  TENSORMG_LOW_ORDER_LANES_ONE(Exec, 1, true)  \
+  TENSORMG_LOW_ORDER_LANES_ONE(Exec, 3, false) \
+  TENSORMG_LOW_ORDER_LANES_ONE(Exec, 3, true)
 TENSORMG_LOW_ORDER_LANES(DefaultExec)
 TENSORMG_IF_SECOND_SPACE(TENSORMG_LOW_ORDER_LANES(SecondaryExec))
 #undef TENSORMG_LOW_ORDER_LANES
+#undef TENSORMG_LOW_ORDER_LANES_ONE
 
 }  // namespace tensormg::low_order

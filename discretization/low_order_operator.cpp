@@ -387,6 +387,7 @@ LowOrderOperator<ExecSpace>::LowOrderOperator(std::shared_ptr<const HexLayout<Ex
     blocks_.incidence = to_device<std::uint16_t, memory_space>(h.incidence, "tensormg::low_order::incidence");
     blocks_.block_cells = options_.block_cells;
   }
+  if (options_.scatter == LowOrderScatter::coloured) colouring_ = hex_cell_colouring(*layout_);
   if (options_.geometry == LowOrderGeometry::stored) {
     geometry_ = decltype(geometry_)("tensormg::low_order::geometry", 80, layout_->n_cells());
     Kokkos::parallel_for("tensormg::low_order::geometry", Kokkos::RangePolicy<ExecSpace>(0, layout_->n_cells()),
@@ -397,7 +398,7 @@ LowOrderOperator<ExecSpace>::LowOrderOperator(std::shared_ptr<const HexLayout<Ex
 
 template <class ExecSpace>
 double LowOrderOperator<ExecSpace>::device_bytes() const {
-  return double(geometry_.span()) * sizeof(double) +
+  return double(geometry_.span()) * sizeof(double) + colouring_.device_bytes() +
          double(blocks_.offsets.span() + blocks_.vertices.span() + blocks_.incidence_offsets.span()) *
              sizeof(local_index) +
          double(blocks_.incidence.span()) * sizeof(std::uint16_t);
@@ -411,13 +412,14 @@ double LowOrderOperator<ExecSpace>::flops() const {
 namespace {
 template <class ExecSpace, int components, bool stored, bool factorized, bool diagonal>
 void run_cells(const HexLayout<ExecSpace>& layout, LowOrderScatter scatter, const LowOrderScatterBlocks<ExecSpace>& blocks,
-               const FactorView<ExecSpace>& factors, const ValueView<ExecSpace>& src, const ValueView<ExecSpace>& dst) {
+               const HexColouring<ExecSpace>& colouring, const FactorView<ExecSpace>& factors,
+               const ValueView<ExecSpace>& src, const ValueView<ExecSpace>& dst) {
   const char* name = components == 1 ? "tensormg::low_order::laplace" : "tensormg::low_order::elasticity";
   // The diagonal is set-up work: with the block scatter, by atomic additions.
   if (scatter == LowOrderScatter::atomic || (diagonal && scatter == LowOrderScatter::block)) {
     LowOrderCellKernel<ExecSpace, components, stored, factorized, false, diagonal> k{
         layout.cells(), layout.points(), layout.coefficient(), layout.lame_lambda(), layout.lame_mu(), factors,
-        layout.cell_order(), 0, src, dst};
+        colouring.order, 0, src, dst};
     Kokkos::parallel_for(name, Kokkos::RangePolicy<ExecSpace>(0, layout.n_cells()), k);
     return;
   }
@@ -425,7 +427,7 @@ void run_cells(const HexLayout<ExecSpace>& layout, LowOrderScatter scatter, cons
     if (scatter == LowOrderScatter::block) {
       using Kernel = LowOrderBlockKernel<ExecSpace, components, stored, factorized>;
       Kernel k{{layout.cells(), layout.points(), layout.coefficient(), layout.lame_lambda(), layout.lame_mu(), factors,
-                layout.cell_order(), 0, src, dst},
+                colouring.order, 0, src, dst},
                blocks.offsets,
                blocks.vertices,
                blocks.incidence_offsets,
@@ -441,48 +443,49 @@ void run_cells(const HexLayout<ExecSpace>& layout, LowOrderScatter scatter, cons
       return;
     }
   }
-  const auto& offsets = layout.colour_offsets();
+  const auto& offsets = colouring.offsets;
   for (std::size_t colour = 0; colour + 1 < offsets.size(); ++colour) {
     LowOrderCellKernel<ExecSpace, components, stored, factorized, true, diagonal> k{
         layout.cells(), layout.points(), layout.coefficient(), layout.lame_lambda(), layout.lame_mu(), factors,
-        layout.cell_order(), offsets[colour], src, dst};
+        colouring.order, offsets[colour], src, dst};
     Kokkos::parallel_for(name, Kokkos::RangePolicy<ExecSpace>(0, offsets[colour + 1] - offsets[colour]), k);
   }
 }
 
 template <class ExecSpace, int components, bool diagonal>
 void dispatch_variant(const HexLayout<ExecSpace>& layout, const LowOrderOptions& o, const LowOrderScatterBlocks<ExecSpace>& blocks,
-                      const FactorView<ExecSpace>& factors, const ValueView<ExecSpace>& src,
+                      const HexColouring<ExecSpace>& colouring, const FactorView<ExecSpace>& factors, const ValueView<ExecSpace>& src,
                       const ValueView<ExecSpace>& dst) {
   const bool stored = o.geometry == LowOrderGeometry::stored;
   if constexpr (!diagonal) {
     if (o.evaluation == LowOrderEvaluation::lanes) {
       if (stored)
-        apply_lanes<ExecSpace, components, true>(layout, o, factors, src, dst);
+        apply_lanes<ExecSpace, components, true>(layout, o, colouring, factors, src, dst);
       else
-        apply_lanes<ExecSpace, components, false>(layout, o, factors, src, dst);
+        apply_lanes<ExecSpace, components, false>(layout, o, colouring, factors, src, dst);
       return;
     }
   }
   // The diagonal is always formed point by point (set-up work, no factorized variant).
   const bool factorized = !diagonal && o.evaluation == LowOrderEvaluation::factorized;
   if (stored && factorized)
-    run_cells<ExecSpace, components, true, true, diagonal>(layout, o.scatter, blocks, factors, src, dst);
+    run_cells<ExecSpace, components, true, true, diagonal>(layout, o.scatter, blocks, colouring, factors, src, dst);
   else if (stored)
-    run_cells<ExecSpace, components, true, false, diagonal>(layout, o.scatter, blocks, factors, src, dst);
+    run_cells<ExecSpace, components, true, false, diagonal>(layout, o.scatter, blocks, colouring, factors, src, dst);
   else if (factorized)
-    run_cells<ExecSpace, components, false, true, diagonal>(layout, o.scatter, blocks, factors, src, dst);
+    run_cells<ExecSpace, components, false, true, diagonal>(layout, o.scatter, blocks, colouring, factors, src, dst);
   else
-    run_cells<ExecSpace, components, false, false, diagonal>(layout, o.scatter, blocks, factors, src, dst);
+    run_cells<ExecSpace, components, false, false, diagonal>(layout, o.scatter, blocks, colouring, factors, src, dst);
 }
 
 template <class ExecSpace, bool diagonal>
 void dispatch(const HexLayout<ExecSpace>& layout, const LowOrderOptions& o, const LowOrderScatterBlocks<ExecSpace>& blocks,
-              const FactorView<ExecSpace>& factors, const ValueView<ExecSpace>& src, const ValueView<ExecSpace>& dst) {
+              const HexColouring<ExecSpace>& colouring, const FactorView<ExecSpace>& factors,
+              const ValueView<ExecSpace>& src, const ValueView<ExecSpace>& dst) {
   if (o.problem == LowOrderProblem::laplace)
-    dispatch_variant<ExecSpace, 1, diagonal>(layout, o, blocks, factors, src, dst);
+    dispatch_variant<ExecSpace, 1, diagonal>(layout, o, blocks, colouring, factors, src, dst);
   else
-    dispatch_variant<ExecSpace, 3, diagonal>(layout, o, blocks, factors, src, dst);
+    dispatch_variant<ExecSpace, 3, diagonal>(layout, o, blocks, colouring, factors, src, dst);
 }
 
 /// dst(i) = value(i) for the constrained DoFs i (value = src for identity rows, 1 for the diagonal).
@@ -504,7 +507,7 @@ void LowOrderOperator<ExecSpace>::vmult(vector_type& dst, const vector_type& src
   ScopedRegion region("tensormg::low_order::vmult");
   src.update_ghosts();
   dst.fill(0.0);
-  dispatch<ExecSpace, false>(*layout_, options_, blocks_, geometry_, src.view(), dst.view());
+  dispatch<ExecSpace, false>(*layout_, options_, blocks_, colouring_, geometry_, src.view(), dst.view());
   dst.compress_add();
   set_constrained<ExecSpace>(layout_->constrained_dofs(), dst.view(), src.view(), false);
 }
@@ -512,7 +515,8 @@ void LowOrderOperator<ExecSpace>::vmult(vector_type& dst, const vector_type& src
 template <class ExecSpace>
 void LowOrderOperator<ExecSpace>::compute_diagonal(vector_type& diagonal) const {
   diagonal.fill(0.0);
-  dispatch<ExecSpace, true>(*layout_, options_, blocks_, geometry_, diagonal.view(), diagonal.view());
+  dispatch<ExecSpace, true>(*layout_, options_, blocks_, colouring_, geometry_, diagonal.view(),
+                             diagonal.view());
   diagonal.compress_add();
   set_constrained<ExecSpace>(layout_->constrained_dofs(), diagonal.view(), diagonal.view(), true);
 }

@@ -125,7 +125,7 @@ class LowOrderOperator {
   /// Flops of one vmult on this rank (cells × flops per cell).
   double flops() const;
   /// Device bytes the operator holds beyond the layout (the stored geometry, the block scatter's
-  /// vertex lists).
+  /// vertex lists, the coloured scatter's cell order).
   double device_bytes() const;
 
  private:
@@ -134,6 +134,7 @@ class LowOrderOperator {
   /// Stored variant: [point * 10 + (J⁻¹ row-major 0..8, w det J 9)][cell], cells contiguous.
   Kokkos::View<double**, Kokkos::LayoutRight, memory_space> geometry_;
   LowOrderScatterBlocks<ExecSpace> blocks_;  ///< empty unless the scatter is block
+  HexColouring<ExecSpace> colouring_;       ///< empty unless the scatter is coloured
 };
 
 }  // namespace tensormg

@@ -2,117 +2,86 @@
 
 #include <KokkosBlas2_gemv.hpp>
 
-#include <cmath>
-
 #include "core/error.hpp"
 #include "core/profiling.hpp"
+#include "discretization/assembled_low_order.hpp"
 #include "discretization/low_order_operator.hpp"
 
 namespace tensormg {
 
 namespace {
-/// One Gauss–Jordan step on the dense N × N matrix a (in place, pivot k): the pivot row scaled by
-/// 1/p, every other row reduced by its entry in column k (saved first), column k replaced by the
-/// inverse's entries. Returns false when the pivot is not positive and finite or below 1e-12 times
-/// the original diagonal entry `diagonal` (a singular matrix leaves a rounding-size pivot).
-template <class ExecSpace, class Matrix, class Column>
-bool gauss_jordan_step(const Matrix& a, const Column& column, local_index k, double diagonal) {
+/// Gauss–Jordan elimination of the dense N × N matrix a in place (no pivoting), two launches per
+/// pivot k and no host synchronisation: the pivot's column and row are saved, then every entry is
+/// updated (row k scaled by 1/p, the other rows reduced by their entry in column k, column k
+/// replaced by the inverse's entries). A pivot that is not positive and finite or below 1e-12
+/// times the original diagonal entry (a singular matrix leaves a rounding-size pivot) records its
+/// index + 1 (the first such pivot), returned at the end (the entries are meaningless then); 0:
+/// every pivot passed. A free function: no device lambda in a constructor.
+template <class ExecSpace, class Matrix>
+local_index gauss_jordan(const Matrix& a) {
+  using mem = typename ExecSpace::memory_space;
   const local_index n = local_index(a.extent(0));
-  double pivot = 0;
-  Kokkos::deep_copy(pivot, Kokkos::subview(a, k, k));
-  if (!(pivot > 1e-12 * diagonal) || !std::isfinite(pivot)) return false;
-  const double p = 1.0 / pivot;
+  Kokkos::View<double*, mem> diagonal("tensormg::dense_coarse_inverse::diagonal", n),
+      column("tensormg::dense_coarse_inverse::pivot_column", n), row("tensormg::dense_coarse_inverse::pivot_row", n);
+  Kokkos::View<local_index, mem> failed("tensormg::dense_coarse_inverse::failed");
   Kokkos::parallel_for(
-      "tensormg::dense_coarse_inverse::pivot_row", Kokkos::RangePolicy<ExecSpace>(0, n), KOKKOS_LAMBDA(local_index j) {
-        column(j) = a(j, k);
-        a(k, j) = j == k ? p : a(k, j) * p;
-      });
-  Kokkos::parallel_for(
-      "tensormg::dense_coarse_inverse::eliminate",
-      Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>({0, 0}, {n, n}), KOKKOS_LAMBDA(local_index i, local_index j) {
-        if (i == k) return;
-        const double f = column(i);
-        a(i, j) = j == k ? -f * p : a(i, j) - f * a(k, j);
-      });
-  return true;
-}
-
-/// rows(i, j) = y(i) for the owned entries i (a free function: no device lambda in a constructor).
-template <class ExecSpace, class Matrix, class Vector>
-void copy_column(const Matrix& rows, const Vector& y, local_index j) {
-  Kokkos::parallel_for(
-      "tensormg::dense_coarse_inverse::column", Kokkos::RangePolicy<ExecSpace>(0, local_index(rows.extent(0))),
-      KOKKOS_LAMBDA(local_index i) { rows(i, j) = y(i); });
-}
-
-template <class ExecSpace, class Matrix, class Vector>
-void copy_diagonal(const Matrix& a, const Vector& d) {
-  Kokkos::parallel_for(
-      "tensormg::dense_coarse_inverse::diagonal", Kokkos::RangePolicy<ExecSpace>(0, local_index(d.extent(0))),
-      KOKKOS_LAMBDA(local_index i) { d(i) = a(i, i); });
+      "tensormg::dense_coarse_inverse::diagonal", Kokkos::RangePolicy<ExecSpace>(0, n),
+      KOKKOS_LAMBDA(local_index i) { diagonal(i) = a(i, i); });
+  for (local_index k = 0; k < n; ++k) {
+    Kokkos::parallel_for(
+        "tensormg::dense_coarse_inverse::pivot", Kokkos::RangePolicy<ExecSpace>(0, n), KOKKOS_LAMBDA(local_index j) {
+          column(j) = a(j, k);
+          row(j) = a(k, j);
+          const double pivot = a(k, k);
+          // NaN and inf fail too.
+          if (j == k && !(pivot > 1e-12 * diagonal(k) && pivot <= 1.7976931348623157e308))
+            Kokkos::atomic_compare_exchange(&failed(), local_index(0), k + 1);
+        });
+    Kokkos::parallel_for(
+        "tensormg::dense_coarse_inverse::eliminate",
+        Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>({0, 0}, {n, n}), KOKKOS_LAMBDA(local_index i, local_index j) {
+          const double p = 1.0 / column(k);
+          if (i == k)
+            a(k, j) = j == k ? p : row(j) * p;
+          else
+            a(i, j) = j == k ? -column(i) * p : a(i, j) - column(i) * (row(j) * p);
+        });
+  }
+  local_index first_failed = 0;
+  Kokkos::deep_copy(first_failed, failed);
+  return first_failed;
 }
 }  // namespace
 
 template <class Operator>
 DenseCoarseInverse<Operator>::DenseCoarseInverse(const Operator& op, global_index max_dofs) {
   ScopedRegion region("tensormg::dense_coarse_inverse::setup");
-  vector_type e = op.make_vector("dense_coarse_unit"), y = op.make_vector("dense_coarse_column");
-  comm_ = e.comm();
+  const auto& layout = op.layout();
+  comm_ = layout.comm();
   int ranks = 1, rank = 0;
   MPI_Comm_size(comm_, &ranks);
   MPI_Comm_rank(comm_, &rank);
-  const int owned = int(e.n_owned());
+  const int owned = int(layout.n_owned_vertices() * layout.components());
   counts_.assign(ranks, 0);
   MPI_Allgather(&owned, 1, MPI_INT, counts_.data(), 1, MPI_INT, comm_);
   displacements_.assign(ranks + 1, 0);
   for (int r = 0; r < ranks; ++r) displacements_[r + 1] = displacements_[r] + counts_[r];
   n_ = displacements_[ranks];
-  TENSORMG_CHECK_COLLECTIVE(comm_, n_ <= max_dofs,
-                            "the dense coarse solve takes at most " << max_dofs << " DoFs, the coarse level has " << n_);
-  const global_index first = displacements_[rank];
-  const local_index n = local_index(n_);
-
-  // The rank's rows of A, column by column: A e_j.
-  Kokkos::View<double**, Kokkos::LayoutRight, memory_space> rows("tensormg::dense_coarse_inverse::rows", owned, n);
-  const auto ev = e.view();
-  const auto yv = y.view();
-  for (local_index j = 0; j < n; ++j) {
-    const bool mine = j >= first && j < first + owned;
-    if (mine) Kokkos::deep_copy(Kokkos::subview(ev, j - first), 1.0);
-    op.vmult(y, e);
-    if (mine) Kokkos::deep_copy(Kokkos::subview(ev, j - first), 0.0);
-    copy_column<execution_space>(rows, yv, j);
-  }
-  // The whole matrix on every rank.
-  Kokkos::View<double**, Kokkos::LayoutRight, memory_space> a("tensormg::dense_coarse_inverse::matrix", n, n);
-  if (ranks == 1) {
-    Kokkos::deep_copy(a, rows);
-  } else {
-    auto host_rows = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), rows);
-    auto host_a = Kokkos::create_mirror_view(a);
-    std::vector<int> counts(ranks), displacements(ranks);
-    for (int r = 0; r < ranks; ++r) counts[r] = counts_[r] * n, displacements[r] = displacements_[r] * n;
-    MPI_Allgatherv(host_rows.data(), owned * n, MPI_DOUBLE, host_a.data(), counts.data(), displacements.data(),
-                   MPI_DOUBLE, comm_);
-    Kokkos::deep_copy(a, host_a);
-  }
-  Kokkos::View<double*, memory_space> column("tensormg::dense_coarse_inverse::pivot_column", n);
-  std::vector<double> diagonal(n);
-  copy_diagonal<execution_space>(a, column);
-  Kokkos::deep_copy(Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(diagonal.data(), n), column);
-  bool positive = true;
-  for (local_index k = 0; k < n && positive; ++k)
-    positive = gauss_jordan_step<execution_space>(a, column, k, diagonal[k]);
+  // The whole matrix on every rank (n_ checked against max_dofs before it is allocated).
+  const auto a = dense_low_order_matrix(layout, op.options().problem, max_dofs);
+  const local_index failed = gauss_jordan<execution_space>(a);
   // Every rank eliminated the same matrix: the same outcome everywhere.
-  TENSORMG_CHECK(positive, "the coarse-level matrix is not positive definite (a pivot of the dense elimination is "
-                           "not positive): is the problem singular (no Dirichlet vertex on the coarse level)?");
-  inverse_ = decltype(inverse_)("tensormg::dense_coarse_inverse::inverse", owned, n);
+  TENSORMG_CHECK(failed == 0, "the coarse-level matrix is not positive definite (pivot "
+                                  << failed - 1 << " of the dense elimination is not positive): is the problem "
+                                  << "singular (no Dirichlet vertex on the coarse level)?");
+  const global_index first = displacements_[rank];
+  inverse_ = decltype(inverse_)("tensormg::dense_coarse_inverse::inverse", owned, n_);
   Kokkos::deep_copy(inverse_, Kokkos::subview(a, Kokkos::make_pair(local_index(first), local_index(first + owned)),
                                               Kokkos::ALL()));
   if (ranks > 1) {
-    gathered_ = Kokkos::View<double*, memory_space>("tensormg::dense_coarse_inverse::gathered", n);
+    gathered_ = Kokkos::View<double*, memory_space>("tensormg::dense_coarse_inverse::gathered", n_);
     host_owned_.resize(owned);
-    host_gathered_.resize(n);
+    host_gathered_.resize(n_);
   }
 }
 

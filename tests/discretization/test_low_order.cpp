@@ -243,6 +243,93 @@ TYPED_TEST(LowOrderTest, MatrixFreeEqualsAssembled) {
 
 // Rigid-body modes lie in the kernel of the pure Neumann elasticity operator (every row), and the
 // constants in that of the Laplacian; a linear field gives zero in every interior row (patch test).
+// The dense matrix of the coarse solve (dense_low_order_matrix, element matrices summed over the
+// ranks, Dirichlet rows and columns of the identity) is the operator: its product with a field
+// equals the matrix-free product, row by row, on a perturbed renumbered mesh with a partial
+// Dirichlet set, on any rank count; it refuses more DoFs than max_dofs.
+TYPED_TEST(LowOrderTest, DenseMatrixIsTheOperator) {
+  const HexMesh mesh = perturbed_brick(4, 3, 5, 0.4, true);
+  HexDirichlet dirichlet = HexDirichlet::none();
+  dirichlet.tags = {1, 6};
+  for (const auto p : both_problems) {
+    const auto layout = make_layout<TypeParam>(mesh, p, dirichlet, layered());
+    const int C = components_of(p);
+    const global_index n = layout->n_global_dofs();
+    const auto dense = dense_low_order_matrix(*layout, p, n);
+    EXPECT_THROW(dense_low_order_matrix(*layout, p, n - 1), InputError);
+    const auto a = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dense);
+    ASSERT_EQ(global_index(a.extent(0)), n);
+    // The field in the global numbering, the same on every rank.
+    std::vector<double> x_global(n, 0.0);
+    for (local_index i = 0; i < layout->n_owned_vertices(); ++i)
+      for (int m = 0; m < C; ++m)
+        x_global[std::size_t(layout->global_vertex()[i]) * C + m] = hashed_value(layout->mesh_vertex()[i], m);
+    MPI_Allreduce(MPI_IN_PLACE, x_global.data(), int(n), MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    typename LowOrderOperator<TypeParam>::vector_type x, y;
+    x.reinit(layout->partitioner());
+    y.reinit(layout->partitioner());
+    fill_hashed(*layout, x);
+    const LowOrderOperator<TypeParam> A(layout, LowOrderOptions{p});
+    A.vmult(y, x);
+    const auto mf = to_host(y);
+    std::vector<double> product(mf.size());
+    const global_index first = layout->first_vertex() * C;
+    for (std::size_t i = 0; i < product.size(); ++i) {
+      double sum = 0;
+      for (global_index j = 0; j < n; ++j) sum += a(first + global_index(i), j) * x_global[j];
+      product[i] = sum;
+    }
+    EXPECT_LE(max_difference(product, mf), 1e-12 * max_abs(mf)) << to_string(p);
+    // Symmetric, and identity rows at the Dirichlet DoFs.
+    double asymmetry = 0, scale = 0;
+    for (global_index i = 0; i < n; ++i)
+      for (global_index j = 0; j < n; ++j)
+        asymmetry = std::max(asymmetry, std::abs(a(i, j) - a(j, i))), scale = std::max(scale, std::abs(a(i, j)));
+    EXPECT_LE(asymmetry, 1e-13 * scale) << to_string(p);
+    for (local_index i = 0; i < layout->n_owned_vertices(); ++i)
+      if (layout->dirichlet_vertex()[i])
+        for (int m = 0; m < C; ++m) {
+          const global_index g = first + global_index(i) * C + m;
+          for (global_index j = 0; j < n; ++j) EXPECT_EQ(a(g, j), j == g ? 1.0 : 0.0) << g << " " << j;
+        }
+  }
+}
+
+// The coloured scatter's colouring (built by the operator, not the layout): a permutation of the
+// rank's cells in which no two cells of one colour share a vertex, no colour empty, and on a brick
+// (26 neighbours per cell) at most the greedy rule's bound of 27 colours.
+TYPED_TEST(LowOrderTest, ColouringSeparatesCellsThatShareAVertex) {
+  for (const bool renumber : {false, true}) {
+    const HexMesh mesh = perturbed_brick(5, 4, 6, renumber ? 0.3 : 0.0, renumber);
+    const auto layout = make_layout<TypeParam>(mesh, LowOrderProblem::laplace, HexDirichlet{});
+    const HexColouring<TypeParam> c = hex_cell_colouring(*layout);
+    const auto order = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), c.order);
+    ASSERT_EQ(local_index(order.extent(0)), layout->n_cells());
+    ASSERT_GE(c.offsets.size(), 2u);
+    EXPECT_EQ(c.offsets.front(), 0);
+    EXPECT_EQ(c.offsets.back(), layout->n_cells());
+    std::vector<int> seen(layout->n_cells(), 0);
+    for (local_index i = 0; i < layout->n_cells(); ++i) ++seen[order(i)];
+    EXPECT_TRUE(std::all_of(seen.begin(), seen.end(), [](int n) { return n == 1; }));
+    const auto& cells = layout->host_cells();
+    for (std::size_t k = 0; k + 1 < c.offsets.size(); ++k) {
+      EXPECT_LT(c.offsets[k], c.offsets[k + 1]) << "colour " << k << " is empty";
+      std::vector<char> used(layout->n_local_vertices(), 0);
+      for (local_index i = c.offsets[k]; i < c.offsets[k + 1]; ++i)
+        for (int a = 0; a < 8; ++a) {
+          const local_index v = cells[8 * std::size_t(order(i)) + a];
+          EXPECT_FALSE(used[v]) << "colour " << k << ": vertex " << v << " in two cells";
+          used[v] = 1;
+        }
+    }
+    EXPECT_LE(c.offsets.size() - 1, 27u);
+    // The operators hold it only for the coloured scatter.
+    const LowOrderOperator<TypeParam> atomic(layout, LowOrderOptions{}),
+        coloured(layout, LowOrderOptions{LowOrderProblem::laplace, LowOrderGeometry::on_the_fly, LowOrderScatter::coloured});
+    EXPECT_EQ(coloured.device_bytes() - atomic.device_bytes(), c.device_bytes());
+  }
+}
+
 TYPED_TEST(LowOrderTest, RigidBodyModesAndLinearFieldsPassThePatchTest) {
   const HexMesh mesh = perturbed_brick(4, 5, 3, 0.5, true);
   for (const auto p : both_problems) {
