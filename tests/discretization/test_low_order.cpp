@@ -295,6 +295,73 @@ TYPED_TEST(LowOrderTest, DenseMatrixIsTheOperator) {
   }
 }
 
+// The layout's vertex numbering, computed in parallel (first reach by atomic minima, prefix sums),
+// equals the sequential rule it replaced (the library's code until 2026-12-03): a vertex belongs to
+// the lowest part among its cells; morton: numbered as the cell sequence first reaches it within
+// its owner's cells, mesh: by mesh index within its owner; the rank's vertices are its owned ones
+// by number, then its ghosts by number. Both orderings, computed and given partitions and orders,
+// on any rank count.
+TYPED_TEST(LowOrderTest, LayoutNumberingEqualsTheSequentialOne) {
+  int size = 1, rank = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  const HexMesh mesh = perturbed_brick(5, 4, 6, 0.3, true);
+  const global_index n_vertices = mesh.n_vertices();
+  for (const HexOrdering ordering : {HexOrdering::morton, HexOrdering::mesh})
+    for (const bool given : {false, true}) {
+      std::vector<int> part = hex_partition(mesh, size);
+      // Given: a partition by mesh index blocks and the cells of each part in descending index.
+      if (given)
+        for (global_index c = 0; c < mesh.n_cells(); ++c) part[c] = int(c * size / mesh.n_cells());
+      std::vector<global_index> sequence = hex_cell_sequence(mesh, part, ordering);
+      if (given)
+        std::stable_sort(sequence.begin(), sequence.end(), [&](global_index a, global_index b) {
+          return part[a] != part[b] ? part[a] < part[b] : a > b;
+        });
+      const HexLayout<TypeParam> layout(mesh, 1, HexDirichlet{}, HexMaterialOptions{}, MPI_COMM_WORLD, ordering,
+                                        given ? part : std::vector<int>{}, given ? sequence : std::vector<global_index>{});
+      // The sequential rule.
+      std::vector<int> owner(n_vertices, std::numeric_limits<int>::max());
+      for (global_index c = 0; c < mesh.n_cells(); ++c)
+        for (int a = 0; a < 8; ++a) owner[mesh.cells[8 * c + a]] = std::min(owner[mesh.cells[8 * c + a]], part[c]);
+      std::vector<global_index> next(size + 1, 0), number(n_vertices, -1);
+      for (global_index v = 0; v < n_vertices; ++v) ++next[owner[v] + 1];
+      for (int p = 0; p < size; ++p) next[p + 1] += next[p];
+      const global_index first = next[rank], n_owned = next[rank + 1] - next[rank];
+      if (ordering == HexOrdering::morton) {
+        for (const global_index c : sequence)
+          for (int a = 0; a < 8; ++a) {
+            const global_index v = mesh.cells[8 * c + a];
+            if (owner[v] == part[c] && number[v] < 0) number[v] = next[owner[v]]++;
+          }
+      } else {
+        for (global_index v = 0; v < n_vertices; ++v) number[v] = next[owner[v]]++;
+      }
+      std::vector<global_index> local(n_owned), ghosts;
+      for (global_index v = 0; v < n_vertices; ++v)
+        if (owner[v] == rank) local[number[v] - first] = v;
+      std::vector<global_index> cells;
+      for (const global_index c : sequence)
+        if (part[c] == rank) {
+          cells.push_back(c);
+          for (int a = 0; a < 8; ++a)
+            if (owner[mesh.cells[8 * c + a]] != rank) ghosts.push_back(mesh.cells[8 * c + a]);
+        }
+      std::sort(ghosts.begin(), ghosts.end(), [&](global_index a, global_index b) { return number[a] < number[b]; });
+      ghosts.erase(std::unique(ghosts.begin(), ghosts.end()), ghosts.end());
+      local.insert(local.end(), ghosts.begin(), ghosts.end());
+      std::vector<global_index> global(local.size());
+      for (std::size_t i = 0; i < local.size(); ++i) global[i] = number[local[i]];
+      const std::string what = to_string(ordering) + (given ? ", given" : ", computed");
+      EXPECT_EQ(layout.n_global_vertices(), n_vertices) << what;
+      EXPECT_EQ(layout.first_vertex(), first) << what;
+      EXPECT_EQ(global_index(layout.n_owned_vertices()), n_owned) << what;
+      EXPECT_EQ(layout.mesh_cell(), cells) << what;
+      EXPECT_EQ(layout.mesh_vertex(), local) << what;
+      EXPECT_EQ(layout.global_vertex(), global) << what;
+    }
+}
+
 // The coloured scatter's colouring (built by the operator, not the layout): a permutation of the
 // rank's cells in which no two cells of one colour share a vertex, no colour empty, and on a brick
 // (26 neighbours per cell) at most the greedy rule's bound of 27 colours.
