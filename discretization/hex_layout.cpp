@@ -118,7 +118,10 @@ VertexNumbering<ExecSpace> number_vertices(const DeviceMesh<ExecSpace>& mesh, co
   Kokkos::deep_copy(key, none);
   Kokkos::parallel_for(
       "tensormg::hex_layout::first_reach", Policy(0, 8 * n_cells), KOKKOS_LAMBDA(global_index j) {
-        Kokkos::atomic_fetch_min(&key(cells(8 * sequence(j / 8) + j % 8)), j);
+        // A plain read first: a thread's later positions of a vertex it already reached skip the
+        // atomic (a stale read only costs an atomic that changes nothing).
+        global_index& k = key(cells(8 * sequence(j / 8) + j % 8));
+        if (j < k) Kokkos::atomic_fetch_min(&k, j);
       });
   const auto owner = device_output<int, memory_space>(r.owner, n_vertices, "tensormg::hex_layout::owner");
   Kokkos::parallel_for(
