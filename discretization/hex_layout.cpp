@@ -55,18 +55,6 @@ void bisect(std::vector<global_index>& cells, std::size_t begin, std::size_t end
   bisect(cells, begin, split, first, left, centroid, part);
   bisect(cells, split, end, first + left, parts - left, centroid, part);
 }
-/// The whole mesh's connectivity [cell][8] and points [vertex][3] on ExecSpace, copied once per
-/// layout (device_input: the vectors themselves on the host) for the validity check and the gather.
-template <class ExecSpace>
-struct DeviceMesh {
-  using memory_space = typename ExecSpace::memory_space;
-  Kokkos::View<const global_index*, memory_space> cells;
-  Kokkos::View<const double*, memory_space> points;
-  explicit DeviceMesh(const HexMesh& mesh)
-      : cells(device_input<global_index, memory_space>(mesh.cells, "tensormg::hex_layout::mesh_cells")),
-        points(device_input<double, memory_space>(mesh.points, "tensormg::hex_layout::mesh_points")) {}
-};
-
 /// The layout's vertex numbering (HexLayout's constructor) and the rank's local vertices, computed
 /// on ExecSpace. Vertex v is first reached by the cell sequence at key(v) = 8 i + a (corner a of
 /// cell sequence(i); atomic minima). The sequence is grouped by part in ascending order and a
@@ -101,7 +89,7 @@ struct KeyCorners {
 };
 
 template <class ExecSpace>
-VertexNumbering<ExecSpace> number_vertices(const DeviceMesh<ExecSpace>& mesh, const std::vector<int>& part_host,
+VertexNumbering<ExecSpace> number_vertices(const DeviceHexMesh<ExecSpace>& mesh, const std::vector<int>& part_host,
                                            const std::vector<global_index>& sequence_host, global_index rank_first,
                                            global_index rank_cells, HexOrdering ordering, int size, int rank) {
   using memory_space = typename ExecSpace::memory_space;
@@ -213,7 +201,7 @@ VertexNumbering<ExecSpace> number_vertices(const DeviceMesh<ExecSpace>& mesh, co
 /// none), found in parallel on ExecSpace.
 template <class ExecSpace>
 struct FirstInvertedCell {
-  DeviceMesh<ExecSpace> mesh;
+  DeviceHexMesh<ExecSpace> mesh;
   KOKKOS_INLINE_FUNCTION void operator()(global_index c, global_index& first) const {
     double x[8][3];
     for (int v = 0; v < 8; ++v)
@@ -223,12 +211,13 @@ struct FirstInvertedCell {
 };
 
 /// check_hex_mesh with the determinants checked in parallel on ExecSpace (the same messages); the
-/// device copy is made after the connectivity passed.
+/// mesh's arrays there (`given`, or copied after the connectivity passed) are returned for the
+/// layout's other kernels.
 template <class ExecSpace>
-DeviceMesh<ExecSpace> check_hex_mesh_in_parallel(const HexMesh& mesh) {
+DeviceHexMesh<ExecSpace> check_hex_mesh_in_parallel(const HexMesh& mesh, const DeviceHexMesh<ExecSpace>* given) {
   check_hex_mesh_connectivity(mesh);
   const global_index n_cells = mesh.n_cells();
-  const FirstInvertedCell<ExecSpace> f{DeviceMesh<ExecSpace>(mesh)};
+  const FirstInvertedCell<ExecSpace> f{DeviceHexMesh<ExecSpace>::of(mesh, given)};
   global_index first = n_cells;
   Kokkos::parallel_reduce("tensormg::hex_layout::check_jacobians", Kokkos::RangePolicy<ExecSpace>(0, n_cells), f,
                           Kokkos::Min<global_index>(first));
@@ -392,7 +381,7 @@ namespace {
 /// vertex l stored as ~l, points and host_points [vertex][3]; the numbering's local_of and
 /// mesh_vertex as they are on ExecSpace.
 template <class ExecSpace, class CellView, class PointView>
-void gather_cells_and_points(const DeviceMesh<ExecSpace>& mesh, const std::vector<global_index>& mesh_cell,
+void gather_cells_and_points(const DeviceHexMesh<ExecSpace>& mesh, const std::vector<global_index>& mesh_cell,
                              const VertexNumbering<ExecSpace>& numbering, const std::vector<char>& dirichlet,
                              CellView& cells, PointView& points, std::vector<local_index>& host_cells,
                              std::vector<double>& host_points) {
@@ -433,7 +422,8 @@ void gather_cells_and_points(const DeviceMesh<ExecSpace>& mesh, const std::vecto
 template <class ExecSpace>
 HexLayout<ExecSpace>::HexLayout(const HexMesh& mesh, int components, const HexDirichlet& dirichlet,
                                 const HexMaterialOptions& material, MPI_Comm comm, HexOrdering ordering,
-                                const std::vector<int>& cell_rank, const std::vector<global_index>& cell_sequence)
+                                const std::vector<int>& cell_rank, const std::vector<global_index>& cell_sequence,
+                                const DeviceHexMesh<ExecSpace>* on_device)
     : components_(components) {
   // The steps' wall-clock times (setup_seconds): each step's end fences the device work it started.
   auto step_start = std::chrono::steady_clock::now();
@@ -446,10 +436,10 @@ HexLayout<ExecSpace>::HexLayout(const HexMesh& mesh, int components, const HexDi
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
-  std::unique_ptr<DeviceMesh<ExecSpace>> device_mesh;  // for the check and the gather below
+  std::unique_ptr<DeviceHexMesh<ExecSpace>> device_mesh;  // for the check and the gather below
   collectively(comm, [&] {
     TENSORMG_CHECK(components == 1 || components == 3, "Q1 layouts have 1 or 3 components per vertex, not " << components);
-    device_mesh = std::make_unique<DeviceMesh<ExecSpace>>(check_hex_mesh_in_parallel<ExecSpace>(mesh));
+    device_mesh = std::make_unique<DeviceHexMesh<ExecSpace>>(check_hex_mesh_in_parallel<ExecSpace>(mesh, on_device));
     TENSORMG_CHECK(mesh.n_cells() >= size, "the mesh has " << mesh.n_cells() << " cells, fewer than the " << size
                                                            << " ranks; use at most " << mesh.n_cells() << " ranks");
     TENSORMG_CHECK(material.layers >= 1, "--layers must be at least 1");

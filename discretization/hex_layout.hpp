@@ -22,6 +22,7 @@
 #include "core/distributed_vector.hpp"
 #include "core/partitioner.hpp"
 #include "core/types.hpp"
+#include "discretization/device_hex_mesh.hpp"
 #include "discretization/hex_mesh.hpp"
 
 namespace tensormg {
@@ -93,9 +94,11 @@ class HexLayout {
   /// transfer between levels stays rank-local); empty: hex_partition(mesh, ranks).
   /// cell_sequence: the order of all mesh cells, grouped by rank (e.g. refined_cell_sequence of the
   /// coarser level's); empty: hex_cell_sequence(mesh, cell ranks, ordering).
+  /// on_device: the mesh's connectivity and points already on ExecSpace (refine_hex_mesh's
+  /// fine_on_device), read instead of copying the mesh there; nullptr: copied.
   HexLayout(const HexMesh& mesh, int components, const HexDirichlet& dirichlet, const HexMaterialOptions& material,
             MPI_Comm comm, HexOrdering ordering = HexOrdering::morton, const std::vector<int>& cell_rank = {},
-            const std::vector<global_index>& cell_sequence = {});
+            const std::vector<global_index>& cell_sequence = {}, const DeviceHexMesh<ExecSpace>* on_device = nullptr);
 
   MPI_Comm comm() const { return partitioner_->comm(); }
   int components() const { return components_; }

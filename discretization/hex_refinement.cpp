@@ -100,7 +100,8 @@ double refinement_device_bytes(global_index n_cells, global_index n_vertices) {
 }
 
 template <class ExecSpace>
-HexRefinement refine_hex_mesh(const HexMesh& coarse) {
+HexRefinement refine_hex_mesh(const HexMesh& coarse, const DeviceHexMesh<ExecSpace>* coarse_on_device,
+                              DeviceHexMesh<ExecSpace>* fine_on_device) {
   using Work = RefinementWork<ExecSpace>;
   using Policy = typename Work::Policy;
   using memory_space = typename Work::memory_space;
@@ -110,8 +111,11 @@ HexRefinement refine_hex_mesh(const HexMesh& coarse) {
   Work w;
   w.n_cells = n_cells;
   w.n_vertices = n_coarse_vertices;
-  w.cells = device_input<global_index, memory_space>(coarse.cells, "tensormg::hex_refinement::cells");
-  w.points = device_input<double, memory_space>(coarse.points, "tensormg::hex_refinement::points");
+  {
+    const auto on_device = DeviceHexMesh<ExecSpace>::of(coarse, coarse_on_device);
+    w.cells = on_device.cells;
+    w.points = on_device.points;
+  }
 
   // Vertex → cell lists: counted, summed, filled in any order, then each list sorted.
   {
@@ -274,6 +278,10 @@ HexRefinement refine_hex_mesh(const HexMesh& coarse) {
 
   device_output_done(fine.points, fine_points);
   device_output_done(fine.cells, fine_cells);
+  if (fine_on_device) {
+    fine_on_device->cells = fine_cells;
+    fine_on_device->points = fine_points;
+  }
   device_output_done(fine.cell_tags, fine_tags);
   device_output_done(fine.boundary_faces, fine_faces);
   fine.boundary_tags.resize(4 * std::size_t(n_faces));
@@ -286,7 +294,10 @@ HexRefinement refine_hex_mesh(const HexMesh& coarse) {
   return r;
 }
 
-template HexRefinement refine_hex_mesh<DefaultExec>(const HexMesh&);
-TENSORMG_IF_SECOND_SPACE(template HexRefinement refine_hex_mesh<SecondaryExec>(const HexMesh&);)
+template HexRefinement refine_hex_mesh<DefaultExec>(const HexMesh&, const DeviceHexMesh<DefaultExec>*,
+                                                    DeviceHexMesh<DefaultExec>*);
+TENSORMG_IF_SECOND_SPACE(template HexRefinement refine_hex_mesh<SecondaryExec>(const HexMesh&,
+                                                                             const DeviceHexMesh<SecondaryExec>*,
+                                                                             DeviceHexMesh<SecondaryExec>*);)
 
 }  // namespace tensormg

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "core/types.hpp"
+#include "discretization/device_hex_mesh.hpp"
 #include "discretization/hex_mesh.hpp"
 
 namespace tensormg {
@@ -39,12 +40,14 @@ struct HexRefinement {
   static global_index parent(global_index f) { return f / 8; }
 };
 
-/// The refined mesh and its stencils, computed on ExecSpace (the coarse mesh copied there, the
-/// result copied back). Throws InputError for a boundary quadrilateral that is no face of a cell,
-/// or for a fine mesh of more than 2^62 vertices. The coarse mesh's connectivity must have passed
-/// check_hex_mesh_connectivity.
+/// The refined mesh and its stencils, computed on ExecSpace (the coarse mesh copied there unless
+/// coarse_on_device holds it, the result copied back; fine_on_device, if given, keeps the fine
+/// mesh's connectivity and points there). Throws InputError for a boundary quadrilateral that is no
+/// face of a cell, or for a fine mesh of more than 2^62 vertices. The coarse mesh's connectivity
+/// must have passed check_hex_mesh_connectivity.
 template <class ExecSpace = DefaultExec>
-HexRefinement refine_hex_mesh(const HexMesh& coarse);
+HexRefinement refine_hex_mesh(const HexMesh& coarse, const DeviceHexMesh<ExecSpace>* coarse_on_device = nullptr,
+                              DeviceHexMesh<ExecSpace>* fine_on_device = nullptr);
 
 /// Device bytes refine_hex_mesh<ExecSpace> holds at its peak for a coarse mesh of n_cells cells and
 /// n_vertices vertices (the coarse mesh, the vertex → cell lists, the cells' 3×3×3 lattices, the

@@ -38,10 +38,14 @@ HexHierarchy<ExecSpace>::HexHierarchy(const HexMesh& coarse, int refinements, in
                                                          part, sequence));
   const HexMesh* mesh = &coarse;
   HexMesh current;
+  // The current mesh's arrays on the device: made by its refinement, read by its layout and by the
+  // next refinement (on the host the vectors themselves are read).
+  DeviceHexMesh<ExecSpace> on_device;
   for (int l = 1; l <= refinements; ++l) {
     HexRefinement r;
+    DeviceHexMesh<ExecSpace> fine_on_device;
     const auto start = std::chrono::steady_clock::now();
-    collectively(comm, [&] { r = refine_hex_mesh<ExecSpace>(*mesh); });
+    collectively(comm, [&] { r = refine_hex_mesh<ExecSpace>(*mesh, l > 1 ? &on_device : nullptr, &fine_on_device); });
     refinement_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::vector<int> fine_part(std::size_t(r.fine.n_cells()));
     for (std::size_t f = 0; f < fine_part.size(); ++f) fine_part[f] = part[HexRefinement::parent(global_index(f))];
@@ -52,7 +56,8 @@ HexHierarchy<ExecSpace>::HexHierarchy(const HexMesh& coarse, int refinements, in
     level_material.cell_modulus = std::move(fine_modulus);
     if (!sequence.empty()) sequence = refined_cell_sequence(sequence);
     layouts_.push_back(std::make_shared<const layout_type>(r.fine, components, dirichlet, level_material, comm,
-                                                           ordering, part, sequence));
+                                                           ordering, part, sequence, &fine_on_device));
+    on_device = std::move(fine_on_device);
     current = std::move(r.fine);
     r.fine = HexMesh{};
     mesh = &current;
