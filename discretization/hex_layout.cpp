@@ -691,6 +691,15 @@ HexColouring<ExecSpace> hex_cell_colouring(const HexLayout<ExecSpace>& layout) {
   return c;
 }
 
+double hex_layout_setup_device_bytes(global_index n_cells, global_index n_vertices) {
+  // Mesh: 8 vertex indices per cell, 3 coordinates per vertex. Numbering: per cell the part, the
+  // sequence and the key offsets; per vertex the key, owner, number, local index, mark, rank of its
+  // number, and (local vertices, at most all) the mesh vertex and global number.
+  return double(n_cells) * (8 * sizeof(global_index) + sizeof(int) + 2 * sizeof(global_index)) +
+         double(n_vertices) * (3 * sizeof(double) + 3 * sizeof(global_index) + sizeof(int) + sizeof(local_index) +
+                               sizeof(int) + 2 * sizeof(global_index));
+}
+
 template class HexLayout<DefaultExec>;
 TENSORMG_IF_SECOND_SPACE(template class HexLayout<SecondaryExec>;)
 template HexColouring<DefaultExec> hex_cell_colouring(const HexLayout<DefaultExec>&);

@@ -208,5 +208,9 @@ struct HexMemoryEstimate {
   double vector_bytes = 0;    ///< one distributed vector
 };
 HexMemoryEstimate estimate_hex_memory(global_index n_cells, global_index n_vertices, int components, int ranks);
+/// Device bytes a HexLayout's construction holds at its peak beyond what the layout keeps (the
+/// whole mesh's connectivity and points, the numbering's per-cell and per-vertex arrays), on
+/// every rank (each holds the whole mesh).
+double hex_layout_setup_device_bytes(global_index n_cells, global_index n_vertices);
 
 }  // namespace tensormg

@@ -210,9 +210,14 @@ void check_size(const Options& o, double n_cells, double n_vertices, double n_bo
   const int vectors = 5 + (o.preconditioner == "jacobi" ? 3 : 0) + (is_multigrid(o) ? 5 : 0);
   MemoryNeed need;
   need.device_bytes = e.layout_device_bytes + vectors * e.vector_bytes + small_data_margin_bytes;
-  // The layout checks the Jacobians of the whole (finest) mesh on the device: a temporary copy of
-  // its points and connectivity.
-  need.device_bytes += n_vertices * 3 * sizeof(double) + n_cells * 8 * sizeof(global_index);
+  // The finest layout's set-up on the device: the whole mesh's points and connectivity and the
+  // numbering's arrays.
+  need.device_bytes += hex_layout_setup_device_bytes(global_index(n_cells), global_index(n_vertices));
+  // The dense coarse inverse (auto: up to 4000 DoFs on a GPU, 1000 on the host): the matrix
+  // eliminated in place and the rank's rows of the inverse.
+  const double coarse_dofs = components(o) * coarse_vertices;
+  if (is_multigrid(o) && o.coarse_solver != "cg" && coarse_dofs <= (device_memory_is_host() ? 1000 : 4000))
+    need.device_bytes += 2 * coarse_dofs * coarse_dofs * sizeof(double);
   if (o.refinements > 0) {
     // The coarser levels: about 1/7 of the finest level's layout, and with multigrid their
     // operators' vectors (x, b, r, smoother's three); the transfers: about 3.4 entries (index and

@@ -383,8 +383,8 @@ int run_size(LowOrderProblem problem, double target, const Sweep& sweep, const p
   // CG's b, x, r, p, Ap.
   MemoryNeed base;
   base.device_bytes = e.layout_device_bytes + 8 * e.vector_bytes + small_data_margin_bytes;
-  // The layout checks the mesh's Jacobians on the device: a temporary copy of points and cells.
-  base.device_bytes += double(n_vertices) * 3 * sizeof(double) + double(n_cells) * 8 * sizeof(global_index);
+  // The layout's set-up on the device: the mesh's points and cells and the numbering's arrays.
+  base.device_bytes += hex_layout_setup_device_bytes(global_index(n_cells), global_index(n_vertices));
   base.host_bytes = e.mesh_host_bytes + e.layout_device_bytes + e.vector_bytes;
   refusal = memory_refusal(base, case_name, sweep.single_case, comm);
   if (!refusal.empty()) {
