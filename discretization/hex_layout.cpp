@@ -197,16 +197,39 @@ VertexNumbering<ExecSpace> number_vertices(const DeviceHexMesh<ExecSpace>& mesh,
   return r;
 }
 
-/// The first cell whose Jacobian determinant is not positive at one of the check points (n_cells:
-/// none), found in parallel on ExecSpace.
+/// The first cell with a vertex index out of range or repeated, and the first of the others whose
+/// Jacobian determinant is not positive at one of the check points (n_cells: none), found in
+/// parallel on ExecSpace.
 template <class ExecSpace>
-struct FirstInvertedCell {
+struct FirstBadCells {
   DeviceHexMesh<ExecSpace> mesh;
-  KOKKOS_INLINE_FUNCTION void operator()(global_index c, global_index& first) const {
+  global_index n_vertices = 0;
+  using value_type = global_index[];
+  using size_type = global_index;
+  size_type value_count = 2;
+  KOKKOS_INLINE_FUNCTION void init(value_type first) const {
+    first[0] = first[1] = Kokkos::reduction_identity<global_index>::min();
+  }
+  KOKKOS_INLINE_FUNCTION void join(volatile value_type first, const volatile value_type other) const {
+    for (int i = 0; i < 2; ++i)
+      if (other[i] < first[i]) first[i] = other[i];
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(global_index c, value_type first) const {
+    global_index p[8];
+    bool connected = true;
+    for (int v = 0; v < 8; ++v) {
+      p[v] = mesh.cells(8 * c + v);
+      connected = connected && p[v] >= 0 && p[v] < n_vertices;
+      for (int w = 0; w < v; ++w) connected = connected && p[w] != p[v];
+    }
+    if (!connected) {
+      if (c < first[0]) first[0] = c;
+      return;
+    }
     double x[8][3];
     for (int v = 0; v < 8; ++v)
-      for (int d = 0; d < 3; ++d) x[v][d] = mesh.points(3 * mesh.cells(8 * c + v) + d);
-    if (!trilinear_cell_valid(x) && c < first) first = c;
+      for (int d = 0; d < 3; ++d) x[v][d] = mesh.points(3 * p[v] + d);
+    if (!trilinear_cell_valid(x) && c < first[1]) first[1] = c;
   }
 };
 
@@ -215,13 +238,14 @@ struct FirstInvertedCell {
 /// layout's other kernels.
 template <class ExecSpace>
 DeviceHexMesh<ExecSpace> check_hex_mesh_in_parallel(const HexMesh& mesh, const DeviceHexMesh<ExecSpace>* given) {
-  check_hex_mesh_connectivity(mesh);
+  check_hex_mesh_connectivity(mesh, false);  // sizes and boundary faces
   const global_index n_cells = mesh.n_cells();
-  const FirstInvertedCell<ExecSpace> f{DeviceHexMesh<ExecSpace>::of(mesh, given)};
-  global_index first = n_cells;
-  Kokkos::parallel_reduce("tensormg::hex_layout::check_jacobians", Kokkos::RangePolicy<ExecSpace>(0, n_cells), f,
-                          Kokkos::Min<global_index>(first));
-  if (first < n_cells) check_hex_cell_jacobian(mesh, first);  // throws, naming the cell
+  const FirstBadCells<ExecSpace> f{DeviceHexMesh<ExecSpace>::of(mesh, given), mesh.n_vertices()};
+  global_index first[2] = {n_cells, n_cells};
+  Kokkos::parallel_reduce("tensormg::hex_layout::check_cells",
+                          Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<global_index>>(0, n_cells), f, first);
+  if (first[0] < n_cells) check_hex_mesh_connectivity(mesh);  // throws, naming the first bad cell
+  if (first[1] < n_cells) check_hex_cell_jacobian(mesh, first[1]);  // throws, naming the cell
   return f.mesh;
 }
 }  // namespace
@@ -377,14 +401,12 @@ std::vector<global_index> refined_cell_sequence(const std::vector<global_index>&
 
 namespace {
 /// The rank's cells and points gathered from the mesh on ExecSpace (a free function: no device
-/// lambda in a constructor): host_cells [cell][8] local vertices, cells the same with a Dirichlet
-/// vertex l stored as ~l, points and host_points [vertex][3]; the numbering's local_of and
-/// mesh_vertex as they are on ExecSpace.
+/// lambda in a constructor): cells [cell][8] local vertices with a Dirichlet vertex l stored as ~l,
+/// points [vertex][3]; the numbering's local_of and mesh_vertex as they are on ExecSpace.
 template <class ExecSpace, class CellView, class PointView>
 void gather_cells_and_points(const DeviceHexMesh<ExecSpace>& mesh, const std::vector<global_index>& mesh_cell,
                              const VertexNumbering<ExecSpace>& numbering, const std::vector<char>& dirichlet,
-                             CellView& cells, PointView& points, std::vector<local_index>& host_cells,
-                             std::vector<double>& host_points) {
+                             CellView& cells, PointView& points) {
   using memory_space = typename ExecSpace::memory_space;
   using Policy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<global_index>>;
   const global_index n_cells = global_index(mesh_cell.size()), n_local = numbering.n_local;
@@ -394,28 +416,21 @@ void gather_cells_and_points(const DeviceHexMesh<ExecSpace>& mesh, const std::ve
   const auto vertex_of = numbering.mesh_vertex;
   const auto local = numbering.local_of;
   const auto constrained = device_input<char, memory_space>(dirichlet, "tensormg::hex_layout::dirichlet");
-  const auto raw = device_output<local_index, memory_space>(host_cells, 8 * n_cells, "tensormg::hex_layout::host_cells");
-  cells = CellView("tensormg::hex_layout::cells", n_cells);
+  cells = CellView(Kokkos::view_alloc(Kokkos::WithoutInitializing, "tensormg::hex_layout::cells"), n_cells);
   const auto encoded = cells;
   Kokkos::parallel_for(
       "tensormg::hex_layout::cells", Policy(0, n_cells), KOKKOS_LAMBDA(global_index lc) {
         for (int v = 0; v < 8; ++v) {
           const local_index l = local(all_cells(8 * cell_of(lc) + v));
-          raw(8 * lc + v) = l;
           encoded(lc, v) = constrained(l) ? ~l : l;
         }
       });
-  device_output_done(host_cells, raw);
-  points = PointView("tensormg::hex_layout::points", n_local);
+  points = PointView(Kokkos::view_alloc(Kokkos::WithoutInitializing, "tensormg::hex_layout::points"), n_local);
   const auto xyz = points;
   Kokkos::parallel_for(
       "tensormg::hex_layout::points", Policy(0, n_local), KOKKOS_LAMBDA(global_index i) {
         for (int d = 0; d < 3; ++d) xyz(i, d) = all_points(3 * vertex_of(i) + d);
       });
-  host_points.resize(3 * std::size_t(n_local));
-  Kokkos::deep_copy(Kokkos::View<double* [3], Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
-                        host_points.data(), std::size_t(n_local)),
-                    points);
 }
 }  // namespace
 
@@ -583,8 +598,7 @@ HexLayout<ExecSpace>::HexLayout(const HexMesh& mesh, int components, const HexDi
 
   step("boundary vertices");
   // Cells and points on the device and their host copies; materials on the host.
-  gather_cells_and_points<ExecSpace>(*device_mesh, mesh_cell_, numbering, dirichlet_vertex_, cells_, points_, host_cells_,
-                                     host_points_);
+  gather_cells_and_points<ExecSpace>(*device_mesh, mesh_cell_, numbering, dirichlet_vertex_, cells_, points_);
   // The given per-cell moduli as they are (a hierarchy's levels give them), else by kind.
   const std::vector<double> by_kind = material.cell_modulus.empty() ? hex_cell_modulus(mesh, material) : std::vector<double>{};
   const std::vector<double>& modulus = material.cell_modulus.empty() ? by_kind : material.cell_modulus;
@@ -630,6 +644,33 @@ HexLayout<ExecSpace>::HexLayout(const HexMesh& mesh, int components, const HexDi
       [first_dof](global_index id) { return local_index(id - first_dof); }, HaloTransport::automatic,
       typename DeviceTraits<ExecSpace>::halo_staging{});
   step("device copies and partitioner");
+}
+
+template <class ExecSpace>
+const std::vector<local_index>& HexLayout<ExecSpace>::host_cells() const {
+  if (!host_cells_made_) {
+    const auto encoded = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), cells_);
+    host_cells_.resize(8 * std::size_t(encoded.extent(0)));
+    for (std::size_t c = 0; c < encoded.extent(0); ++c)
+      for (int v = 0; v < 8; ++v) {
+        const local_index l = encoded(c, v);
+        host_cells_[8 * c + v] = l < 0 ? ~l : l;
+      }
+    host_cells_made_ = true;
+  }
+  return host_cells_;
+}
+
+template <class ExecSpace>
+const std::vector<double>& HexLayout<ExecSpace>::host_points() const {
+  if (!host_points_made_) {
+    host_points_.resize(3 * points_.extent(0));
+    Kokkos::deep_copy(Kokkos::View<double* [3], Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                          host_points_.data(), points_.extent(0)),
+                      points_);
+    host_points_made_ = true;
+  }
+  return host_points_;
 }
 
 template <class ExecSpace>

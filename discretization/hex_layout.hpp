@@ -123,17 +123,19 @@ class HexLayout {
 
   /// Host data: the mesh's own index of each local vertex and of each local cell, the global
   /// (rank-contiguous) index of each local vertex, the host copy of cells() without the Dirichlet
-  /// encoding, whether each local vertex is a Dirichlet vertex, the local points.
+  /// encoding, whether each local vertex is a Dirichlet vertex, the local points. host_cells() and
+  /// host_points() are copied from cells() and points() on their first call (the coarser levels of
+  /// a hierarchy and the operators never need them; not thread-safe on that call).
   const std::vector<global_index>& mesh_vertex() const { return mesh_vertex_; }
   const std::vector<global_index>& mesh_cell() const { return mesh_cell_; }
   const std::vector<global_index>& global_vertex() const { return global_vertex_; }
-  const std::vector<local_index>& host_cells() const { return host_cells_; }
+  const std::vector<local_index>& host_cells() const;
   /// Wall-clock seconds of the constructor's steps on this rank, in order ("validity check",
   /// "partition and order", "numbering", "boundary vertices", "cells and materials", "device copies
   /// and partitioner"): what the programs print as their set-up breakdown.
   const std::vector<std::pair<std::string, double>>& setup_seconds() const { return setup_seconds_; }
   const std::vector<char>& dirichlet_vertex() const { return dirichlet_vertex_; }
-  const std::vector<double>& host_points() const { return host_points_; }
+  const std::vector<double>& host_points() const;
   const std::vector<double>& host_coefficient() const { return host_coefficient_; }
   const std::vector<double>& host_lambda() const { return host_lambda_; }
   const std::vector<double>& host_mu() const { return host_mu_; }
@@ -152,9 +154,11 @@ class HexLayout {
   std::shared_ptr<const partitioner_type> partitioner_;
   Kokkos::View<local_index*, memory_space> constrained_;
   std::vector<global_index> mesh_vertex_, mesh_cell_, global_vertex_;
-  std::vector<local_index> host_cells_;
+  mutable std::vector<local_index> host_cells_;  ///< made by host_cells()
+  mutable std::vector<double> host_points_;      ///< made by host_points()
+  mutable bool host_cells_made_ = false, host_points_made_ = false;
   std::vector<char> dirichlet_vertex_;
-  std::vector<double> host_points_, host_coefficient_, host_lambda_, host_mu_;
+  std::vector<double> host_coefficient_, host_lambda_, host_mu_;
 };
 
 /// The rank's cells by colour, no two cells of one colour sharing a vertex: colour c is

@@ -84,7 +84,9 @@ void check_hex_mesh(const HexMesh& mesh);
 /// The parts of check_hex_mesh: array sizes, vertex indices in range and no repeated vertex in a
 /// cell; and the Jacobian determinant of one cell (HexLayout checks the determinants of all cells
 /// in parallel and calls this for the first bad one, for the message).
-void check_hex_mesh_connectivity(const HexMesh& mesh);
+/// cell_vertices false: the cells' vertex indices are left to the caller (HexLayout checks them in
+/// parallel and calls this with true for the message when one is bad).
+void check_hex_mesh_connectivity(const HexMesh& mesh, bool cell_vertices = true);
 void check_hex_cell_jacobian(const HexMesh& mesh, global_index cell);
 
 }  // namespace tensormg

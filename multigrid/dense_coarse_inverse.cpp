@@ -2,6 +2,8 @@
 
 #include <KokkosBlas2_gemv.hpp>
 
+#include <cstdint>
+
 #include "core/error.hpp"
 #include "core/profiling.hpp"
 #include "discretization/assembled_low_order.hpp"
@@ -37,9 +39,13 @@ local_index gauss_jordan(const Matrix& a) {
           if (j == k && !(pivot > 1e-12 * diagonal(k) && pivot <= 1.7976931348623157e308))
             Kokkos::atomic_compare_exchange(&failed(), local_index(0), k + 1);
         });
+    // Flat over the entries, consecutive threads along a row (an MDRange over (i, j) iterates i
+    // fastest on a GPU: strided accesses, 0.45 s of set-up at N = 2744 on an H200).
     Kokkos::parallel_for(
-        "tensormg::dense_coarse_inverse::eliminate",
-        Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>({0, 0}, {n, n}), KOKKOS_LAMBDA(local_index i, local_index j) {
+        "tensormg::dense_coarse_inverse::eliminate", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(
+                                                         0, std::int64_t(n) * n),
+        KOKKOS_LAMBDA(std::int64_t e) {
+          const local_index i = local_index(e / n), j = local_index(e % n);
           const double p = 1.0 / column(k);
           if (i == k)
             a(k, j) = j == k ? p : row(j) * p;

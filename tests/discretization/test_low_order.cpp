@@ -362,6 +362,36 @@ TYPED_TEST(LowOrderTest, LayoutNumberingEqualsTheSequentialOne) {
     }
 }
 
+// The layout checks the cells on the execution space (vertex indices in range and distinct, then
+// the Jacobian determinants) and refuses the first bad cell with check_hex_mesh's message: a bad
+// index before an inverted cell that comes earlier in the mesh.
+TYPED_TEST(LowOrderTest, LayoutRefusesBadCellsWithTheMeshCheckMessage) {
+  const auto refusal = [](const HexMesh& mesh) {
+    try {
+      HexLayout<TypeParam>(mesh, 1, HexDirichlet{}, HexMaterialOptions{}, MPI_COMM_WORLD);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  const HexMesh good = perturbed_brick(3, 2, 2, 0.2, true);
+  EXPECT_EQ(refusal(good), "accepted");
+  HexMesh repeated = good;
+  repeated.cells[8 * 5 + 3] = repeated.cells[8 * 5 + 1];
+  EXPECT_NE(refusal(repeated).find("cell 5 "), std::string::npos) << refusal(repeated);
+  EXPECT_NE(refusal(repeated).find("repeats vertex"), std::string::npos) << refusal(repeated);
+  HexMesh outside = good;
+  outside.cells[8 * 7 + 6] = good.n_vertices() + 3;
+  EXPECT_NE(refusal(outside).find("outside [0, " + std::to_string(good.n_vertices()) + ")"), std::string::npos)
+      << refusal(outside);
+  HexMesh inverted = good;
+  for (int v = 0; v < 4; ++v) std::swap(inverted.cells[8 * 2 + v], inverted.cells[8 * 2 + v + 4]);
+  EXPECT_NE(refusal(inverted).find("cell 2 "), std::string::npos) << refusal(inverted);
+  EXPECT_NE(refusal(inverted).find("Jacobian determinant"), std::string::npos) << refusal(inverted);
+  inverted.cells[8 * 9 + 0] = -1;  // a later cell's bad index is named first
+  EXPECT_NE(refusal(inverted).find("cell 9 "), std::string::npos) << refusal(inverted);
+}
+
 // The coloured scatter's colouring (built by the operator, not the layout): a permutation of the
 // rank's cells in which no two cells of one colour share a vertex, no colour empty, and on a brick
 // (26 neighbours per cell) at most the greedy rule's bound of 27 colours.
