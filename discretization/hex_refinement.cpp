@@ -101,7 +101,8 @@ double refinement_device_bytes(global_index n_cells, global_index n_vertices) {
 
 template <class ExecSpace>
 HexRefinement refine_hex_mesh(const HexMesh& coarse, const DeviceHexMesh<ExecSpace>* coarse_on_device,
-                              DeviceHexMesh<ExecSpace>* fine_on_device) {
+                              DeviceHexMesh<ExecSpace>* fine_on_device,
+                              DeviceHexStencils<ExecSpace>* stencils_on_device) {
   using Work = RefinementWork<ExecSpace>;
   using Policy = typename Work::Policy;
   using memory_space = typename Work::memory_space;
@@ -288,6 +289,12 @@ HexRefinement refine_hex_mesh(const HexMesh& coarse, const DeviceHexMesh<ExecSpa
   for (global_index f = 0; f < n_faces; ++f)
     for (int child = 0; child < 4; ++child) fine.boundary_tags[4 * f + child] = coarse.boundary_tags[f];
   fine.complete_boundary = coarse.complete_boundary;  // every boundary face's four children
+  if (stencils_on_device && !host_accessible<memory_space>) {
+    stencils_on_device->offsets = offsets;
+    stencils_on_device->vertices = stencil_vertices;
+    stencils_on_device->weights = weights;
+    return r;
+  }
   device_output_done(r.stencil_offsets, offsets);
   device_output_done(r.stencil_vertices, stencil_vertices);
   device_output_done(r.stencil_weights, weights);
@@ -295,9 +302,10 @@ HexRefinement refine_hex_mesh(const HexMesh& coarse, const DeviceHexMesh<ExecSpa
 }
 
 template HexRefinement refine_hex_mesh<DefaultExec>(const HexMesh&, const DeviceHexMesh<DefaultExec>*,
-                                                    DeviceHexMesh<DefaultExec>*);
+                                                    DeviceHexMesh<DefaultExec>*, DeviceHexStencils<DefaultExec>*);
 TENSORMG_IF_SECOND_SPACE(template HexRefinement refine_hex_mesh<SecondaryExec>(const HexMesh&,
                                                                              const DeviceHexMesh<SecondaryExec>*,
-                                                                             DeviceHexMesh<SecondaryExec>*);)
+                                                                             DeviceHexMesh<SecondaryExec>*,
+                                                                             DeviceHexStencils<SecondaryExec>*);)
 
 }  // namespace tensormg

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "core/types.hpp"
+#include "core/host_vector_arrays.hpp"
 #include "discretization/device_hex_mesh.hpp"
 #include "discretization/hex_mesh.hpp"
 
@@ -40,14 +41,37 @@ struct HexRefinement {
   static global_index parent(global_index f) { return f / 8; }
 };
 
+/// A refinement's stencils as arrays of an execution space (the same entries as HexRefinement's
+/// vectors), for the transfer's set-up: on a GPU they stay where refine_hex_mesh made them.
+template <class ExecSpace>
+struct DeviceHexStencils {
+  using memory_space = typename ExecSpace::memory_space;
+  Kokkos::View<const global_index*, memory_space> offsets, vertices;
+  Kokkos::View<const double*, memory_space> weights;
+  /// `*given` where it holds device arrays (memory_space not the host's), else the refinement's
+  /// vectors themselves (device copies where memory_space is not the host's).
+  static DeviceHexStencils of(const HexRefinement& r, const DeviceHexStencils* given) {
+    if constexpr (!host_accessible<memory_space>) {
+      if (given && given->offsets.extent(0) > 0) return *given;
+    }
+    DeviceHexStencils s;
+    s.offsets = device_input<global_index, memory_space>(r.stencil_offsets, "tensormg::hex_stencils::offsets");
+    s.vertices = device_input<global_index, memory_space>(r.stencil_vertices, "tensormg::hex_stencils::vertices");
+    s.weights = device_input<double, memory_space>(r.stencil_weights, "tensormg::hex_stencils::weights");
+    return s;
+  }
+};
+
 /// The refined mesh and its stencils, computed on ExecSpace (the coarse mesh copied there unless
 /// coarse_on_device holds it, the result copied back; fine_on_device, if given, keeps the fine
-/// mesh's connectivity and points there). Throws InputError for a boundary quadrilateral that is no
+/// mesh's connectivity and points there; stencils_on_device, if given where ExecSpace's memory is
+/// not the host's, receives the stencils there and the returned vectors stay empty). Throws InputError for a boundary quadrilateral that is no
 /// face of a cell, or for a fine mesh of more than 2^62 vertices. The coarse mesh's connectivity
 /// must have passed check_hex_mesh_connectivity.
 template <class ExecSpace = DefaultExec>
 HexRefinement refine_hex_mesh(const HexMesh& coarse, const DeviceHexMesh<ExecSpace>* coarse_on_device = nullptr,
-                              DeviceHexMesh<ExecSpace>* fine_on_device = nullptr);
+                              DeviceHexMesh<ExecSpace>* fine_on_device = nullptr,
+                              DeviceHexStencils<ExecSpace>* stencils_on_device = nullptr);
 
 /// Device bytes refine_hex_mesh<ExecSpace> holds at its peak for a coarse mesh of n_cells cells and
 /// n_vertices vertices (the coarse mesh, the vertex → cell lists, the cells' 3×3×3 lattices, the

@@ -44,8 +44,11 @@ HexHierarchy<ExecSpace>::HexHierarchy(const HexMesh& coarse, int refinements, in
   for (int l = 1; l <= refinements; ++l) {
     HexRefinement r;
     DeviceHexMesh<ExecSpace> fine_on_device;
+    DeviceHexStencils<ExecSpace> stencils;
     const auto start = std::chrono::steady_clock::now();
-    collectively(comm, [&] { r = refine_hex_mesh<ExecSpace>(*mesh, l > 1 ? &on_device : nullptr, &fine_on_device); });
+    collectively(comm, [&] {
+      r = refine_hex_mesh<ExecSpace>(*mesh, l > 1 ? &on_device : nullptr, &fine_on_device, &stencils);
+    });
     refinement_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::vector<int> fine_part(std::size_t(r.fine.n_cells()));
     for (std::size_t f = 0; f < fine_part.size(); ++f) fine_part[f] = part[HexRefinement::parent(global_index(f))];
@@ -62,6 +65,7 @@ HexHierarchy<ExecSpace>::HexHierarchy(const HexMesh& coarse, int refinements, in
     r.fine = HexMesh{};
     mesh = &current;
     refinements_.push_back(std::move(r));
+    stencils_.push_back(std::move(stencils));
   }
 }
 

@@ -40,8 +40,10 @@ class HexHierarchy {
   const std::shared_ptr<const layout_type>& layout(int level) const { return layouts_.at(level); }
   const std::shared_ptr<const layout_type>& fine_layout() const { return layouts_.back(); }
   /// The interpolation stencils from level l − 1 to level l (1 ≤ l < n_levels()); their `fine`
-  /// mesh is not kept (the layouts hold what the levels need).
+  /// mesh is not kept (the layouts hold what the levels need). Where ExecSpace's memory is not the
+  /// host's the stencils stay on the device (stencils(l)) and these vectors are empty.
   const HexRefinement& refinement(int level) const { return refinements_.at(level - 1); }
+  const DeviceHexStencils<ExecSpace>& stencils(int level) const { return stencils_.at(level - 1); }
   /// Wall-clock seconds of the set-up on this rank by step, summed over the levels: "refinement"
   /// (refine_hex_mesh), then the layouts' steps (HexLayout::setup_seconds).
   std::vector<std::pair<std::string, double>> setup_seconds() const;
@@ -49,6 +51,7 @@ class HexHierarchy {
  private:
   std::vector<std::shared_ptr<const layout_type>> layouts_;
   std::vector<HexRefinement> refinements_;
+  std::vector<DeviceHexStencils<ExecSpace>> stencils_;  ///< empty views on the host backends
   double refinement_seconds_ = 0;
 };
 

@@ -32,7 +32,7 @@ Kokkos::View<const T*, MemorySpace> to_device(const std::vector<T>& host, const 
 /// this rank does not hold.
 template <class ExecSpace>
 void build_transfer_rows(const HexLayout<ExecSpace>& coarse, const HexLayout<ExecSpace>& fine,
-                         const HexRefinement& refinement, TransferRows<typename ExecSpace::memory_space>& p,
+                         const DeviceHexStencils<ExecSpace>& stencils, TransferRows<typename ExecSpace::memory_space>& p,
                          TransferRows<typename ExecSpace::memory_space>& r, bool& missing) {
   using memory_space = typename ExecSpace::memory_space;
   using Policy = Kokkos::RangePolicy<ExecSpace>;
@@ -44,9 +44,9 @@ void build_transfer_rows(const HexLayout<ExecSpace>& coarse, const HexLayout<Exe
   const auto fine_mesh = to_device<global_index, memory_space>(fine.mesh_vertex(), "fine_mesh_vertex");
   const auto coarse_dirichlet = to_device<char, memory_space>(coarse.dirichlet_vertex(), "coarse_dirichlet");
   const auto fine_dirichlet = to_device<char, memory_space>(fine.dirichlet_vertex(), "fine_dirichlet");
-  const auto stencil_offsets = to_device<global_index, memory_space>(refinement.stencil_offsets, "stencil_offsets");
-  const auto stencil_vertices = to_device<global_index, memory_space>(refinement.stencil_vertices, "stencil_vertices");
-  const auto stencil_weights = to_device<double, memory_space>(refinement.stencil_weights, "stencil_weights");
+  const auto stencil_offsets = stencils.offsets;
+  const auto stencil_vertices = stencils.vertices;
+  const auto stencil_weights = stencils.weights;
   Kokkos::View<local_index*, memory_space> coarse_local(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "tensormg::hex_transfer::coarse_local"), n_coarse_mesh_vertices);
   Kokkos::deep_copy(coarse_local, -1);
@@ -140,15 +140,17 @@ void build_transfer_rows(const HexLayout<ExecSpace>& coarse, const HexLayout<Exe
 
 template <class ExecSpace>
 HexTransfer<ExecSpace>::HexTransfer(const HexLayout<ExecSpace>& coarse, const HexLayout<ExecSpace>& fine,
-                                    const HexRefinement& refinement)
+                                    const HexRefinement& refinement, const DeviceHexStencils<ExecSpace>* stencils)
     : components_(fine.components()) {
+  DeviceHexStencils<ExecSpace> on_device;
   collectively(fine.comm(), [&] {
     TENSORMG_CHECK(coarse.components() == fine.components(), "the levels of a transfer have different components");
-    TENSORMG_CHECK(refinement.stencil_offsets.size() >= 1, "the transfer needs the refinement's stencils");
+    on_device = DeviceHexStencils<ExecSpace>::of(refinement, stencils);
+    TENSORMG_CHECK(on_device.offsets.extent(0) >= 1, "the transfer needs the refinement's stencils");
   });
   TransferRows<memory_space> p, r;
   bool missing = false;
-  build_transfer_rows(coarse, fine, refinement, p, r, missing);
+  build_transfer_rows(coarse, fine, on_device, p, r, missing);
   TENSORMG_CHECK_COLLECTIVE(fine.comm(), !missing,
                             "internal: a fine vertex interpolates a coarse vertex that is not on its rank (the "
                             "levels must be partitioned by HexHierarchy)");

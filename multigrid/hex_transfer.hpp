@@ -26,8 +26,10 @@ class HexTransfer {
   using vector_type = DistributedVector<double, ExecSpace>;
   using memory_space = typename ExecSpace::memory_space;
 
-  /// refinement: from the coarse layout's mesh to the fine layout's (HexHierarchy::refinement).
-  HexTransfer(const HexLayout<ExecSpace>& coarse, const HexLayout<ExecSpace>& fine, const HexRefinement& refinement);
+  /// refinement: from the coarse layout's mesh to the fine layout's (HexHierarchy::refinement);
+  /// its stencils, or where given on ExecSpace `stencils` (HexHierarchy::stencils).
+  HexTransfer(const HexLayout<ExecSpace>& coarse, const HexLayout<ExecSpace>& fine, const HexRefinement& refinement,
+              const DeviceHexStencils<ExecSpace>* stencils = nullptr);
 
   /// fine += P coarse on the owned fine entries that are not Dirichlet, from the coarse entries that
   /// are not Dirichlet (coarse's ghosts are updated).

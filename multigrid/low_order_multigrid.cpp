@@ -49,7 +49,7 @@ LowOrderMultigrid<ExecSpace>::LowOrderMultigrid(std::shared_ptr<const HexHierarc
       });
       step(2, [&] {
         level.from_coarser = std::make_unique<HexTransfer<ExecSpace>>(*hierarchy->layout(l - 1), *hierarchy->layout(l),
-                                                                      hierarchy->refinement(l));
+                                                                      hierarchy->refinement(l), &hierarchy->stencils(l));
       });
     }
   }

@@ -223,7 +223,7 @@ TYPED_TEST(LowOrderMultigridTest, TransferInterpolatesAndRestrictionIsItsTranspo
       for (int l = 1; l < 3; ++l) {
         const auto& cl = *h->layout(l - 1);
         const auto& fl = *h->layout(l);
-        const HexTransfer<TypeParam> t(cl, fl, h->refinement(l));
+        const HexTransfer<TypeParam> t(cl, fl, h->refinement(l), &h->stencils(l));
         DistributedVector<double, TypeParam> uc(cl.partitioner()), uf(fl.partitioner()), expected(fl.partitioner());
         const PointFunction linear = [C](const double* x, double* v) {
           for (int m = 0; m < C; ++m) v[m] = 0.5 + (m + 1) * x[0] - 2 * x[1] + 0.25 * m * x[2];
