@@ -225,6 +225,9 @@ void check_size(const Options& o, double n_cells, double n_vertices, double n_bo
     const double fine_vertices_per_rank = n_vertices / ranks * 1.1;
     need.device_bytes += e.layout_device_bytes / 7;
     if (is_multigrid(o)) need.device_bytes += 6 * e.vector_bytes / 7 + 8.0 / 7 * fine_vertices_per_rank * 2 * (3.4 * 12 + 4);
+    // On a GPU the hierarchy keeps every level's interpolation stencils there (about 3.4 entries
+    // of 16 bytes and an offset per fine vertex of the whole mesh).
+    if (!device_memory_is_host()) need.device_bytes += 8.0 / 7 * n_vertices * (3.4 * 16 + 8);
   }
   if (o.op == "assembled") need.device_bytes += e.csr_bytes;
   if (o.op == "matrix-free" && o.geometry == "stored") need.device_bytes += e.geometry_bytes;
