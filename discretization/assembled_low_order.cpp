@@ -87,6 +87,22 @@ KOKKOS_INLINE_FUNCTION void element_matrix(const double (&x)[8][3], double kappa
   }
 }
 
+/// Layout cell c's vertices v (Dirichlet ones flagged in `fixed`, from the ~index encoding) and
+/// element matrix K: what both assembly kernels start from.
+template <int C, class Cells, class Points, class Values>
+KOKKOS_INLINE_FUNCTION void cell_matrix(const Cells& cells, const Points& points, const Values& kappa,
+                                        const Values& lambda, const Values& mu, local_index c, local_index (&v)[8],
+                                        bool (&fixed)[8], double* K) {
+  double x[8][3];
+  for (int a = 0; a < 8; ++a) {
+    const local_index id = cells(c, a);
+    fixed[a] = id < 0;
+    v[a] = fixed[a] ? ~id : id;
+    for (int d = 0; d < 3; ++d) x[a][d] = points(v[a], d);
+  }
+  element_matrix<C>(x, kappa(c), lambda(c), mu(c), K);
+}
+
 /// Adds every cell's element matrix into the CRS values: position of column vertex b in row
 /// vertex a's sorted neighbour list by binary search; Dirichlet rows and columns left out.
 template <class ExecSpace, int C>
@@ -99,17 +115,10 @@ struct AssembleKernel {
   Kokkos::View<const local_index*, mem> neighbours;
   Kokkos::View<double*, mem> values;
   KOKKOS_INLINE_FUNCTION void operator()(local_index c) const {
-    double x[8][3];
     local_index v[8];
     bool fixed[8];
-    for (int a = 0; a < 8; ++a) {
-      const local_index id = cells(c, a);
-      fixed[a] = id < 0;
-      v[a] = fixed[a] ? ~id : id;
-      for (int d = 0; d < 3; ++d) x[a][d] = points(v[a], d);
-    }
     double K[64 * C * C];
-    element_matrix<C>(x, kappa(c), lambda(c), mu(c), K);
+    cell_matrix<C>(cells, points, kappa, lambda, mu, c, v, fixed, K);
     for (int a = 0; a < 8; ++a) {
       if (fixed[a]) continue;
       const std::int64_t begin = vertex_start(v[a]), end = vertex_start(v[a] + 1);
@@ -142,17 +151,10 @@ struct DenseAssembleKernel {
   Kokkos::View<const global_index*, mem> global;
   Kokkos::View<double**, Kokkos::LayoutRight, mem> a;
   KOKKOS_INLINE_FUNCTION void operator()(local_index c) const {
-    double x[8][3];
     local_index v[8];
     bool fixed[8];
-    for (int i = 0; i < 8; ++i) {
-      const local_index id = cells(c, i);
-      fixed[i] = id < 0;
-      v[i] = fixed[i] ? ~id : id;
-      for (int d = 0; d < 3; ++d) x[i][d] = points(v[i], d);
-    }
     double K[64 * C * C];
-    element_matrix<C>(x, kappa(c), lambda(c), mu(c), K);
+    cell_matrix<C>(cells, points, kappa, lambda, mu, c, v, fixed, K);
     for (int i = 0; i < 8; ++i) {
       if (fixed[i]) continue;
       const global_index row = global(v[i]) * C;
