@@ -108,7 +108,11 @@ KOKKOS_FORCEINLINE_FUNCTION void store(Number* a, int line, const Number (&y)[le
 
 }  // namespace bake_off
 
-template <BakeOff problem, int n, class Number, class ExecSpace>
+/// trilinear: the geometry formed from the cell's vertices (BakeOffArgs::trilinear), a kernel of its
+/// own: its double-precision Jacobians cost the stored-factor kernels registers they do not use when
+/// compiled into them (BP1.0 FP64 k = 4: 127 registers against 62, 36 against 53.5 GDoF/s on an
+/// H200; perf/README.md, "CEED bake-off operators").
+template <BakeOff problem, int n, class Number, class ExecSpace, bool trilinear = false>
 struct BakeOffKernel {
   static constexpr int k = n - 1;
   static constexpr int q = problem == BakeOff::bp3_5 ? n : n + 1;
@@ -165,8 +169,8 @@ struct BakeOffKernel {
   /// The trilinear geometry's 8 vertices of each of the team's cells (in double), before the cells'
   /// buffers in scratch.
   static constexpr int vertex_values = bake_off_vertex_values;
-  KOKKOS_INLINE_FUNCTION static std::size_t vertex_bytes(int cells_per_team, bool trilinear) {
-    return trilinear ? sizeof(double) * vertex_values * cells_per_team : 0;
+  KOKKOS_INLINE_FUNCTION static std::size_t vertex_bytes(int cells_per_team, bool with_vertices) {
+    return with_vertices ? sizeof(double) * vertex_values * cells_per_team : 0;
   }
   KOKKOS_INLINE_FUNCTION static std::size_t buffer_bytes(int cells_per_team) {
     return sizeof(Number) * std::size_t(cell_scratch) * cells_per_team;
@@ -192,7 +196,7 @@ struct BakeOffKernel {
   /// Called on the device too (the kernel's scratch request): a host-only function there would
   /// make nvcc drop the body.
   KOKKOS_INLINE_FUNCTION std::size_t team_shmem_size(int) const {
-    return vertex_bytes(args.cells_per_team, args.trilinear) + cell_info_bytes(args.cells_per_team) +
+    return vertex_bytes(args.cells_per_team, trilinear) + cell_info_bytes(args.cells_per_team) +
            buffer_bytes(args.cells_per_team);
   }
 
@@ -224,7 +228,7 @@ struct BakeOffKernel {
   /// w det J at the q points of z-line `line` (x index line % q, y index line / q): read, or
   /// formed from the cell's vertices X (trilinear geometry).
   KOKKOS_INLINE_FUNCTION void line_weighted_dets(local_index cell, int line, const double* X, Number (&wdet)[q]) const {
-    if (args.trilinear) {
+    if constexpr (trilinear) {
       const int a = line % q, b = line / q;
       const TrilinearLine J(X, points[a], points[b]);
       for (int m = 0; m < q; ++m) wdet[m] = static_cast<Number>(J.weighted_det(points[m], weights[a] * weights[b] * weights[m]));
@@ -351,7 +355,7 @@ struct BakeOffKernel {
       tz[0][m] = g[2] * ur + g[4] * us + g[5] * ut[m];
       mass[m] = args.lambda * g[6] * ul[0][m];
     };
-    if (args.trilinear) {
+    if constexpr (trilinear) {
       const int a = line % q, b = line / q;
       const TrilinearLine line_jacobian(X, points[a], points[b]);
       for (int m = 0; m < q; ++m) {
@@ -379,14 +383,14 @@ struct BakeOffKernel {
     // The trilinear geometry's vertices first (doubles), then the cells' node maps, then their
     // buffers.
     double* vertices = reinterpret_cast<double*>(base);
-    CellInfo* infos = reinterpret_cast<CellInfo*>(base + vertex_bytes(cpt, args.trilinear));
-    Number* scratch = reinterpret_cast<Number*>(base + vertex_bytes(cpt, args.trilinear) + cell_info_bytes(cpt));
+    CellInfo* infos = reinterpret_cast<CellInfo*>(base + vertex_bytes(cpt, trilinear));
+    Number* scratch = reinterpret_cast<Number*>(base + vertex_bytes(cpt, trilinear) + cell_info_bytes(cpt));
     const int rank = team.team_rank(), size = team.team_size();
     double dot = 0;  // this thread's share of src·dst (args.dot)
     // Input and output staged through scratch (stage_in / stage_out) instead of read and written
     // along lines: E-vectors, or the continuous vector gathered and added to node by node.
     const bool staged = args.staged;
-    if (args.prefetch && !args.trilinear) {  // the team's factors, contiguous: one request per 128-byte line
+    if (args.prefetch && !trilinear) {  // the team's factors, contiguous: one request per 128-byte line
       const int cells_here = n_cells - first < cpt ? n_cells - first : cpt;
       const char* base = reinterpret_cast<const char*>(args.factors.data() + std::size_t(first) * components * q3);
       const std::size_t bytes = std::size_t(cells_here) * components * q3 * sizeof(Number);
@@ -394,7 +398,7 @@ struct BakeOffKernel {
         DeviceTraits<ExecSpace>::prefetch(base + offset);
     }
     // The vertices are read after at least one barrier (the geometry comes in the third step).
-    if (args.trilinear) load_vertices(team, first, n_cells, vertices);
+    if constexpr (trilinear) load_vertices(team, first, n_cells, vertices);
     // The staged fused gather/scatter: each cell's node map once, before the barrier.
     if constexpr (node_maps) {
       if (args.gathered && staged) {
@@ -640,15 +644,15 @@ int default_bake_off_cells_per_team() {
   return threads / Kernel::lines > 0 ? threads / Kernel::lines : 1;
 }
 
-template <BakeOff problem, int n, class Number, class ExecSpace>
-void launch_bake_off(const BakeOffArgs<Number, ExecSpace>& args) {
-  using Kernel = BakeOffKernel<problem, n, Number, ExecSpace>;
+template <BakeOff problem, int n, class Number, class ExecSpace, bool trilinear>
+void launch_bake_off_geometry(const BakeOffArgs<Number, ExecSpace>& args) {
+  using Kernel = BakeOffKernel<problem, n, Number, ExecSpace, trilinear>;
   Kernel kernel{args, detail::cell_range(args.box, -1), {}, {}, {}, {}, {}};
   const local_index cells = kernel.cells.size();
   if (cells == 0) return;
   constexpr int q = Kernel::q;
   for (int a = 0; a < q; ++a) {
-    if (args.trilinear) {
+    if constexpr (trilinear) {
       kernel.points[a] = args.points[a];
       kernel.weights[a] = args.weights[a];
     }
@@ -675,6 +679,15 @@ void launch_bake_off(const BakeOffArgs<Number, ExecSpace>& args) {
   const int league = (cells + args.cells_per_team - 1) / args.cells_per_team;
   const int team_size = runs_on_host<ExecSpace>() ? 1 : args.cells_per_team * Kernel::lines;
   Kokkos::parallel_for("tensormg::operator::bake_off::apply", typename Kernel::Policy(league, team_size), kernel);
+}
+
+/// The kernel of args' geometry (stored factors or trilinear).
+template <BakeOff problem, int n, class Number, class ExecSpace>
+void launch_bake_off(const BakeOffArgs<Number, ExecSpace>& args) {
+  if (args.trilinear)
+    launch_bake_off_geometry<problem, n, Number, ExecSpace, true>(args);
+  else
+    launch_bake_off_geometry<problem, n, Number, ExecSpace, false>(args);
 }
 
 template <BakeOff problem, int k, class Number, class ExecSpace>
