@@ -232,9 +232,9 @@ struct BakeOffKernel {
       const int a = line % q, b = line / q;
       const TrilinearLine J(X, points[a], points[b]);
       for (int m = 0; m < q; ++m) wdet[m] = static_cast<Number>(J.weighted_det(points[m], weights[a] * weights[b] * weights[m]));
-      return;
+    } else {
+      for (int m = 0; m < q; ++m) wdet[m] = factor(cell, 0, line + q * q * m);
     }
-    for (int m = 0; m < q; ++m) wdet[m] = factor(cell, 0, line + q * q * m);
   }
 
   /// Line `line` along dir of the cell's n³ nodes from the input vector, or from the cell's
@@ -365,13 +365,13 @@ struct BakeOffKernel {
         const Number g[7] = {Number(G[0]), Number(G[1]), Number(G[2]), Number(G[3]), Number(G[4]), Number(G[5]), Number(wdet)};
         apply(m, g);
       }
-      return;
-    }
-    for (int m = 0; m < q; ++m) {
-      const int p = line + q * q * m;
-      Number g[7];
-      for (int e = 0; e < 7; ++e) g[e] = factor(cell, e, p);
-      apply(m, g);
+    } else {
+      for (int m = 0; m < q; ++m) {
+        const int p = line + q * q * m;
+        Number g[7];
+        for (int e = 0; e < 7; ++e) g[e] = factor(cell, e, p);
+        apply(m, g);
+      }
     }
   }
 
