@@ -234,8 +234,8 @@ struct FirstBadCells {
 };
 
 /// check_hex_mesh with the determinants checked in parallel on ExecSpace (the same messages); the
-/// mesh's arrays there (`given`, or copied after the connectivity passed) are returned for the
-/// layout's other kernels.
+/// mesh's arrays there (`given`, or copied after the array sizes passed; a cell's vertex indices are
+/// checked before its points are read) are returned for the layout's other kernels.
 template <class ExecSpace>
 DeviceHexMesh<ExecSpace> check_hex_mesh_in_parallel(const HexMesh& mesh, const DeviceHexMesh<ExecSpace>* given) {
   check_hex_mesh_connectivity(mesh, false);  // sizes and boundary faces
