@@ -108,11 +108,12 @@ KOKKOS_FORCEINLINE_FUNCTION void store(Number* a, int line, const Number (&y)[le
 
 }  // namespace bake_off
 
-/// trilinear: the geometry formed from the cell's vertices (BakeOffArgs::trilinear), a kernel of its
-/// own: its double-precision Jacobians cost the stored-factor kernels registers they do not use when
-/// compiled into them (BP1.0 FP64 k = 4: 127 registers against 62, 36 against 53.5 GDoF/s on an
-/// H200; perf/README.md, "CEED bake-off operators").
-template <BakeOff problem, int n, class Number, class ExecSpace, bool trilinear = false>
+/// geometry: the kernel of the stored factors, of the trilinear geometry formed from the cell's
+/// vertices, or of either (BakeOffArgs::trilinear decides at run time): the tuning row's
+/// split_geometry picks (the trilinear Jacobians' registers cost BP1.0's one kernel 127 registers
+/// against 62 at FP64 k = 4; perf/README.md, "CEED bake-off operators").
+enum class GeometryKernel { stored, trilinear, either };
+template <BakeOff problem, int n, class Number, class ExecSpace, GeometryKernel geometry = GeometryKernel::either>
 struct BakeOffKernel {
   static constexpr int k = n - 1;
   static constexpr int q = problem == BakeOff::bp3_5 ? n : n + 1;
@@ -132,6 +133,10 @@ struct BakeOffKernel {
   /// Threads per cell on a GPU: the lines of the largest step.
   static constexpr int lines = q * q;
   static constexpr int components = has_stiffness(problem) ? 7 : 1;
+  /// The trilinear geometry (constant in the split kernels, so the other branch compiles away).
+  KOKKOS_FORCEINLINE_FUNCTION bool trilinear() const {
+    return geometry == GeometryKernel::trilinear || (geometry == GeometryKernel::either && args.trilinear);
+  }
 
   BakeOffArgs<Number, ExecSpace> args;
   detail::CellRange cells;
@@ -196,7 +201,7 @@ struct BakeOffKernel {
   /// Called on the device too (the kernel's scratch request): a host-only function there would
   /// make nvcc drop the body.
   KOKKOS_INLINE_FUNCTION std::size_t team_shmem_size(int) const {
-    return vertex_bytes(args.cells_per_team, trilinear) + cell_info_bytes(args.cells_per_team) +
+    return vertex_bytes(args.cells_per_team, trilinear()) + cell_info_bytes(args.cells_per_team) +
            buffer_bytes(args.cells_per_team);
   }
 
@@ -228,7 +233,7 @@ struct BakeOffKernel {
   /// w det J at the q points of z-line `line` (x index line % q, y index line / q): read, or
   /// formed from the cell's vertices X (trilinear geometry).
   KOKKOS_INLINE_FUNCTION void line_weighted_dets(local_index cell, int line, const double* X, Number (&wdet)[q]) const {
-    if constexpr (trilinear) {
+    if (trilinear()) {
       const int a = line % q, b = line / q;
       const TrilinearLine J(X, points[a], points[b]);
       for (int m = 0; m < q; ++m) wdet[m] = static_cast<Number>(J.weighted_det(points[m], weights[a] * weights[b] * weights[m]));
@@ -355,7 +360,7 @@ struct BakeOffKernel {
       tz[0][m] = g[2] * ur + g[4] * us + g[5] * ut[m];
       mass[m] = args.lambda * g[6] * ul[0][m];
     };
-    if constexpr (trilinear) {
+    if (trilinear()) {
       const int a = line % q, b = line / q;
       const TrilinearLine line_jacobian(X, points[a], points[b]);
       for (int m = 0; m < q; ++m) {
@@ -383,14 +388,14 @@ struct BakeOffKernel {
     // The trilinear geometry's vertices first (doubles), then the cells' node maps, then their
     // buffers.
     double* vertices = reinterpret_cast<double*>(base);
-    CellInfo* infos = reinterpret_cast<CellInfo*>(base + vertex_bytes(cpt, trilinear));
-    Number* scratch = reinterpret_cast<Number*>(base + vertex_bytes(cpt, trilinear) + cell_info_bytes(cpt));
+    CellInfo* infos = reinterpret_cast<CellInfo*>(base + vertex_bytes(cpt, trilinear()));
+    Number* scratch = reinterpret_cast<Number*>(base + vertex_bytes(cpt, trilinear()) + cell_info_bytes(cpt));
     const int rank = team.team_rank(), size = team.team_size();
     double dot = 0;  // this thread's share of src·dst (args.dot)
     // Input and output staged through scratch (stage_in / stage_out) instead of read and written
     // along lines: E-vectors, or the continuous vector gathered and added to node by node.
     const bool staged = args.staged;
-    if (args.prefetch && !trilinear) {  // the team's factors, contiguous: one request per 128-byte line
+    if (args.prefetch && !trilinear()) {  // the team's factors, contiguous: one request per 128-byte line
       const int cells_here = n_cells - first < cpt ? n_cells - first : cpt;
       const char* base = reinterpret_cast<const char*>(args.factors.data() + std::size_t(first) * components * q3);
       const std::size_t bytes = std::size_t(cells_here) * components * q3 * sizeof(Number);
@@ -398,7 +403,7 @@ struct BakeOffKernel {
         DeviceTraits<ExecSpace>::prefetch(base + offset);
     }
     // The vertices are read after at least one barrier (the geometry comes in the third step).
-    if constexpr (trilinear) load_vertices(team, first, n_cells, vertices);
+    if (trilinear()) load_vertices(team, first, n_cells, vertices);
     // The staged fused gather/scatter: each cell's node map once, before the barrier.
     if constexpr (node_maps) {
       if (args.gathered && staged) {
@@ -644,15 +649,15 @@ int default_bake_off_cells_per_team() {
   return threads / Kernel::lines > 0 ? threads / Kernel::lines : 1;
 }
 
-template <BakeOff problem, int n, class Number, class ExecSpace, bool trilinear>
+template <BakeOff problem, int n, class Number, class ExecSpace, GeometryKernel geometry>
 void launch_bake_off_geometry(const BakeOffArgs<Number, ExecSpace>& args) {
-  using Kernel = BakeOffKernel<problem, n, Number, ExecSpace, trilinear>;
+  using Kernel = BakeOffKernel<problem, n, Number, ExecSpace, geometry>;
   Kernel kernel{args, detail::cell_range(args.box, -1), {}, {}, {}, {}, {}};
   const local_index cells = kernel.cells.size();
   if (cells == 0) return;
   constexpr int q = Kernel::q;
   for (int a = 0; a < q; ++a) {
-    if constexpr (trilinear) {
+    if (args.trilinear) {
       kernel.points[a] = args.points[a];
       kernel.weights[a] = args.weights[a];
     }
@@ -681,13 +686,19 @@ void launch_bake_off_geometry(const BakeOffArgs<Number, ExecSpace>& args) {
   Kokkos::parallel_for("tensormg::operator::bake_off::apply", typename Kernel::Policy(league, team_size), kernel);
 }
 
-/// The kernel of args' geometry (stored factors or trilinear).
+/// The kernel of args' geometry (stored factors or trilinear) where the row splits them, else the
+/// one kernel of both.
 template <BakeOff problem, int n, class Number, class ExecSpace>
 void launch_bake_off(const BakeOffArgs<Number, ExecSpace>& args) {
-  if (args.trilinear)
-    launch_bake_off_geometry<problem, n, Number, ExecSpace, true>(args);
-  else
-    launch_bake_off_geometry<problem, n, Number, ExecSpace, false>(args);
+  using G = GeometryKernel;
+  if constexpr (BakeOffKernel<problem, n, Number, ExecSpace>::tuning.split_geometry[int(problem)]) {
+    if (args.trilinear)
+      launch_bake_off_geometry<problem, n, Number, ExecSpace, G::trilinear>(args);
+    else
+      launch_bake_off_geometry<problem, n, Number, ExecSpace, G::stored>(args);
+  } else {
+    launch_bake_off_geometry<problem, n, Number, ExecSpace, G::either>(args);
+  }
 }
 
 template <BakeOff problem, int k, class Number, class ExecSpace>

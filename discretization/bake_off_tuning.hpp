@@ -41,6 +41,13 @@ struct BakeOffTuning {
   /// registers spill (h200-2026-12-03-bp-occupancy/call3); read from scratch along lines it
   /// measured 0.92-0.98x at BP3.0 (call2).
   bool node_maps[3] = {false, false, false};
+  /// The stored factors and the trilinear geometry as kernels of their own (else one kernel with a
+  /// run-time branch), per problem. The trilinear Jacobians' registers in the one kernel cost BP1.0
+  /// FP64 k = 4 127 instead of 62 registers and 0.70x (h200-2026-12-03-bp-geometry-split, split
+  /// against one kernel: BP1.0 element 1.16-1.71x, operator 1.09-1.53x at k = 2..8); the split
+  /// stored BP3.5 and BP3.0 kernels measured 0.76-0.96x at k = 5..8 (BP3.0 k = 6 0.76x), 1.00-1.02x
+  /// below, so they keep the one kernel.
+  bool split_geometry[3] = {true, false, false};
 };
 
 namespace detail {
