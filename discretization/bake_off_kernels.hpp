@@ -42,16 +42,19 @@ namespace tensormg {
 
 namespace bake_off {
 
-/// The lines along direction dir of a cell array with extents (e0, e1, e2), x fastest: how many,
-/// where line `line` starts and the distance of its entries.
-template <int dir, int e0, int e1, int e2>
+/// The lines along direction dir of a cell array with extents (e0, e1, e2), x fastest, its rows
+/// `row` entries apart: how many, where line `line` starts and the distance of its entries.
+/// row = e0 for the element vectors; in scratch see ScratchLines.
+template <int dir, int e0, int e1, int e2, int row = e0>
 struct Lines {
+  static_assert(row >= e0, "a row holds its e0 entries");
   static constexpr int count = dir == 0 ? e1 * e2 : dir == 1 ? e0 * e2 : e0 * e1;
-  static constexpr int stride = dir == 0 ? 1 : dir == 1 ? e0 : e0 * e1;
+  static constexpr int stride = dir == 0 ? 1 : dir == 1 ? row : row * e1;
   KOKKOS_FORCEINLINE_FUNCTION static int base(int line) {
-    if constexpr (dir == 0) return e0 * line;
-    else if constexpr (dir == 1) return line % e0 + e0 * e1 * (line / e0);
-    else return line;
+    if constexpr (dir == 0) return row * line;
+    else if constexpr (dir == 1) return line % e0 + row * e1 * (line / e0);
+    else if constexpr (row == e0) return line;
+    else return line % e0 + row * (line / e0);
   }
   /// Coordinates of entry m of the line.
   KOKKOS_FORCEINLINE_FUNCTION static void coordinates(int line, int m, int c[3]) {
@@ -64,6 +67,25 @@ struct Lines {
     }
   }
 };
+
+/// The row length of a cell array with rows of e0 entries in scratch. Consecutive threads take
+/// consecutive x-lines, row entries apart: a row of s entries puts gcd(s, 16) of a half-warp's
+/// 16 doubles (gcd(s, 32) of 32 floats) on one bank, so rows of 4 and 8 are padded by one entry
+/// (conflict-free). Rows of 6 and 10 (2-way) stay: padded they measured 0.96-0.99x (BP3.5 k = 5,
+/// BP1.0 k = 4, 8), against 1.07-1.32x for the padded rows of 4 and 8 (H200,
+/// perf/results/h200-2026-12-03-bp-scratch-rows/call1).
+template <int e0>
+inline constexpr int scratch_row = e0 % 4 == 0 ? e0 + 1 : e0;
+/// The scratch layout of a cell array with extents (e0, e1, e2): rows of scratch_row<e0>.
+template <int dir, int e0, int e1, int e2>
+using ScratchLines = Lines<dir, e0, e1, e2, scratch_row<e0>>;
+/// Entries of such an array in scratch, and the place of entry (i, j, l).
+template <int e0, int e1, int e2>
+inline constexpr int scratch_values = scratch_row<e0> * e1 * e2;
+template <int e0, int e1>
+KOKKOS_FORCEINLINE_FUNCTION int scratch_index(int i, int j, int l) {
+  return i + scratch_row<e0> * (j + e1 * l);
+}
 
 /// y[o] = Σ_m M[o][m] x[m] for o < R (rows of M).
 template <int R, int C, class Number, class Matrix>
@@ -87,17 +109,17 @@ KOKKOS_FORCEINLINE_FUNCTION void apply_columns(const Matrix& M, const Number (&x
   }
 }
 
-/// Loads line `line` along dir of a scratch array with extents (e0, e1, e2).
+/// Loads line `line` along dir of a scratch array with extents (e0, e1, e2) (ScratchLines).
 template <int dir, int e0, int e1, int e2, int len, class Number>
 KOKKOS_FORCEINLINE_FUNCTION void load(const Number* a, int line, Number (&x)[1][len]) {
-  using L = Lines<dir, e0, e1, e2>;
+  using L = ScratchLines<dir, e0, e1, e2>;
   contraction::load_column<len>(a + L::base(line), L::stride, x[0]);
 }
 
 /// Stores (add: adds) y along line `line` of direction dir of a scratch array with extents (e0, e1, e2).
 template <bool add, int dir, int e0, int e1, int e2, int len, class Number>
 KOKKOS_FORCEINLINE_FUNCTION void store(Number* a, int line, const Number (&y)[len]) {
-  using L = Lines<dir, e0, e1, e2>;
+  using L = ScratchLines<dir, e0, e1, e2>;
   const int b = L::base(line);
   TENSORMG_UNROLL_ALL
   for (int m = 0; m < len; ++m) {
@@ -123,9 +145,10 @@ struct BakeOffKernel {
   using Member = typename Policy::member_type;
   using ScratchView = Kokkos::View<Number*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
   static constexpr int n3 = n * n * n, q3 = q * q * q;
-  /// Scratch buffers of a cell, q³ entries each, at an odd distance (distinct banks for the same
-  /// entry of neighbouring buffers).
-  static constexpr int buffer = q3 % 2 == 1 ? q3 : q3 + 1;
+  /// Scratch buffers of a cell, each a (q, q, q) array in the scratch layout (bake_off::ScratchLines,
+  /// which holds every array of the steps), at an odd distance (distinct banks for the same entry
+  /// of neighbouring buffers).
+  static constexpr int buffer = bake_off::scratch_values<q, q, q> | 1;
   /// BP1.0: the interpolations' two; BP3.5: u and the r and s derivatives (t is formed in the
   /// z-lines' registers); BP3.0: those and the interpolations' third.
   static constexpr int buffers = problem == BakeOff::bp1_0 ? 2 : problem == BakeOff::bp3_5 ? 3 : 4;
@@ -248,7 +271,8 @@ struct BakeOffKernel {
   KOKKOS_INLINE_FUNCTION void read_line(local_index cell, int line, Number (&x)[1][n], const Number* stage) const {
     using L = bake_off::Lines<dir, n, n, n>;
     if (stage) {
-      contraction::load_column<n>(stage + L::base(line), L::stride, x[0]);
+      using S = bake_off::ScratchLines<dir, n, n, n>;
+      contraction::load_column<n>(stage + S::base(line), S::stride, x[0]);
       return;
     }
     if (!args.gathered) {
@@ -302,6 +326,12 @@ struct BakeOffKernel {
       Kokkos::atomic_add(&args.dst(idx), value);
   }
 
+  /// Where the cell's node (lexicographic number) sits in a staging buffer (n, n, n) in scratch.
+  KOKKOS_FORCEINLINE_FUNCTION static int staged_index(int node) {
+    if constexpr (bake_off::scratch_row<n> == n) return node;
+    else return bake_off::scratch_index<n, n>(node % n, (node / n) % n, node / (n * n));
+  }
+
   /// The team's cells' input values into buffer `which` of each cell's scratch, consecutive
   /// threads on consecutive values: contiguous in the E-vector (coalesced), or gathered from the
   /// continuous vector node by node, x fastest (a warp reads a few short runs of a row each).
@@ -320,7 +350,7 @@ struct BakeOffKernel {
       } else {
         value = src[w];
       }
-      scratch[c * cell_scratch + which * buffer + node] = value;
+      scratch[c * cell_scratch + which * buffer + staged_index(node)] = value;
     }
   }
   /// The inverse of stage_in for the output values: written to the E-vector, or added to the
@@ -333,7 +363,7 @@ struct BakeOffKernel {
     Number* dst = args.dst.data() + std::size_t(first) * n3;
     for (int w = team.team_rank(); w < count; w += team.team_size()) {
       const int c = w / n3, node = w - c * n3;
-      const Number value = scratch[c * cell_scratch + which * buffer + node];
+      const Number value = scratch[c * cell_scratch + which * buffer + staged_index(node)];
       if (args.gathered) {
         const int ijl[3] = {node % n, (node / n) % n, node / (n * n)};
         add_node(node_map(infos, first, c), ijl, value, dot);
@@ -352,8 +382,10 @@ struct BakeOffKernel {
     Number ul[1][q], ut[q];
     bake_off::load<2, q, q, q>(u, line, ul);
     derivative(ul, ut);
+    using Z = bake_off::ScratchLines<2, q, q, q>;
+    const int zbase = Z::base(line);
     const auto apply = [&](int m, const Number (&g)[7]) {
-      const int p = line + q * q * m;
+      const int p = zbase + Z::stride * m;  // in scratch (the factors' point is line + q² m)
       const Number ur = r[p], us = s[p];
       r[p] = g[0] * ur + g[1] * us + g[2] * ut[m];
       s[p] = g[1] * ur + g[3] * us + g[4] * ut[m];

@@ -2,6 +2,7 @@
 // The execution spaces every typed test body runs on: DefaultExec and SecondaryExec (core/types.hpp),
 // DefaultExec alone in a build with TENSORMG_SECOND_SPACE=OFF.
 #include <gtest/gtest.h>
+#include <mpi.h>
 
 #include <Kokkos_Core.hpp>
 
