@@ -2,10 +2,10 @@
 /// @file
 /// A vector distributed over MPI ranks: owned entries [0, n_owned) followed by ghost entries,
 /// one Kokkos View in the execution space's memory. BLAS-1 goes through Kokkos Kernels on the
-/// owned range plus an MPI reduction; with one rank the same code runs without messages.
+/// owned range plus an MPI reduction, but for the dot product, a sweep of core/vector_sweeps.hpp
+/// (more loads in flight on a GPU); with one rank the same code runs without messages.
 
 #include <KokkosBlas1_axpby.hpp>
-#include <KokkosBlas1_dot.hpp>
 #include <KokkosBlas1_nrminf.hpp>
 #include <KokkosBlas1_scal.hpp>
 
@@ -14,6 +14,7 @@
 
 #include "core/error.hpp"
 #include "core/partitioner.hpp"
+#include "core/vector_sweeps.hpp"
 
 namespace tensormg {
 
@@ -85,8 +86,14 @@ class DistributedVector {
                          KOKKOS_LAMBDA(local_index i) { d(i) = d(i) != Number(0) ? Number(1) / d(i) : Number(0); });
   }
 
-  /// Σ x_i y_i over all owned entries of all ranks.
-  Number dot(const DistributedVector& y) const { return allreduce_sum(KokkosBlas::dot(owned(), y.owned())); }
+  /// Σ x_i y_i over all owned entries of all ranks, summed in double.
+  Number dot(const DistributedVector& y) const {
+    const double local = sweep_sum<Number, ExecSpace>("tensormg::vector::dot", std::size_t(n_owned()),
+                                                       DotSweep<view_type>{data_, y.data_});
+    double global = 0;
+    MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, comm());
+    return Number(global);
+  }
   Number l2_norm() const { return std::sqrt(dot(*this)); }
   Number linf_norm() const {
     Number local = n_owned() > 0 ? Number(KokkosBlas::nrminf(owned())) : Number(0);
@@ -102,12 +109,6 @@ class DistributedVector {
   void axpby(Number a, const DistributedVector& x, Number b) { KokkosBlas::axpby(a, x.owned(), b, owned()); }
 
  private:
-  Number allreduce_sum(Number local) const {
-    Number global = 0;
-    MPI_Allreduce(&local, &global, 1, detail::mpi_type<Number>(), MPI_SUM, comm());
-    return global;
-  }
-
   std::shared_ptr<const partitioner_type> partitioner_;
   view_type data_;
 };

@@ -14,6 +14,7 @@
 
 #include "core/krylov.hpp"
 #include "core/types.hpp"
+#include "core/vector_sweeps.hpp"
 
 namespace tensormg {
 
@@ -39,22 +40,32 @@ double apply_and_dot(const Operator& A, Vector& ap, const Vector& p) {
   }
 }
 
+/// The sweep of r −= α ap with ‖r‖²: loads r_i and ap_i, stores the new r_i, adds its square.
+template <class View>
+struct CgResidualSweep {
+  using Number = typename View::non_const_value_type;
+  struct values {
+    Number r, ap;
+  };
+  Number alpha;
+  View r, ap;
+  KOKKOS_INLINE_FUNCTION values load(std::size_t i) const { return {r(i), ap(i)}; }
+  KOKKOS_INLINE_FUNCTION double finish(std::size_t i, const values& v) const {
+    const Number ri = v.r - alpha * v.ap;
+    r(i) = ri;
+    return double(ri) * double(ri);
+  }
+};
+
 /// r −= α ap in one pass over two vectors; returns ‖r‖² after the update (all ranks). Vector is
 /// a DistributedVector.
 template <class Vector>
 double cg_residual_update(typename Vector::value_type alpha, const Vector& ap, Vector& r) {
   using Number = typename Vector::value_type;
   using Exec = typename Vector::execution_space;
-  const auto rv = r.view(), apv = ap.view();
-  double local = 0;
-  Kokkos::parallel_reduce(
-      "tensormg::krylov::cg_residual_update", Kokkos::RangePolicy<Exec>(0, r.n_owned()),
-      KOKKOS_LAMBDA(local_index i, double& sum) {
-        const Number ri = rv(i) - alpha * apv(i);
-        rv(i) = ri;
-        sum += double(ri) * double(ri);
-      },
-      local);
+  using View = typename Vector::view_type;
+  const double local = sweep_sum<Number, Exec>("tensormg::krylov::cg_residual_update", std::size_t(r.n_owned()),
+                                               CgResidualSweep<View>{alpha, r.view(), ap.view()});
   double global = 0;
   MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, r.comm());
   return global;

@@ -2,8 +2,11 @@
 //   DRAM copy bandwidth (bytes read + written), FP64 and FP32 FMA rate, and on a GPU the
 //   shared-memory load bandwidth and the tensor-core mma rates (FP64 m8n8k4, FP64 m16n8k16 on
 //   sm_90, FP16 m16n8k16 with FP32 accumulation).
+//   Beside them, what the solvers' vector reductions reach of the copy bandwidth: the dot product
+//   and CG's residual update of core/vector_sweeps.hpp, and Kokkos Kernels' dot for comparison.
 // Writes a JSON record (device, clocks, git hash, date, method) to --output.
 #include <CLI/CLI.hpp>
+#include <KokkosBlas1_dot.hpp>
 
 #include <cstdio>
 #include <iostream>
@@ -13,12 +16,14 @@
 #include "backends/cuda_mma/cuda_mma.hpp"
 #include "core/environment.hpp"
 #include "core/error.hpp"
+#include "core/fused_cg.hpp"
 #include "core/json.hpp"
 #include "core/memory.hpp"
 #include "core/output_file.hpp"
 #include "core/profiling.hpp"
 #include "core/provenance.hpp"
 #include "core/types.hpp"
+#include "core/vector_sweeps.hpp"
 #include "drivers/command_line.hpp"
 #include "multigrid/memory_estimate.hpp"
 #include "perf/benchmark_support.hpp"
@@ -59,6 +64,36 @@ std::pair<double, std::string> copy_bandwidth(MPI_Comm comm, std::size_t bytes_p
   }
   record("deep_copy", perf::median_seconds(comm, repeats, [&] { Kokkos::deep_copy(Exec(), b, a); }));
   return best;
+}
+
+/// The solvers' reductions over two arrays of n doubles, in GB/s (bytes read + written): the dot
+/// product of core/vector_sweeps.hpp (DistributedVector::dot's sweep), Kokkos Kernels' dot (what
+/// DistributedVector::dot was before), and CG's residual update r −= α ap with ‖r‖²
+/// (core/fused_cg.hpp; α = 0 keeps the data unchanged). Each includes its result's copy to the host.
+void vector_sweeps(MPI_Comm comm, std::size_t n, int repeats, double copy_GBps, Json& out) {
+  using View = Kokkos::View<double*, Exec>;
+  View a("tensormg::ceilings::sweep_a", n), b("tensormg::ceilings::sweep_b", n);
+  Kokkos::parallel_for(kernel_name({"ceilings", "sweep_init"}), Kokkos::RangePolicy<Exec>(0, n),
+                       KOKKOS_LAMBDA(std::size_t i) {
+                         a(i) = 1.0 + 1e-9 * double(i);
+                         b(i) = 2.0 - 1e-9 * double(i);
+                       });
+  volatile double keep = 0;
+  const double gb = double(n) * sizeof(double) / 1e9;
+  out["entries"] = double(n);
+  const double dot = 2 * gb / perf::median_seconds(comm, repeats, [&] {
+    keep = keep + sweep_sum<double, Exec>("tensormg::ceilings::sweep_dot", n, DotSweep<View>{a, b});
+  });
+  out["dot"] = dot;
+  out["dot_percent_of_copy"] = 100 * dot / copy_GBps;
+  out["dot_kokkos_kernels"] =
+      2 * gb / perf::median_seconds(comm, repeats, [&] { keep = keep + double(KokkosBlas::dot(a, b)); });
+  const double residual = 3 * gb / perf::median_seconds(comm, repeats, [&] {
+    keep = keep + sweep_sum<double, Exec>("tensormg::ceilings::sweep_residual", n,
+                                          detail::CgResidualSweep<View>{0.0, a, b});
+  });
+  out["cg_residual_update"] = residual;
+  out["cg_residual_update_percent_of_copy"] = 100 * residual / copy_GBps;
 }
 
 /// Each work item runs `lanes` independent FMA chains (the inner loop vectorizes on the CPU and
@@ -182,6 +217,16 @@ int main(int argc, char** argv) {
     const auto [copy, copy_variant] = copy_bandwidth(env.comm(), std::size_t(copy_mib * (1 << 20)), repeats, record["copy_variants_GBps"]);
     c["dram_copy_GBps"] = copy / 1e9;
     method["copy_best_variant"] = copy_variant;
+    // The vector reductions at the copy test's size and at 1/16 and 1/256 of it, within the same memory.
+    method["vector_sweeps"] = "GB/s (bytes read + written, result copied to the host) of the dot product and CG's residual "
+                              "update of core/vector_sweeps.hpp and of Kokkos Kernels' dot, over two arrays of doubles";
+    Json& sweeps = record["vector_sweeps_GBps"];
+    sweeps = Json::array();
+    for (const std::size_t fraction : {std::size_t(1), std::size_t(16), std::size_t(256)}) {
+      Json row = Json::object();
+      vector_sweeps(env.comm(), std::size_t(copy_mib * (1 << 20)) / sizeof(double) / fraction, repeats, copy / 1e9, row);
+      sweeps.push_back(row);
+    }
     const double f64 = fma_rate<double>(env.comm(), repeats);
     c["fp64_fma_GFLOPs"] = f64 / 1e9;
     const double f32 = fma_rate<float>(env.comm(), repeats);

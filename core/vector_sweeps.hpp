@@ -1,0 +1,156 @@
+#pragma once
+/// @file
+/// Sums formed on the way through a sweep over vectors' entries: dot products, CG's residual
+/// update with ‖r‖² (core/fused_cg.hpp). A sweep reads (and may write) a few vectors at entry i
+/// and adds one term per entry; the sum is a double whatever the vectors' precision.
+///
+/// On a GPU a sweep is bound by the loads it has in flight. Kokkos 3.4's range reduction there
+/// launches at most 256 blocks of 256 threads (a quarter of an H200's warp slots) with one entry
+/// per thread and step: a dot product of 2e7 doubles ran at 1.9 TB/s, CG's residual update at 1.8,
+/// where a plain parallel_for over five vectors ran at 4.0 (perf/results/h200-2026-12-03-vector-sweeps).
+/// So here every thread loads `values_per_thread` entries of each vector (32 bytes) before it uses
+/// the first, and from `teams_from` entries on, the sweep runs as one team of 256 threads per
+/// chunk of 256 · values_per_thread entries (any number of blocks, all warp slots), each team
+/// storing its partial sum, and a second, small reduction adds the partial sums: 3.5 and 3.4 TB/s
+/// at 2e7 doubles. Kokkos' own team reduction was measured no faster than its range reduction.
+///
+/// Both paths sum in an order that depends on n only: the same sweep gives the same bits, run
+/// after run. On the host a sweep is a plain range reduction.
+
+#include <Kokkos_Core.hpp>
+
+#include <cstddef>
+#include <limits>
+
+#include "core/device_traits.hpp"
+
+namespace tensormg {
+
+/// How a sweep over Number entries runs on ExecSpace.
+template <class Number, class ExecSpace>
+struct SweepShape {
+  /// Entries of each vector a thread loads before using the first (32 bytes' worth on a GPU).
+  static constexpr int values_per_thread =
+      runs_on_host<ExecSpace>() ? 1 : (sizeof(Number) >= 32 ? 1 : int(32 / sizeof(Number)));
+  /// Threads of a team in the team path.
+  static constexpr int team_size = 256;
+  /// From this many entries on, the team path (never on the host). Below it the range path's one
+  /// launch is cheaper: at 1e6 doubles 16.4 µs against 19.0 µs on the H200.
+  static constexpr std::size_t teams_from =
+      runs_on_host<ExecSpace>() ? std::numeric_limits<std::size_t>::max() : (std::size_t(1) << 22);
+};
+
+namespace detail {
+
+/// The team path's partial sums: one buffer per memory space for the whole program, grown to the
+/// largest count asked for and released by Kokkos::finalize (a View allocated per call would cost a
+/// device allocation and a synchronizing free per dot product). Host code only, one thread.
+template <class MemorySpace>
+Kokkos::View<double*, MemorySpace> sweep_partials(std::size_t count) {
+  using Buffer = Kokkos::View<double*, MemorySpace>;
+  static Buffer* buffer = nullptr;
+  if (buffer == nullptr) {
+    buffer = new Buffer();
+    Kokkos::push_finalize_hook([] {
+      delete buffer;
+      buffer = nullptr;
+    });
+  }
+  if (buffer->extent(0) < count) {
+    *buffer = Buffer();  // the old allocation goes first
+    *buffer = Buffer(Kokkos::view_alloc(Kokkos::WithoutInitializing, "tensormg::sweep_partials"), count);
+  }
+  return *buffer;
+}
+
+/// The sweep's entries i = j + k · stride, k < U, for j < stride = ⌈n / U⌉, by a range reduction.
+template <int U, class ExecSpace, class Sweep>
+double range_sweep_sum(const char* label, std::size_t n, const Sweep& sweep) {
+  using Values = typename Sweep::values;
+  const std::size_t stride = (n + U - 1) / U;
+  double sum = 0;
+  Kokkos::parallel_reduce(
+      label, Kokkos::RangePolicy<ExecSpace>(0, stride),
+      KOKKOS_LAMBDA(std::size_t j, double& s) {
+        Values v[U] = {};
+        TENSORMG_UNROLL_ALL
+        for (int k = 0; k < U; ++k) {
+          const std::size_t i = j + std::size_t(k) * stride;
+          if (i < n) v[k] = sweep.load(i);
+        }
+        TENSORMG_UNROLL_ALL
+        for (int k = 0; k < U; ++k) {
+          const std::size_t i = j + std::size_t(k) * stride;
+          if (i < n) s += sweep.finish(i, v[k]);
+        }
+      },
+      sum);
+  return sum;
+}
+
+/// The sweep by teams of team_size threads over chunks of team_size · U consecutive entries
+/// (thread t of team c: entries c · chunk + k · team_size + t, coalesced), each team's sum stored
+/// in `partials`, then a range reduction over those. team_size must be a team size ExecSpace
+/// can run (256 on a GPU; the host tests take what their backend allows).
+template <int U, class ExecSpace, class Sweep>
+double team_sweep_sum(const char* label, std::size_t n, const Sweep& sweep, int team_size) {
+  using Values = typename Sweep::values;
+  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  const std::size_t team = std::size_t(team_size), chunk = team * U;
+  const std::size_t teams = (n + chunk - 1) / chunk;
+  const auto partials = sweep_partials<typename ExecSpace::memory_space>(teams);
+  Kokkos::parallel_for(label, Policy(int(teams), team_size), KOKKOS_LAMBDA(const typename Policy::member_type& m) {
+    const std::size_t first = std::size_t(m.league_rank()) * chunk + std::size_t(m.team_rank());
+    Values v[U] = {};
+    TENSORMG_UNROLL_ALL
+    for (int k = 0; k < U; ++k) {
+      const std::size_t i = first + std::size_t(k) * team;
+      if (i < n) v[k] = sweep.load(i);
+    }
+    double s = 0;
+    TENSORMG_UNROLL_ALL
+    for (int k = 0; k < U; ++k) {
+      const std::size_t i = first + std::size_t(k) * team;
+      if (i < n) s += sweep.finish(i, v[k]);
+    }
+    m.team_reduce(Kokkos::Sum<double>(s));
+    if (m.team_rank() == 0) partials(m.league_rank()) = s;
+  });
+  double sum = 0;
+  Kokkos::parallel_reduce(
+      "tensormg::sweep_partials_sum", Kokkos::RangePolicy<ExecSpace>(0, teams),
+      KOKKOS_LAMBDA(std::size_t c, double& s) { s += partials(c); }, sum);
+  return sum;
+}
+
+}  // namespace detail
+
+/// Σ_{i < n} of the sweep's terms on ExecSpace (this rank's; the caller reduces over ranks).
+/// Sweep: a copyable functor with a type `values` (what entry i's term needs from memory) and
+///   `KOKKOS_FUNCTION values load(std::size_t i) const` (only loads) and
+///   `KOKKOS_FUNCTION double finish(std::size_t i, const values&) const` (the term; it may store
+///   to entry i). A thread issues all its loads before its first finish.
+/// The team path keeps its partial sums (n / 1024 doubles for double entries) in a buffer that
+/// lives until Kokkos::finalize (detail::sweep_partials).
+template <class Number, class ExecSpace, class Sweep>
+double sweep_sum(const char* label, std::size_t n, const Sweep& sweep) {
+  using Shape = SweepShape<Number, ExecSpace>;
+  if (n == 0) return 0;
+  if (n >= Shape::teams_from)
+    return detail::team_sweep_sum<Shape::values_per_thread, ExecSpace>(label, n, sweep, Shape::team_size);
+  return detail::range_sweep_sum<Shape::values_per_thread, ExecSpace>(label, n, sweep);
+}
+
+/// x · y over entries [0, n) of two Views (the sweep of a dot product).
+template <class View>
+struct DotSweep {
+  using Number = typename View::non_const_value_type;
+  struct values {
+    Number x, y;
+  };
+  View x, y;
+  KOKKOS_INLINE_FUNCTION values load(std::size_t i) const { return {x(i), y(i)}; }
+  KOKKOS_INLINE_FUNCTION double finish(std::size_t, const values& v) const { return double(v.x) * double(v.y); }
+};
+
+}  // namespace tensormg

@@ -1,0 +1,173 @@
+// core/vector_sweeps.hpp: the range and team paths of a sweep against sums formed on the host, with
+// data whose sums are exact in any order (small integers), so that a missed, repeated or
+// misplaced entry shows as a different number; CG's residual update writes every entry once;
+// DistributedVector::dot on every rank count.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <vector>
+
+#include "core/fused_cg.hpp"
+#include "core/vector_sweeps.hpp"
+#include "discretization/laplace_operator.hpp"
+#include "tests/test_spaces.hpp"
+#include "tests/test_utils.hpp"
+
+namespace {
+
+using namespace tensormg;
+using namespace tensormg::testing;
+
+/// x_i = (i mod 13) − 6 + shift, y_i = (i mod 7) − 3: integers, so every partial sum is exact.
+template <class Number, class ExecSpace>
+void fill_integers(const Kokkos::View<Number*, typename ExecSpace::memory_space>& x,
+                   const Kokkos::View<Number*, typename ExecSpace::memory_space>& y, int shift) {
+  Kokkos::parallel_for(
+      "test::fill_integers", Kokkos::RangePolicy<ExecSpace>(0, x.extent(0)), KOKKOS_LAMBDA(std::size_t i) {
+        x(i) = Number(int(i % 13) - 6 + shift);
+        y(i) = Number(int(i % 7) - 3);
+      });
+  Kokkos::fence();
+}
+
+double host_dot(std::size_t n, int shift) {
+  double s = 0;
+  for (std::size_t i = 0; i < n; ++i) s += double(int(i % 13) - 6 + shift) * double(int(i % 7) - 3);
+  return s;
+}
+
+/// A team size the backend runs: 256 on a GPU, up to the host's threads elsewhere.
+template <class ExecSpace>
+int test_team_size() {
+  return runs_on_host<ExecSpace>() ? std::max(1, std::min(4, ExecSpace().concurrency())) : 256;
+}
+
+enum class Path { automatic, range1, range4, team1, team4 };
+
+template <class Number, class ExecSpace, class Sweep>
+double run_sweep(Path path, std::size_t n, const Sweep& sweep) {
+  switch (path) {
+    case Path::range1: return tensormg::detail::range_sweep_sum<1, ExecSpace>("test::range1", n, sweep);
+    case Path::range4: return tensormg::detail::range_sweep_sum<4, ExecSpace>("test::range4", n, sweep);
+    case Path::team1: return tensormg::detail::team_sweep_sum<1, ExecSpace>("test::team1", n, sweep, test_team_size<ExecSpace>());
+    case Path::team4: return tensormg::detail::team_sweep_sum<4, ExecSpace>("test::team4", n, sweep, test_team_size<ExecSpace>());
+    default: return sweep_sum<Number, ExecSpace>("test::automatic", n, sweep);
+  }
+}
+
+const std::vector<std::size_t> sizes{0, 1, 2, 3, 5, 255, 256, 257, 1023, 1024, 1025, 4099, 100003};
+const std::vector<Path> paths{Path::automatic, Path::range1, Path::range4, Path::team1, Path::team4};
+
+template <class Number, class ExecSpace>
+void check_dot_sweeps() {
+  using View = Kokkos::View<Number*, typename ExecSpace::memory_space>;
+  for (const std::size_t n : sizes) {
+    View x("x", n), y("y", n);
+    fill_integers<Number, ExecSpace>(x, y, 1);
+    const double expected = host_dot(n, 1);
+    for (const Path path : paths) {
+      if (n == 0 && path != Path::automatic) continue;
+      const double sum = run_sweep<Number, ExecSpace>(path, n, DotSweep<View>{x, y});
+      EXPECT_EQ(sum, expected) << "n = " << n << ", path " << int(path);
+    }
+  }
+}
+
+/// The residual sweep on every path: r_i − 2 ap_i stored at every entry, Σ r_i² returned.
+template <class Number, class ExecSpace>
+void check_residual_sweeps() {
+  using View = Kokkos::View<Number*, typename ExecSpace::memory_space>;
+  for (const std::size_t n : sizes) {
+    for (const Path path : paths) {
+      if (n == 0 && path != Path::automatic) continue;
+      View r("r", n), ap("ap", n);
+      fill_integers<Number, ExecSpace>(r, ap, 0);
+      const double sum = run_sweep<Number, ExecSpace>(path, n, tensormg::detail::CgResidualSweep<View>{Number(2), r, ap});
+      const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), r);
+      double expected = 0;
+      std::size_t wrong = 0;
+      for (std::size_t i = 0; i < n; ++i) {
+        const double v = double(int(i % 13) - 6) - 2.0 * double(int(i % 7) - 3);
+        expected += v * v;
+        if (double(host(i)) != v) ++wrong;
+      }
+      EXPECT_EQ(wrong, 0u) << "n = " << n << ", path " << int(path);
+      EXPECT_EQ(sum, expected) << "n = " << n << ", path " << int(path);
+    }
+  }
+}
+
+/// Non-integer data: the same sweep twice gives the same bits (the order depends on n only), on
+/// the path the size takes and on the team path past a grown partial-sum buffer.
+template <class ExecSpace>
+void check_repeatable() {
+  using View = Kokkos::View<double*, typename ExecSpace::memory_space>;
+  const std::size_t n = 70001;
+  View x("x", n), y("y", n);
+  Kokkos::parallel_for(
+      "test::fill_fractions", Kokkos::RangePolicy<ExecSpace>(0, n), KOKKOS_LAMBDA(std::size_t i) {
+        x(i) = 1.0 / double(i + 1);
+        y(i) = 0.1 * double(i % 17) + 1e-3;
+      });
+  Kokkos::fence();
+  for (const Path path : {Path::automatic, Path::range4, Path::team4}) {
+    const double a = run_sweep<double, ExecSpace>(path, n, DotSweep<View>{x, y});
+    run_sweep<double, ExecSpace>(Path::team1, n, DotSweep<View>{x, y});  // grows the partial sums
+    const double b = run_sweep<double, ExecSpace>(path, n, DotSweep<View>{x, y});
+    EXPECT_EQ(a, b) << "path " << int(path);
+  }
+}
+
+template <class ExecSpace>
+class VectorSweeps : public ::testing::Test {};
+TYPED_TEST_SUITE(VectorSweeps, ExecSpaces, ExecSpaceName);
+
+TYPED_TEST(VectorSweeps, DotOnEveryPathEqualsTheHostSum) {
+  check_dot_sweeps<double, TypeParam>();
+  check_dot_sweeps<float, TypeParam>();
+}
+
+TYPED_TEST(VectorSweeps, ResidualUpdateWritesEveryEntryOnce) {
+  check_residual_sweeps<double, TypeParam>();
+  check_residual_sweeps<float, TypeParam>();
+}
+
+TYPED_TEST(VectorSweeps, SameInputSameBits) { check_repeatable<TypeParam>(); }
+
+/// The teams' threshold on this backend: never on the host, from 2^22 entries on a GPU.
+TYPED_TEST(VectorSweeps, ShapeOfTheBackend) {
+  using Shape = SweepShape<double, TypeParam>;
+  if (runs_on_host<TypeParam>()) {
+    EXPECT_EQ(Shape::values_per_thread, 1);
+    EXPECT_EQ(Shape::teams_from, std::numeric_limits<std::size_t>::max());
+  } else {
+    EXPECT_EQ(Shape::values_per_thread, 4);
+    EXPECT_EQ((SweepShape<float, TypeParam>::values_per_thread), 8);
+    EXPECT_EQ(Shape::teams_from, std::size_t(1) << 22);
+  }
+}
+
+/// DistributedVector::dot and cg_residual_update over the ranks: the sum of every rank's owned
+/// entries of a Q2 layout, against the same vectors gathered on the host.
+TYPED_TEST(VectorSweeps, DistributedDotAndResidualOverTheRanks) {
+  using Exec = TypeParam;
+  const auto layout = make_layout<Exec>(make_mesh(3, {3, 2, 2}, 2, {1.0, 1.0, 1.0}), 2);
+  LaplaceOperator<double, Exec> A(layout);
+  auto x = A.make_vector(), y = A.make_vector();
+  fill_random(*layout, x, 5);
+  fill_random(*layout, y, 6);
+  const auto hx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x.view());
+  const auto hy = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y.view());
+  double local[2] = {0, 0}, global[2] = {0, 0};
+  for (local_index i = 0; i < x.n_owned(); ++i) {
+    local[0] += hx(i) * hy(i);
+    const double r = hy(i) - 0.5 * hx(i);
+    local[1] += r * r;
+  }
+  MPI_Allreduce(local, global, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  EXPECT_NEAR(x.dot(y), global[0], 1e-12 * std::abs(global[0]) + 1e-14);
+  EXPECT_NEAR(tensormg::detail::cg_residual_update(0.5, x, y), global[1], 1e-12 * global[1]);
+}
+
+}  // namespace
