@@ -43,11 +43,12 @@ int test_team_size() {
   return runs_on_host<ExecSpace>() ? std::max(1, std::min(4, ExecSpace().concurrency())) : 256;
 }
 
-enum class Path { automatic, range1, range4, team1, team4 };
+enum class Path { automatic, blocked, range1, range4, team1, team4 };
 
 template <class Number, class ExecSpace, class Sweep>
 double run_sweep(Path path, std::size_t n, const Sweep& sweep) {
   switch (path) {
+    case Path::blocked: return tensormg::detail::blocked_sweep_sum<8, ExecSpace>("test::blocked", n, sweep);
     case Path::range1: return tensormg::detail::range_sweep_sum<1, ExecSpace>("test::range1", n, sweep);
     case Path::range4: return tensormg::detail::range_sweep_sum<4, ExecSpace>("test::range4", n, sweep);
     case Path::team1: return tensormg::detail::team_sweep_sum<1, ExecSpace>("test::team1", n, sweep, test_team_size<ExecSpace>());
@@ -56,8 +57,8 @@ double run_sweep(Path path, std::size_t n, const Sweep& sweep) {
   }
 }
 
-const std::vector<std::size_t> sizes{0, 1, 2, 3, 5, 255, 256, 257, 1023, 1024, 1025, 4099, 100003};
-const std::vector<Path> paths{Path::automatic, Path::range1, Path::range4, Path::team1, Path::team4};
+const std::vector<std::size_t> sizes{0, 1, 2, 3, 5, 7, 8, 9, 16, 17, 255, 256, 257, 1023, 1024, 1025, 4099, 100003};
+const std::vector<Path> paths{Path::automatic, Path::blocked, Path::range1, Path::range4, Path::team1, Path::team4};
 
 template <class Number, class ExecSpace>
 void check_dot_sweeps() {
@@ -111,12 +112,29 @@ void check_repeatable() {
         y(i) = 0.1 * double(i % 17) + 1e-3;
       });
   Kokkos::fence();
-  for (const Path path : {Path::automatic, Path::range4, Path::team4}) {
+  for (const Path path : {Path::automatic, Path::blocked, Path::range4, Path::team4}) {
     const double a = run_sweep<double, ExecSpace>(path, n, DotSweep<View>{x, y});
     run_sweep<double, ExecSpace>(Path::team1, n, DotSweep<View>{x, y});  // grows the partial sums
     const double b = run_sweep<double, ExecSpace>(path, n, DotSweep<View>{x, y});
     EXPECT_EQ(a, b) << "path " << int(path);
   }
+}
+
+/// On the host the automatic sweep is the blocked one: the same bits.
+template <class ExecSpace>
+void check_automatic_is_blocked() {
+  using View = Kokkos::View<double*, typename ExecSpace::memory_space>;
+  const std::size_t n = 100003;
+  View x("x", n), y("y", n);
+  Kokkos::parallel_for(
+      Kokkos::RangePolicy<ExecSpace>(0, n), KOKKOS_LAMBDA(std::size_t i) {
+        x(i) = 1.0 / double(i + 1);
+        y(i) = 0.1 * double(i % 13) + 1e-3;
+      });
+  Kokkos::fence();
+  const double automatic = run_sweep<double, ExecSpace>(Path::automatic, n, DotSweep<View>{x, y});
+  const double blocked = run_sweep<double, ExecSpace>(Path::blocked, n, DotSweep<View>{x, y});
+  EXPECT_EQ(automatic, blocked);
 }
 
 template <class ExecSpace>
@@ -135,12 +153,13 @@ TYPED_TEST(VectorSweeps, ResidualUpdateWritesEveryEntryOnce) {
 
 TYPED_TEST(VectorSweeps, SameInputSameBits) { check_repeatable<TypeParam>(); }
 
-/// The teams' threshold on this backend: never on the host, from 2^22 entries on a GPU.
+/// The shape on this backend: blocks of 8 on the host, 32 bytes a thread and teams from 2^22 entries on a GPU.
 TYPED_TEST(VectorSweeps, ShapeOfTheBackend) {
   using Shape = SweepShape<double, TypeParam>;
   if (runs_on_host<TypeParam>()) {
     EXPECT_EQ(Shape::values_per_thread, 1);
     EXPECT_EQ(Shape::teams_from, std::numeric_limits<std::size_t>::max());
+    check_automatic_is_blocked<TypeParam>();
   } else {
     EXPECT_EQ(Shape::values_per_thread, 4);
     EXPECT_EQ((SweepShape<float, TypeParam>::values_per_thread), 8);
