@@ -6,17 +6,19 @@
 ///
 /// On a GPU a sweep is bound by the loads it has in flight. Kokkos 3.4's range reduction there
 /// launches at most 256 blocks of 256 threads (a quarter of an H200's warp slots) with one entry
-/// per thread and step: a dot product of 2e7 doubles ran at 1.9 TB/s, CG's residual update at 1.8,
-/// where a plain parallel_for over five vectors ran at 4.0 (perf/results/h200-2026-12-03-vector-sweeps).
+/// per thread and step: CG's residual update over 2e7 doubles ran at 1.9 TB/s, where a plain
+/// parallel_for over vectors ran at 3.9 (Nsight Compute, perf/README.md "CEED bake-off operators").
 /// So here every thread loads `values_per_thread` entries of each vector (32 bytes) before it uses
 /// the first, and from `teams_from` entries on, the sweep runs as one team of 256 threads per
 /// chunk of 256 · values_per_thread entries (any number of blocks, all warp slots), each team
-/// storing its partial sum, and a second, small reduction adds the partial sums: 3.5 and 3.4 TB/s
-/// at 2e7 doubles. Kokkos' own team reduction was measured no faster than its range reduction.
+/// storing its partial sum, and a second, small reduction adds the partial sums: dot and residual
+/// update 3.1 and 3.3 TB/s at 2^24 doubles, 4.2 and 3.9 at 2^28, Kokkos Kernels' dot 1.8 and 2.1
+/// (perf/results/h200-2026-12-04-vector-sweeps/call1/ceilings.json). Kokkos' own team reduction
+/// was measured no faster than its range reduction.
 ///
 /// On the host a sweep runs over blocks of 8 consecutive entries with 4 partial sums each: the
-/// dot product at 60 GB/s on the 2-core VM, where Kokkos Kernels' reached 52 and the GPU form of
-/// the range path 9 (its strided indices defeat the host compiler).
+/// dot product at 69 GB/s on the 2-core VM, Kokkos Kernels' at 53, the GPU form of the range path
+/// at 9.4 (its strided indices defeat the host compiler; perf/results/cpu-2026-12-0{3,4}-vector-sweeps).
 ///
 /// Every path sums in an order that depends on n (and on the host on the thread count) only: the
 /// same sweep gives the same bits, run after run.
