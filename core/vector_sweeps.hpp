@@ -167,10 +167,13 @@ template <class Number, class ExecSpace, class Sweep>
 double sweep_sum(const char* label, std::size_t n, const Sweep& sweep) {
   using Shape = SweepShape<Number, ExecSpace>;
   if (n == 0) return 0;
-  if constexpr (runs_on_host<ExecSpace>()) return detail::blocked_sweep_sum<Shape::host_block, ExecSpace>(label, n, sweep);
-  if (n >= Shape::teams_from)
-    return detail::team_sweep_sum<Shape::values_per_thread, ExecSpace>(label, n, sweep, Shape::team_size);
-  return detail::range_sweep_sum<Shape::values_per_thread, ExecSpace>(label, n, sweep);
+  if constexpr (runs_on_host<ExecSpace>()) {
+    return detail::blocked_sweep_sum<Shape::host_block, ExecSpace>(label, n, sweep);
+  } else {
+    if (n >= Shape::teams_from)
+      return detail::team_sweep_sum<Shape::values_per_thread, ExecSpace>(label, n, sweep, Shape::team_size);
+    return detail::range_sweep_sum<Shape::values_per_thread, ExecSpace>(label, n, sweep);
+  }
 }
 
 /// x · y over entries [0, n) of two Views (the sweep of a dot product).
