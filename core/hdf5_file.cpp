@@ -177,7 +177,7 @@ std::string xdmf_rectilinear(int dim, const std::vector<hsize_t>& counts, const 
 }
 
 std::string xdmf_unstructured(int dim, hsize_t n_points, hsize_t n_elements, const std::string& h5_name,
-                              const std::vector<std::string>& fields) {
+                              const std::vector<XdmfField>& fields) {
   const std::string file = xml_escaped(h5_name);
   const int corners = dim == 2 ? 4 : 8;
   std::ostringstream x;
@@ -187,10 +187,14 @@ std::string xdmf_unstructured(int dim, hsize_t n_points, hsize_t n_elements, con
     << "\" NumberType=\"Int\" Precision=\"8\" Format=\"HDF\">" << file << ":/mesh/connectivity</DataItem>\n   </Topology>\n"
     << "   <Geometry GeometryType=\"" << (dim == 2 ? "XY" : "XYZ") << "\">\n    <DataItem Dimensions=\"" << n_points << " "
     << dim << "\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">" << file << ":/mesh/points</DataItem>\n   </Geometry>\n";
-  for (const auto& f : fields)
-    x << "   <Attribute Name=\"" << xml_escaped(f) << "\" AttributeType=\"Scalar\" Center=\"Node\">\n"
-      << "    <DataItem Dimensions=\"" << n_points << "\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">" << file
-      << ":/" << f << "</DataItem>\n   </Attribute>\n";
+  for (const auto& f : fields) {
+    TENSORMG_CHECK(f.components == 1 || f.components == 3, "internal: XDMF field " << f.name << " of " << f.components << " components");
+    x << "   <Attribute Name=\"" << xml_escaped(f.name) << "\" AttributeType=\"" << (f.components == 1 ? "Scalar" : "Vector")
+      << "\" Center=\"" << (f.per_cell ? "Cell" : "Node") << "\">\n    <DataItem Dimensions=\"" << (f.per_cell ? n_elements : n_points);
+    if (f.components > 1) x << " " << f.components;
+    x << "\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">" << file << ":/" << xml_escaped(f.name)
+      << "</DataItem>\n   </Attribute>\n";
+  }
   x << "  </Grid>\n </Domain>\n</Xdmf>\n";
   return x.str();
 }

@@ -70,11 +70,19 @@ std::string xml_escaped(const std::string& text);
 std::string xdmf_rectilinear(int dim, const std::vector<hsize_t>& counts, const std::string& h5_name,
                              const std::vector<std::string>& fields);
 
+/// A field of an unstructured mesh's XDMF: the dataset /<name>, a value (scalar) or 3 (vector)
+/// per node or per cell.
+struct XdmfField {
+  std::string name;
+  int components = 1;     ///< 1 or 3
+  bool per_cell = false;  ///< cell-centred (n_elements rows) instead of node-centred (n_points)
+};
+
 /// XDMF 3 text for an unstructured mesh of quadrilaterals (2D) or hexahedra (3D): points
 /// (n_points × dim, /mesh/points), connectivity (n_elements × 2^dim, /mesh/connectivity, 64-bit)
-/// and node-centred fields of n_points values each.
+/// and the fields.
 std::string xdmf_unstructured(int dim, hsize_t n_points, hsize_t n_elements, const std::string& h5_name,
-                              const std::vector<std::string>& fields);
+                              const std::vector<XdmfField>& fields);
 
 
 }  // namespace tensormg

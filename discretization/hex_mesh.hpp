@@ -4,7 +4,7 @@
 /// region tags and tagged boundary quadrilaterals, held on the host as the whole global mesh (every
 /// rank holds it; `HexLayout` picks the rank's cells). Sources: a brick with optional random vertex
 /// perturbation and random renumbering of cells and vertices (so no code may assume lexicographic
-/// order), and Gmsh `.msh` files (format 4.1, ASCII, first-order hexahedra).
+/// order), and Gmsh `.msh` files (format 4.1, ASCII, first-order hexahedra; `gmsh_io.hpp`).
 ///
 /// Vertex order inside a cell is lexicographic: vertex v sits at the reference corner
 /// (v & 1, (v >> 1) & 1, (v >> 2) & 1) of [0, 1]^3. Gmsh, VTK and XDMF go counter-clockwise around
@@ -12,7 +12,6 @@
 
 #include <array>
 #include <cstdint>
-#include <istream>
 #include <string>
 #include <vector>
 
@@ -57,25 +56,6 @@ struct BrickHexOptions {
 /// x = lower, x = upper, y = lower, y = upper, z = lower, z = upper. Throws InputError for
 /// non-positive cell counts, an empty box, a perturbation outside [0, 1) or more than 2^62 vertices.
 HexMesh brick_hex_mesh(const BrickHexOptions& options);
-
-/// Reads a Gmsh 4.1 ASCII file: $MeshFormat, optional $PhysicalNames / $Entities (physical tags),
-/// $Nodes, $Elements; other sections are skipped. Hexahedra (element type 5) become cells, the
-/// quadrilaterals (type 3) of 2D entities boundary faces; points, lines and other elements are
-/// ignored; higher-order and other 3D element types are refused. Node tags may be sparse; they are
-/// renumbered 0.. in the order of the file. Throws InputError "<path>:<line>: <what is wrong>" for
-/// a malformed file (binary format, version other than 4.1, bad counts, missing sections, unknown
-/// node tags, no hexahedra, ...).
-HexMesh read_gmsh(const std::string& path);
-/// The same from a stream; name is used in the messages.
-HexMesh parse_gmsh(std::istream& in, const std::string& name);
-
-/// Gmsh 4.1 ASCII text of the mesh: one volume entity per cell tag, one surface entity per boundary
-/// tag (physical tags equal to the tags), all nodes in one block of entity (3, first volume).
-/// parse_gmsh(gmsh_text(m)) gives m back exactly (coordinates written with 17 significant digits).
-std::string gmsh_text(const HexMesh& mesh);
-/// Writes gmsh_text(mesh) to path through a temporary and a rename (core/output_file.hpp); refuses
-/// an existing path unless overwrite.
-void write_gmsh(const std::string& path, const HexMesh& mesh, bool overwrite);
 
 /// Checks that vertex indices are in range, that no cell repeats a vertex and that the Jacobian
 /// determinant of the trilinear map is positive at the 8 Gauss points and the 8 vertices of every

@@ -3,11 +3,15 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <string>
+#include <vector>
 
 
 #include "core/error.hpp"
 #include "core/hdf5_file.hpp"
 #include "core/output_file.hpp"
+#include "discretization/hex_layout.hpp"
+#include "discretization/hex_mesh.hpp"
 
 namespace tensormg {
 
@@ -201,7 +205,81 @@ void write_solution(const std::string& path, const DgDofLayout<ExecSpace>& layou
     file.write_blocks("mesh/connectivity", connectivity, box_rows(offset, extent, global, sub_per_cell, corners));
   };
   const std::string h5_name = path.substr(path.find_last_of('/') + 1);
-  write_in_turns(comm, path, setup, mine, xdmf_unstructured(dim, n_points, n_elements, h5_name, {"solution"}));
+  write_in_turns(comm, path, setup, mine, xdmf_unstructured(dim, n_points, n_elements, h5_name, {XdmfField{"solution"}}));
+}
+
+template <class ExecSpace>
+void write_solution(const std::string& path, const HexLayout<ExecSpace>& layout,
+                    const DistributedVector<double, ExecSpace>& x, const Json& record, bool overwrite) {
+  const MPI_Comm comm = layout.comm();
+  check_output_path(path, overwrite, comm);
+  const int nc = layout.components();
+  const hsize_t n_points = hsize_t(layout.n_global_vertices()), n_cells = hsize_t(layout.n_global_cells());
+  long long my_cells = layout.n_cells(), cell_offset = 0;
+  MPI_Exscan(&my_cells, &cell_offset, 1, MPI_LONG_LONG, MPI_SUM, comm);
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0) cell_offset = 0;  // MPI_Exscan leaves rank 0's result undefined
+
+  // The rank's rows, staged on the host: owned vertices in global order.
+  const std::size_t owned = std::size_t(layout.n_owned_vertices());
+  const auto values = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x.view());
+  const auto& global = layout.global_vertex();
+  const auto& points = layout.host_points();
+  const global_index first = layout.first_vertex();
+  std::vector<double> my_points(owned * 3), my_values(owned * nc);
+  collectively(comm, [&] {
+    for (std::size_t i = 0; i < owned; ++i) {
+      const std::size_t row = std::size_t(global[i] - first);
+      TENSORMG_CHECK(global[i] >= first && row < owned, "internal: owned vertex " << i << " has the global number "
+                                                            << global[i] << ", outside the rank's block");
+      for (int d = 0; d < 3; ++d) my_points[row * 3 + d] = points[i * 3 + d];
+      for (int c = 0; c < nc; ++c) my_values[row * nc + c] = values(i * nc + c);
+    }
+  });
+  const std::size_t cells = std::size_t(layout.n_cells());
+  const auto& host_cells = layout.host_cells();
+  std::vector<std::int64_t> connectivity(cells * 8);
+  for (std::size_t c = 0; c < cells; ++c)
+    for (int i = 0; i < 8; ++i) connectivity[c * 8 + i] = std::int64_t(global[host_cells[c * 8 + hex_vtk_order[i]]]);
+  const std::vector<double> material(layout.host_coefficient().begin(), layout.host_coefficient().begin() + cells);
+
+  const char* field = nc == 1 ? "solution" : "displacement";
+  const auto setup = [&](Hdf5Writer& file) {
+    file.create_double("mesh/points", {n_points, 3});
+    file.create_int64("mesh/connectivity", {n_cells, 8});
+    if (nc == 1) file.create_double(field, {n_points});
+    else file.create_double(field, {n_points, 3});
+    file.create_double("material", {n_cells});
+    file.write("run_record", record.dump(2));
+  };
+  const auto rows = [](hsize_t start, hsize_t count, hsize_t columns) {
+    Hdf5Writer::Hyperslab h;
+    h.start = {start};
+    h.stride = {1};
+    h.count = {1};
+    h.block = {count};
+    if (columns > 0) {
+      h.start.push_back(0);
+      h.stride.push_back(1);
+      h.count.push_back(1);
+      h.block.push_back(columns);
+    }
+    return std::vector<Hdf5Writer::Hyperslab>{h};
+  };
+  const auto mine = [&](Hdf5Writer& file) {
+    if (owned > 0) {
+      file.write_blocks("mesh/points", my_points, rows(hsize_t(first), owned, 3));
+      file.write_blocks(field, my_values, rows(hsize_t(first), owned, nc == 1 ? 0 : 3));
+    }
+    if (cells > 0) {
+      file.write_blocks("mesh/connectivity", connectivity, rows(hsize_t(cell_offset), cells, 8));
+      file.write_blocks("material", material, rows(hsize_t(cell_offset), cells, 0));
+    }
+  };
+  const std::string h5_name = path.substr(path.find_last_of('/') + 1);
+  const std::vector<XdmfField> fields{{field, nc, false}, {"material", 1, true}};
+  write_in_turns(comm, path, setup, mine, xdmf_unstructured(3, n_points, n_cells, h5_name, fields));
 }
 
 #define TENSORMG_INSTANTIATE(Number, Exec)                                                                          \
@@ -211,5 +289,9 @@ void write_solution(const std::string& path, const DgDofLayout<ExecSpace>& layou
                                              const DistributedVector<Number, Exec>&, const Json&, bool);
 TENSORMG_FOR_EACH_NUMBER_AND_SPACE(TENSORMG_INSTANTIATE)
 #undef TENSORMG_INSTANTIATE
+template void write_solution(const std::string&, const HexLayout<DefaultExec>&, const DistributedVector<double, DefaultExec>&,
+                             const Json&, bool);
+TENSORMG_IF_SECOND_SPACE(template void write_solution(const std::string&, const HexLayout<SecondaryExec>&,
+                                                      const DistributedVector<double, SecondaryExec>&, const Json&, bool);)
 
 }  // namespace tensormg

@@ -17,6 +17,9 @@
 
 namespace tensormg {
 
+template <class ExecSpace>
+class HexLayout;
+
 /// The output protocol for serial HDF5 at any rank count: rank 0 creates path's temporary and
 /// runs `setup` (datasets, mesh data it owns alone, the record); then each rank in turn opens the
 /// temporary and writes its own blocks (`mine`): no rank holds more than its own part of the
@@ -41,6 +44,15 @@ void write_solution(const std::string& path, const ContinuousDofLayout<ExecSpace
 template <class Number, class ExecSpace>
 void write_solution(const std::string& path, const DgDofLayout<ExecSpace>& layout,
                     const DistributedVector<Number, ExecSpace>& solution, const Json& record, bool overwrite);
+
+/// Collective. The Q1 solution on unstructured hexahedra (paper 004): path (HDF5: /mesh/points in
+/// global vertex order, each rank its owned rows; /mesh/connectivity, the cells in rank order with
+/// global vertex numbers in VTK order, 64-bit; /solution, or /displacement (n × 3) when the layout
+/// has 3 components; /material, the per-cell coefficient κ or Young's modulus; /run_record) and
+/// path + ".xdmf"; nothing is left behind if writing fails.
+template <class ExecSpace>
+void write_solution(const std::string& path, const HexLayout<ExecSpace>& layout,
+                    const DistributedVector<double, ExecSpace>& solution, const Json& record, bool overwrite);
 
 /// The host bytes a rank holds while writing its `values` DG values (solution, points,
 /// connectivity): what the memory check adds for --output.

@@ -11,7 +11,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
-#include <functional>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -24,7 +23,6 @@
 #include "core/environment.hpp"
 #include "core/error.hpp"
 #include "core/fused_cg.hpp"
-#include "core/hdf5_file.hpp"
 #include "core/json.hpp"
 #include "core/krylov.hpp"
 #include "core/memory.hpp"
@@ -34,6 +32,7 @@
 #include "core/timer.hpp"
 #include "discretization/assembled_low_order.hpp"
 #include "discretization/hex_layout.hpp"
+#include "discretization/gmsh_io.hpp"
 #include "discretization/hex_mesh.hpp"
 #include "discretization/low_order_operator.hpp"
 #include "discretization/low_order_problem.hpp"
@@ -278,109 +277,6 @@ struct TimedOperator {
     timer.stop();
   }
 };
-
-// ---- output: HDF5 + XDMF of the unstructured mesh ------------------------------------------------
-
-/// XDMF 3 text for the hexahedra: /mesh/points, /mesh/connectivity (VTK order, 64-bit), the
-/// node field (/solution, or /displacement as a Vector of n × 3) and the cell field /material.
-std::string loworder_xdmf(hsize_t n_points, hsize_t n_cells, int components, const std::string& h5_name) {
-  const std::string file = xml_escaped(h5_name);
-  std::ostringstream x;
-  x << "<?xml version=\"1.0\" ?>\n<Xdmf Version=\"3.0\">\n <Domain>\n  <Grid Name=\"tensormg\" GridType=\"Uniform\">\n"
-    << "   <Topology TopologyType=\"Hexahedron\" NumberOfElements=\"" << n_cells << "\">\n    <DataItem Dimensions=\""
-    << n_cells << " 8\" NumberType=\"Int\" Precision=\"8\" Format=\"HDF\">" << file
-    << ":/mesh/connectivity</DataItem>\n   </Topology>\n"
-    << "   <Geometry GeometryType=\"XYZ\">\n    <DataItem Dimensions=\"" << n_points
-    << " 3\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">" << file
-    << ":/mesh/points</DataItem>\n   </Geometry>\n";
-  if (components == 1)
-    x << "   <Attribute Name=\"solution\" AttributeType=\"Scalar\" Center=\"Node\">\n    <DataItem Dimensions=\""
-      << n_points << "\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">" << file
-      << ":/solution</DataItem>\n   </Attribute>\n";
-  else
-    x << "   <Attribute Name=\"displacement\" AttributeType=\"Vector\" Center=\"Node\">\n    <DataItem Dimensions=\""
-      << n_points << " 3\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">" << file
-      << ":/displacement</DataItem>\n   </Attribute>\n";
-  x << "   <Attribute Name=\"material\" AttributeType=\"Scalar\" Center=\"Cell\">\n    <DataItem Dimensions=\""
-    << n_cells << "\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">" << file
-    << ":/material</DataItem>\n   </Attribute>\n";
-  x << "  </Grid>\n </Domain>\n</Xdmf>\n";
-  return x.str();
-}
-
-/// Writes points (global vertex order: each rank its owned rows), the rank's cells (rows from the
-/// MPI_Exscan of the cell counts) with global vertex numbers in VTK order, the solution and the
-/// per-cell coefficient (κ, or Young's modulus), and the run record.
-void write_output(const std::string& path, const Layout& layout, const Vector& x, const Json& record, bool overwrite) {
-  const MPI_Comm comm = layout.comm();
-  check_output_path(path, overwrite, comm);
-  const int nc = layout.components();
-  const hsize_t n_points = hsize_t(layout.n_global_vertices()), n_cells = hsize_t(layout.n_global_cells());
-  long long my_cells = layout.n_cells(), cell_offset = 0;
-  MPI_Exscan(&my_cells, &cell_offset, 1, MPI_LONG_LONG, MPI_SUM, comm);
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
-  if (rank == 0) cell_offset = 0;  // MPI_Exscan leaves rank 0's result undefined
-
-  // The rank's rows, staged on the host: owned vertices in global order.
-  const std::size_t owned = std::size_t(layout.n_owned_vertices());
-  const auto values = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x.view());
-  const auto& global = layout.global_vertex();
-  const auto& points = layout.host_points();
-  const global_index first = layout.first_vertex();
-  std::vector<double> my_points(owned * 3), my_values(owned * nc);
-  collectively(comm, [&] {
-    for (std::size_t i = 0; i < owned; ++i) {
-      const std::size_t row = std::size_t(global[i] - first);
-      TENSORMG_CHECK(global[i] >= first && row < owned, "internal: owned vertex " << i << " has the global number "
-                                                            << global[i] << ", outside the rank's block");
-      for (int d = 0; d < 3; ++d) my_points[row * 3 + d] = points[i * 3 + d];
-      for (int c = 0; c < nc; ++c) my_values[row * nc + c] = values(i * nc + c);
-    }
-  });
-  const std::size_t cells = std::size_t(layout.n_cells());
-  const auto& host_cells = layout.host_cells();
-  std::vector<std::int64_t> connectivity(cells * 8);
-  for (std::size_t c = 0; c < cells; ++c)
-    for (int i = 0; i < 8; ++i) connectivity[c * 8 + i] = std::int64_t(global[host_cells[c * 8 + hex_vtk_order[i]]]);
-  const std::vector<double> material(layout.host_coefficient().begin(), layout.host_coefficient().begin() + cells);
-
-  const char* field = nc == 1 ? "solution" : "displacement";
-  const auto setup = [&](Hdf5Writer& file) {
-    file.create_double("mesh/points", {n_points, 3});
-    file.create_int64("mesh/connectivity", {n_cells, 8});
-    if (nc == 1) file.create_double(field, {n_points});
-    else file.create_double(field, {n_points, 3});
-    file.create_double("material", {n_cells});
-    file.write("run_record", record.dump(2));
-  };
-  const auto rows = [](hsize_t start, hsize_t count, hsize_t columns) {
-    Hdf5Writer::Hyperslab h;
-    h.start = {start};
-    h.stride = {1};
-    h.count = {1};
-    h.block = {count};
-    if (columns > 0) {
-      h.start.push_back(0);
-      h.stride.push_back(1);
-      h.count.push_back(1);
-      h.block.push_back(columns);
-    }
-    return std::vector<Hdf5Writer::Hyperslab>{h};
-  };
-  const auto mine = [&](Hdf5Writer& file) {
-    if (owned > 0) {
-      file.write_blocks("mesh/points", my_points, rows(hsize_t(first), owned, 3));
-      file.write_blocks(field, my_values, rows(hsize_t(first), owned, nc == 1 ? 0 : 3));
-    }
-    if (cells > 0) {
-      file.write_blocks("mesh/connectivity", connectivity, rows(hsize_t(cell_offset), cells, 8));
-      file.write_blocks("material", material, rows(hsize_t(cell_offset), cells, 0));
-    }
-  };
-  const std::string h5_name = path.substr(path.find_last_of('/') + 1);
-  write_in_turns(comm, path, setup, mine, loworder_xdmf(n_points, n_cells, nc, h5_name));
-}
 
 // ---- the run ----------------------------------------------------------------------------------
 
@@ -713,7 +609,7 @@ int run(const Options& o, const HexDirichlet& dirichlet, Environment& env) {
     return 3;
   }
   if (!o.output.empty()) {
-    write_output(o.output, *layout, x, record, o.overwrite);
+    write_solution(o.output, *layout, x, record, o.overwrite);
     if (env.rank() == 0) std::printf("  %-24s %s (+ .xdmf)\n", "output", o.output.c_str());
   }
   if (!o.record.empty()) {

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "discretization/gmsh_io.hpp"
 #include "discretization/hex_mesh.hpp"
 
 namespace {

@@ -13,6 +13,7 @@
 #include "backends/device_traits.hpp"
 #include "core/fused_cg.hpp"
 #include "discretization/assembled_low_order.hpp"
+#include "discretization/gmsh_io.hpp"
 #include "discretization/hex_refinement.hpp"
 #include "discretization/low_order_operator.hpp"
 #include "discretization/low_order_problem.hpp"

@@ -1,13 +1,19 @@
-// HDF5 output: round trip of the gathered node grid (continuous) and of the discontinuous values
-// with their points and sub-cells (DG), run record, refusal to overwrite, and no file left behind
-// when writing fails.
+// HDF5 output: round trip of the gathered node grid (continuous), of the discontinuous values
+// with their points and sub-cells (DG) and of the Q1 solution on unstructured hexahedra (points,
+// VTK-ordered cells, scalar or vector field, per-cell material), run record, refusal to
+// overwrite, and no file left behind when writing fails.
 #include <gtest/gtest.h>
 #include <hdf5.h>
 
+#include <algorithm>
+#include <cmath>
 #include <fstream>
+#include <map>
 
 #include "core/hdf5_file.hpp"
 #include "discretization/dg_poisson.hpp"
+#include "discretization/hex_layout.hpp"
+#include "discretization/hex_mesh.hpp"
 #include "discretization/solution_output.hpp"
 #include "tests/test_spaces.hpp"
 #include "tests/test_utils.hpp"
@@ -138,6 +144,87 @@ TEST(SolutionOutput, DgRoundTripWithPointsAndSubCells) {
       std::string text((std::istreambuf_iterator<char>(xdmf)), std::istreambuf_iterator<char>());
       EXPECT_NE(text.find(dim == 2 ? "Quadrilateral" : "Hexahedron"), std::string::npos);
       EXPECT_NE(text.find(path + ":/mesh/connectivity"), std::string::npos);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+  }
+}
+
+/// Q1 on a renumbered, perturbed brick with layered material, scalar (Laplace) and vector
+/// (elasticity) on 1, 2 and 4 ranks: every written point carries the value its vertex was given,
+/// every written cell is a cell of the mesh with its corners in VTK order, and its material is
+/// that cell's coefficient.
+TEST(SolutionOutput, HexRoundTripWithVtkCellsAndMaterial) {
+  BrickHexOptions b;
+  b.cells = {3, 2, 4};
+  b.perturbation = 0.2;
+  b.renumber = true;
+  const HexMesh mesh = brick_hex_mesh(b);
+  HexMaterialOptions material;
+  material.kind = HexMaterial::layered;
+  material.contrast = 10;
+  material.layers = 4;
+  const std::vector<double> modulus = hex_cell_modulus(mesh, material);
+  const auto f = [](const double* x, int c) { return 1.0 + x[0] + 2 * x[1] + 3 * x[2] + 10 * c; };
+  for (int nc : {1, 3}) {
+    const HexLayout<DefaultExec> layout(mesh, nc, HexDirichlet::none(), material, MPI_COMM_WORLD);
+    DistributedVector<double, DefaultExec> v(layout.partitioner());
+    auto host = Kokkos::create_mirror_view(v.view());
+    const auto& points = layout.host_points();
+    for (local_index i = 0; i < layout.n_local_vertices(); ++i)
+      for (int c = 0; c < nc; ++c) host(std::size_t(i) * nc + c) = f(&points[std::size_t(i) * 3], c);
+    Kokkos::deep_copy(v.view(), host);
+    Json record;
+    record["kind"] = "hex";
+    const std::string path = scratch_path("hex_roundtrip" + std::to_string(nc));
+    write_solution(path, layout, v, record, true);
+    if (world_rank() == 0) {
+      const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+      ASSERT_GE(file, 0);
+      const auto x = read_dataset(file, "mesh/points");
+      const auto u = read_dataset(file, nc == 1 ? "solution" : "displacement");
+      const auto cells = read_int_dataset(file, "mesh/connectivity");
+      const auto written_material = read_dataset(file, "material");
+      H5Fclose(file);
+      const std::size_t n = std::size_t(mesh.n_vertices()), m = std::size_t(mesh.n_cells());
+      ASSERT_EQ(x.size(), 3 * n);
+      ASSERT_EQ(u.size(), nc * n);
+      ASSERT_EQ(cells.size(), 8 * m);
+      ASSERT_EQ(written_material.size(), m);
+      for (std::size_t r = 0; r < n; ++r)
+        for (int c = 0; c < nc; ++c) ASSERT_EQ(u[r * nc + c], f(&x[3 * r], c)) << "point " << r;
+      // The mesh's cells by their vertices' coordinates in VTK order.
+      std::map<std::vector<double>, std::size_t> mesh_cell;
+      for (std::size_t c = 0; c < m; ++c) {
+        std::vector<double> key;
+        for (int i = 0; i < 8; ++i)
+          for (int d = 0; d < 3; ++d)
+            key.push_back(mesh.points[3 * std::size_t(mesh.cells[8 * c + hex_vtk_order[i]]) + d]);
+        mesh_cell[key] = c;
+      }
+      std::vector<int> seen(m, 0);
+      for (std::size_t e = 0; e < m; ++e) {
+        std::vector<double> key;
+        for (int i = 0; i < 8; ++i) {
+          const std::int64_t p = cells[8 * e + i];
+          ASSERT_TRUE(p >= 0 && std::size_t(p) < n) << "cell " << e << " corner " << i << ": point " << p;
+          for (int d = 0; d < 3; ++d) key.push_back(x[3 * std::size_t(p) + d]);
+        }
+        const auto it = mesh_cell.find(key);
+        ASSERT_NE(it, mesh_cell.end()) << "written cell " << e << " is no mesh cell in VTK order";
+        ++seen[it->second];
+        EXPECT_EQ(written_material[e], modulus[it->second]) << "written cell " << e;
+      }
+      EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), std::ptrdiff_t(m));
+      std::ifstream xdmf(path + ".xdmf");
+      std::string text((std::istreambuf_iterator<char>(xdmf)), std::istreambuf_iterator<char>());
+      EXPECT_NE(text.find("TopologyType=\"Hexahedron\" NumberOfElements=\"" + std::to_string(m) + "\""), std::string::npos);
+      EXPECT_NE(text.find(nc == 1 ? "Name=\"solution\" AttributeType=\"Scalar\" Center=\"Node\""
+                                  : "Name=\"displacement\" AttributeType=\"Vector\" Center=\"Node\""),
+                std::string::npos);
+      EXPECT_NE(text.find("Dimensions=\"" + std::to_string(n) + (nc == 1 ? "\"" : " 3\"")), std::string::npos);
+      EXPECT_NE(text.find("Name=\"material\" AttributeType=\"Scalar\" Center=\"Cell\">\n    <DataItem Dimensions=\"" +
+                          std::to_string(m) + "\""),
+                std::string::npos);
     }
     MPI_Barrier(MPI_COMM_WORLD);
   }
