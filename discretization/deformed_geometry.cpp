@@ -29,7 +29,7 @@ struct GeometryTables {
 /// quadrature point (thread per point) the Jacobian of their interpolant, its determinant and the
 /// factors, and the physical point.
 template <class ExecSpace>
-struct GeometryKernel {
+struct DeformedGeometryKernel {
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   using Member = typename Policy::member_type;
   using memory_space = typename ExecSpace::memory_space;
@@ -147,7 +147,7 @@ void DeformedGeometry<ExecSpace>::compute(BakeOffQuadrature rule, int components
   const local_index n_cells = box.cells[0] * box.cells[1] * box.cells[2];
   if (n_cells == 0) return;
   const BakeOffTables1D tables = bake_off_tables_1d(box.degree, rule);
-  GeometryKernel<ExecSpace> kernel;
+  DeformedGeometryKernel<ExecSpace> kernel;
   kernel.map = map_;
   kernel.t.n = tables.n;
   kernel.t.q = tables.q;
@@ -168,7 +168,7 @@ void DeformedGeometry<ExecSpace>::compute(BakeOffQuadrature rule, int components
   kernel.factors = factors;
   kernel.coordinates = coordinates;
   const int team = runs_on_host<ExecSpace>() ? 1 : 128;
-  Kokkos::parallel_for("tensormg::bake_off::geometry", typename GeometryKernel<ExecSpace>::Policy(n_cells, team), kernel);
+  Kokkos::parallel_for("tensormg::bake_off::geometry", typename DeformedGeometryKernel<ExecSpace>::Policy(n_cells, team), kernel);
 }
 
 template <class ExecSpace>
