@@ -44,7 +44,7 @@ namespace tensormg {
 /// geometry: the kernel of the stored factors, of the trilinear geometry formed from the cell's
 /// vertices, or of either (BakeOffArgs::trilinear decides at run time): the tuning row's
 /// split_geometry picks (the trilinear Jacobians' registers cost BP1.0's one kernel 127 registers
-/// against 62 at FP64 k = 4; perf/README.md, "CEED bake-off operators").
+/// against 62 at FP64 k = 4; perf/HISTORY.md, "the trilinear geometry a kernel of its own").
 enum class GeometryKernel { stored, trilinear, either };
 template <BakeOff problem, int n, class Number, class ExecSpace, GeometryKernel geometry = GeometryKernel::either>
 struct BakeOffKernel {

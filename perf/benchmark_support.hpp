@@ -82,7 +82,7 @@ inline void check_warmup_option() {
 /// `repeats` times with a fence after each, and returns the median wall time in seconds (METHOD.md:
 /// warm up, repeat, take the median). The timed warm-up matters on GPUs: after seconds of host-only
 /// work (assembling a CRS matrix) one warm-up call was not enough; FP32 cases that followed such
-/// work measured 2–3 GDoF/s in a sweep and 18–20 GDoF/s when run alone (H100, perf/README.md).
+/// work measured 2–3 GDoF/s in a sweep and 18–20 GDoF/s when run alone (H100, perf/HISTORY.md, "Known anomalies").
 ///
 /// Every rank calls f equally often: f may exchange halos, and a rank that stopped warming up one
 /// call earlier than another (each by its own clock) left that one waiting for a halo that never

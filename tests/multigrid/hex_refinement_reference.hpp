@@ -20,7 +20,7 @@ using Key = std::array<global_index, 4>;
 /// smallest vertex it is, stored together (CSR, each list sized by the occurrences the cells give
 /// it), so a lookup scans a few entries at its vertex's place; cells near in the mesh's numbering
 /// touch lists near in memory. (An open-addressing hash table over all keys before it spread the
-/// lookups over the whole table: the refinement took 1.4-1.8x as long on the VM, perf/README.md.)
+/// lookups over the whole table: the refinement took 1.4-1.8x as long on the VM; perf/HISTORY.md, the low-order set-up.)
 class EntityLists {
  public:
   /// count(v): the number of keys with smallest vertex v that will be looked up at most (every
