@@ -300,8 +300,7 @@ class HaloExchange {
       local_index in_offset[2];  ///< where the neighbour's values go: [0] reverse, [1] forward
       typename Peer::Handle handle;
     };
-    Offer mine;
-    std::memset(&mine, 0, sizeof(mine));
+    Offer mine{};  // every member zero (Handle zeroes its bytes itself)
     int length = 0;
     MPI_Get_processor_name(mine.host, &length);
     mine.device = DeviceTraits<ExecSpace>::device_id();

@@ -129,7 +129,7 @@ struct LowOrderCellKernel : LowOrderCellData<ExecSpace> {
     for (int q = 0; q < 8; ++q) {
       double K[9], wdet;
       geometry(c, q, x, Jg, K, wdet);
-      if (diagonal) {
+      if constexpr (diagonal) {
         // u = e_m φ_a: Laplace κ w det J |∇φ_a|², elasticity w det J (μ |∇φ_a|² + (λ + μ) (∂_m φ_a)²).
         TENSORMG_UNROLL_ALL
         for (int a = 0; a < 8; ++a) {
@@ -148,35 +148,35 @@ struct LowOrderCellKernel : LowOrderCellData<ExecSpace> {
             for (int m = 0; m < components; ++m) out[m][a] += wdet * (shear * g2 + (lam + shear) * g[m] * g[m]);
           }
         }
-        continue;
+      } else {
+        // H[m][d] = ∂u_m/∂ξ_d at q.
+        double H[components][3];
+        TENSORMG_UNROLL_ALL
+        for (int m = 0; m < components; ++m)
+          TENSORMG_UNROLL_ALL
+          for (int d = 0; d < 3; ++d) {
+            if (factorized) {
+              H[m][d] = Ug[m][d][across(q, d)];
+            } else {
+              H[m][d] = 0;
+              TENSORMG_UNROLL_ALL
+              for (int a = 0; a < 8; ++a) H[m][d] += u[m][a] * shape_gradient(a, q, d);
+            }
+          }
+        double T[components][3];
+        point_flux<components>(H, K, wdet, kappa, lam, shear, T);
+        TENSORMG_UNROLL_ALL
+        for (int m = 0; m < components; ++m)
+          TENSORMG_UNROLL_ALL
+          for (int d = 0; d < 3; ++d) {
+            if (factorized) {
+              F[m][d][across(q, d)] += T[m][d];
+            } else {
+              TENSORMG_UNROLL_ALL
+              for (int a = 0; a < 8; ++a) out[m][a] += T[m][d] * shape_gradient(a, q, d);
+            }
+          }
       }
-      // H[m][d] = ∂u_m/∂ξ_d at q.
-      double H[components][3];
-      TENSORMG_UNROLL_ALL
-      for (int m = 0; m < components; ++m)
-        TENSORMG_UNROLL_ALL
-        for (int d = 0; d < 3; ++d) {
-          if (factorized) {
-            H[m][d] = Ug[m][d][across(q, d)];
-          } else {
-            H[m][d] = 0;
-            TENSORMG_UNROLL_ALL
-            for (int a = 0; a < 8; ++a) H[m][d] += u[m][a] * shape_gradient(a, q, d);
-          }
-        }
-      double T[components][3];
-      point_flux<components>(H, K, wdet, kappa, lam, shear, T);
-      TENSORMG_UNROLL_ALL
-      for (int m = 0; m < components; ++m)
-        TENSORMG_UNROLL_ALL
-        for (int d = 0; d < 3; ++d) {
-          if (factorized) {
-            F[m][d][across(q, d)] += T[m][d];
-          } else {
-            TENSORMG_UNROLL_ALL
-            for (int a = 0; a < 8; ++a) out[m][a] += T[m][d] * shape_gradient(a, q, d);
-          }
-        }
     }
     if (factorized && !diagonal) {
       TENSORMG_UNROLL_ALL

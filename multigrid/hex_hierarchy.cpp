@@ -73,12 +73,12 @@ template <class ExecSpace>
 std::vector<std::pair<std::string, double>> HexHierarchy<ExecSpace>::setup_seconds() const {
   std::vector<std::pair<std::string, double>> total{{"refinement", refinement_seconds_}};
   for (const auto& layout : layouts_)
-    for (const auto& [name, seconds] : layout->setup_seconds()) {
-      auto it = std::find_if(total.begin(), total.end(), [&](const auto& entry) { return entry.first == name; });
+    for (const auto& step : layout->setup_seconds()) {
+      auto it = std::find_if(total.begin(), total.end(), [&](const auto& entry) { return entry.first == step.first; });
       if (it == total.end())
-        total.emplace_back(name, seconds);
+        total.push_back(step);
       else
-        it->second += seconds;
+        it->second += step.second;
     }
   return total;
 }

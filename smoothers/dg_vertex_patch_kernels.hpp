@@ -342,20 +342,20 @@ struct DgPatchKernel {
         patch_value(c0, e, g, at);
         args.x(g) += t1[e];
       }
-      return;
-    }
-    for (int e = rank; e < count; e += size) {
-      local_index g;
-      int at;
-      patch_value(c0, e, g, at);
-      Number s = 0;
-      const Number* column = D + e;
-      for (int Z = 0; Z < (dim == 3 ? N : 1); ++Z)
-        for (int Y = 0; Y < N; ++Y) {
-          const Number* const r = t0 + row * Y + plane * Z;
-          for (int X = 0; X < N; ++X, column += patch_size) s += *column * r[X];
-        }
-      args.x(g) += s;
+    } else {
+      for (int e = rank; e < count; e += size) {
+        local_index g;
+        int at;
+        patch_value(c0, e, g, at);
+        Number s = 0;
+        const Number* column = D + e;
+        for (int Z = 0; Z < (dim == 3 ? N : 1); ++Z)
+          for (int Y = 0; Y < N; ++Y) {
+            const Number* const r = t0 + row * Y + plane * Z;
+            for (int X = 0; X < N; ++X, column += patch_size) s += *column * r[X];
+          }
+        args.x(g) += s;
+      }
     }
   }
 
