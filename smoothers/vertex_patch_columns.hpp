@@ -462,15 +462,11 @@ struct VertexPatchColumnKernel : VertexPatchCommon<dim, k, Number, ExecSpace> {
       // Each output of Sᵀ straight to scratch: no second column in registers.
       SplitColumns sp;
       split_columns(res, sp);
-      TENSORMG_UNROLL(unroll)
-      for (int o = 0; o < ni; ++o) {
-        Traits::template keep_unroll<unroll, ni>();
-        Number v[C];
-        transposed_output(o, res, sp, v);
+      transposed_outputs(res, sp, [&](int o, const Number(&v)[C]) {
         TENSORMG_UNROLL_ALL
         for (int c = 0; c < C; ++c)
           if (b.valid[c]) out[c][o * stride] = v[c];
-      }
+      });
     } else {
       TENSORMG_UNROLL_ALL
       for (int c = 0; c < C; ++c)
@@ -501,13 +497,23 @@ struct VertexPatchColumnKernel : VertexPatchCommon<dim, k, Number, ExecSpace> {
     if constexpr (even_odd) contraction::split_even_odd(r, sp.e, sp.o);
   }
 
-  /// Output o of Ŝᵀ applied to the block's columns r (split into sp): v[c] = Σ_m Ŝ_{m,o} r[c][m]
-  /// (the reference eigenvectors; the direction's 1/√h_d is in inverse_diagonal). In the even-odd
-  /// form output o is mode o: the k symmetric modes from the even parts, the others from the odd.
-  KOKKOS_FORCEINLINE_FUNCTION void transposed_output(int o, const Number (&r)[C][ni], const SplitColumns& sp,
-                                                     Number (&v)[C]) const {
-    if constexpr (even_odd) contraction::dot_to_mode(this->sm, o, sp.e, sp.o, v);
-    else contraction::dot_column(this->cm.S, o, r, v);
+  /// Calls f(o, v) for every output o of Ŝᵀ applied to the block's columns r (split into sp):
+  /// v[c] = Σ_m Ŝ_{m,o} r[c][m] (the reference eigenvectors; the direction's 1/√h_d is in
+  /// inverse_diagonal). In the even-odd form output o is mode o: the k symmetric modes from the
+  /// even parts in one loop, the k − 1 others from the odd parts in a second.
+  template <class F>
+  KOKKOS_FORCEINLINE_FUNCTION void transposed_outputs(const Number (&r)[C][ni], const SplitColumns& sp, F&& f) const {
+    if constexpr (even_odd) {
+      contraction::for_each_mode<unroll, Traits>(this->sm, sp.e, sp.o, f);
+    } else {
+      TENSORMG_UNROLL(unroll)
+      for (int o = 0; o < ni; ++o) {
+        Traits::template keep_unroll<unroll, ni>();
+        Number v[C];
+        contraction::dot_column(this->cm.S, o, r, v);
+        f(o, v);
+      }
+    }
   }
 
   /// Output o of Ŝ applied to the block's columns of modes r: the direct form (one point).
@@ -574,30 +580,23 @@ struct VertexPatchColumnKernel : VertexPatchCommon<dim, k, Number, ExecSpace> {
         // Each output straight to scratch: no second column in registers.
         SplitColumns sp;
         split_columns(r, sp);
-        TENSORMG_UNROLL(unroll)
-        for (int o = 0; o < ni; ++o) {
-          Traits::template keep_unroll<unroll, ni>();
-          Number v[C];
-          transposed_output(o, r, sp, v);
+        transposed_outputs(r, sp, [&](int o, const Number(&v)[C]) {
           TENSORMG_UNROLL_ALL
           for (int c = 0; c < C; ++c) {
-            if constexpr (op == ColumnOp::transpose_scale) v[c] *= dinv[dbase[c] + o * dstride];
-            if (b.valid[c]) dst[p * ds + base[c] + o * stride] = v[c];
+            Number w = v[c];
+            if constexpr (op == ColumnOp::transpose_scale) w *= dinv[dbase[c] + o * dstride];
+            if (b.valid[c]) dst[p * ds + base[c] + o * stride] = w;
           }
-        }
+        });
       } else {
         if constexpr (op == ColumnOp::transpose_scale_forward) {
           Number v[C][ni];
           SplitColumns sp;
           split_columns(r, sp);
-          TENSORMG_UNROLL(unroll)
-          for (int o = 0; o < ni; ++o) {
-            Traits::template keep_unroll<unroll, ni>();
-            Number t[C];
-            transposed_output(o, r, sp, t);
+          transposed_outputs(r, sp, [&](int o, const Number(&t)[C]) {
             TENSORMG_UNROLL_ALL
             for (int c = 0; c < C; ++c) v[c][o] = t[c];
-          }
+          });
           TENSORMG_UNROLL_ALL
           for (int c = 0; c < C; ++c) {
             TENSORMG_UNROLL_ALL

@@ -71,8 +71,9 @@ struct VertexPatchCommon {
   detail::PatchRange patches;
   int scratch_level = 0;
   PatchMatricesConstant<k, Number> cm;
-  /// The eigenvectors in mode-split form where the tuning row says (k >= 2: 2k − 1 >= 3 points).
-  static constexpr bool even_odd = tuning.even_odd;
+  /// The eigenvectors in mode-split form where the tuning row says (k >= 2: 2k − 1 >= 3 points;
+  /// float kernels not where the row keeps them direct).
+  static constexpr bool even_odd = tuning.even_odd && !(std::is_same_v<Number, float> && tuning.float_direct_solve);
   struct NoModeSplit {};
   std::conditional_t<even_odd, contraction::ModeSplit<ni, Number>, NoModeSplit> sm;
   /// The interior rows 1 .. 2k − 1 of M̂ and Â in even-odd form where the tuning row says.

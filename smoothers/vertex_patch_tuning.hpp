@@ -82,13 +82,18 @@ struct PatchTuning {
   /// k = 1: a thread per patch (ThreadStructure::per_patch, vertex_patch_q1.hpp) where the thread
   /// structure is automatic: the patch's one unknown needs no team, scratch or contraction.
   bool per_patch = false;
+  /// The float kernels keep the direct Ŝᵀ, Ŝ where the row's `even_odd` is on. 3D k = 6, one
+  /// smoothing step mode-split / direct (H200, ~3e7 DoFs, h200-2026-12-05-mode-loops/call1, best
+  /// of two rounds each): FP64 1.05x, FP32 0.93x; H100 (h100-2026-12-05-mode-loops/call2) with this
+  /// row against the direct solve in both: FP64 1.02x, FP32 1.00x.
+  bool float_direct_solve = false;
 };
 
 namespace detail {
 /// The device rows (H100). Columns: dim, k, C, x_columns, y_rounds, max_team_size, min_teams_per_sm,
 /// unroll_interior, chained_fma, prefetch_b, merge_steps, column_in_place, interior_threads,
 /// team_threads, point_team_threads, reason, record, boundary_residual, float_team_threads, even_odd,
-/// even_odd_residual, float_min_teams_per_sm, float_unroll_pairs, per_patch.
+/// even_odd_residual, float_min_teams_per_sm, float_unroll_pairs, per_patch, float_direct_solve.
 inline constexpr PatchTuning patch_device_rows[] = {
     // 2D: one column per thread; 4 teams of 256 (64 registers) up to k = 4, 3 up to k = 7, 2 above;
     // outputs unrolled fully up to 2k − 1 = 9, not above; teams near 64 threads from k = 3 on.
@@ -109,7 +114,7 @@ inline constexpr PatchTuning patch_device_rows[] = {
     {3, 3, 1, 1, false, 256, 4, 5, true, false, true, true, true, 160, 128, "teams of 160 (+27% from the register cap)", "h100-2026-11-22-smoother/v11-fused-q7-48k", true, 0, true, true},
     {3, 4, 1, 1, false, 224, 4, 7, true, true, true, true, true, 196, 128, "4 teams of 224 with 72 registers (+38%, v12); b prefetch +1..3%; float 8 patches (224 threads by the launch bound)", "h100-2026-11-22-smoother/v12-local-arrays-launch-bounds", true, 392, true, true},
     {3, 5, 1, 1, false, 256, 4, 9, true, false, false, true, true, 256, 128, "4 teams (64 registers) since the even-odd residual: +3% FP64, +13% FP32 over 3 (call3); merged steps -10%; prefetch -10% (v19)", "h200-2026-11-29-even-odd-residual/call3", true, 0, true, true},
-    {3, 6, 2, 3, false, 128, 3, 2, true, true, false, true, true, 256, 128, "2 columns per thread (+3%), x step 3 (+2%), prefetch +4%; float 2 patches", "h100-2026-11-22-smoother/v21-final", true, 122, false, true},
+    {3, 6, 2, 3, false, 128, 3, 2, true, true, false, true, true, 256, 128, "2 columns per thread (+3%), x step 3 (+2%), prefetch +4%; float 2 patches; mode-split solve in FP64 (1.05x), direct in FP32 (mode-split 0.93x)", "h200-2026-12-05-mode-loops/call1", true, 122, true, true, 0, 0, false, true},
     {3, 7, 2, 3, true, 128, 3, 2, true, true, false, true, true, 256, 128, "2 columns per thread (+3%), x step 3 with y rounds (+21%), prefetch +3%; float 1 patch (y rounds), float 4 teams (+11%, h200-2026-11-29-even-odd-residual/call3)", "h100-2026-11-22-smoother/v21-y-rounds", true, 85, true, true, 4},
     {3, 8, 1, 1, false, 256, 2, 2, true, false, false, true, true, 256, 128, "2 teams (128 registers; 3 teams -16%), float 3 teams (+22%, call3) and every output pair unrolled (+47%, call5); outputs unrolled by 2", "h100-2026-11-22-smoother/v14-unroll-2", true, 0, true, true, 3, 7},
 };

@@ -268,6 +268,89 @@ TYPED_TEST(TensorContraction, RectangularAndAntisymmetricEvenOddForms) {
   check_apply_even_odd<3, 5, Reversal::antisymmetric, TypeParam>(27);   // rectangular, odd × odd
 }
 
+/// Thread t, for its columns x scaled by (t + 1): out0 = Sᵀ x by for_each_mode (its two loops
+/// unrolled `unroll` times), out1 = S x by dot_from_modes and dot_from_modes_middle, for n × n S
+/// whose first (n+1)/2 columns are symmetric and the others antisymmetric (the parity-ordered
+/// eigenvectors of the vertex-patch fast diagonalization).
+template <int n, int C, int unroll, class ExecSpace>
+struct ModeSplitKernel {
+  contraction::ModeSplit<n, double> S;
+  double x[C][n];
+  Kokkos::View<double* [2][C][n], typename ExecSpace::memory_space> out;
+  KOKKOS_INLINE_FUNCTION void operator()(int t) const {
+    double xs[C][n], xe[C][(n + 1) / 2], xo[C][n / 2];
+    for (int c = 0; c < C; ++c)
+      for (int m = 0; m < n; ++m) xs[c][m] = (t + 1) * x[c][m];
+    contraction::split_even_odd(xs, xe, xo);
+    int visits = 0;
+    contraction::for_each_mode<unroll, tensormg::DeviceTraits<ExecSpace>>(S, xe, xo, [&](int j, const double(&v)[C]) {
+      for (int c = 0; c < C; ++c) out(t, 0, c, j) = v[c];
+      ++visits;
+    });
+    if (visits != n) out(t, 0, 0, 0) = -1e300;  // every mode exactly once
+    for (int o = 0; o < n / 2; ++o) {
+      double lo[C], hi[C];
+      contraction::dot_from_modes(S, o, xs, lo, hi);
+      for (int c = 0; c < C; ++c) {
+        out(t, 1, c, o) = lo[c];
+        out(t, 1, c, n - 1 - o) = hi[c];
+      }
+    }
+    double v[C];
+    contraction::dot_from_modes_middle(S, xs, v);
+    for (int c = 0; c < C; ++c) out(t, 1, c, n / 2) = v[c];
+  }
+};
+
+template <int n, int C, int unroll, class ExecSpace>
+void check_mode_split(unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(-1, 1);
+  constexpr int sym = (n + 1) / 2;
+  std::vector<double> s(n * n);  // row-major, column j = vector j
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i <= n / 2; ++i) {
+      const double v = u(rng);
+      if (j < sym) {
+        s[i * n + j] = s[(n - 1 - i) * n + j] = v;
+      } else {
+        s[i * n + j] = v;
+        s[(n - 1 - i) * n + j] = i == n / 2 ? 0.0 : -v;  // an antisymmetric vector is 0 at the centre
+        if (i == n / 2) s[i * n + j] = 0.0;
+      }
+    }
+  ModeSplitKernel<n, C, unroll, ExecSpace> k;
+  EXPECT_LE(contraction::make_mode_split(s.data(), k.S), 0.0);
+  for (int c = 0; c < C; ++c)
+    for (int m = 0; m < n; ++m) k.x[c][m] = u(rng);
+  const int threads = 37;
+  k.out = decltype(k.out)("out", threads);
+  Kokkos::parallel_for(Kokkos::RangePolicy<ExecSpace>(0, threads), k);
+  const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), k.out);
+  double worst = 0;
+  for (int t = 0; t < threads; ++t)
+    for (int c = 0; c < C; ++c)
+      for (int o = 0; o < n; ++o) {
+        double stx = 0, sx = 0;
+        for (int m = 0; m < n; ++m) {
+          stx += s[m * n + o] * k.x[c][m] * (t + 1);
+          sx += s[o * n + m] * k.x[c][m] * (t + 1);
+        }
+        worst = std::max({worst, std::abs(h(t, 0, c, o) - stx) / (t + 1), std::abs(h(t, 1, c, o) - sx) / (t + 1)});
+      }
+  EXPECT_LE(worst, 1e-13) << "n " << n << " C " << C << " unroll " << unroll;
+  EXPECT_GT(std::abs(h(threads - 1, 0, C - 1, n - 1)), 0.0);
+}
+
+TYPED_TEST(TensorContraction, ModeSplitFormMatchesPlainLoops) {
+  check_mode_split<3, 1, 3, TypeParam>(31);    // k = 2, every mode unrolled
+  check_mode_split<5, 1, 5, TypeParam>(32);    // 3D k = 3
+  check_mode_split<11, 2, 2, TypeParam>(33);   // 3D k = 6: two columns, unrolled by two
+  check_mode_split<13, 2, 2, TypeParam>(34);   // 3D k = 7
+  check_mode_split<15, 1, 2, TypeParam>(35);   // 3D k = 8
+  check_mode_split<19, 1, 1, TypeParam>(36);   // 2D k = 10: not unrolled
+}
+
 TEST(EvenOddForm, ReportsMatricesThatAreNotCentroSymmetric) {
   std::mt19937 rng(3);
   auto a = reversal_symmetric<5, 5>(rng);

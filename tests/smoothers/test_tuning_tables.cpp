@@ -66,6 +66,7 @@ TEST(TuningTables, VertexPatchRows) {
         // The even-odd forms need at least one output pair (2k − 1 >= 3 interior points).
         if (r.even_odd) EXPECT_GE(k, 2) << where;
         if (r.even_odd_residual) EXPECT_GE(k, 2) << where;
+        if (r.float_direct_solve) EXPECT_TRUE(r.even_odd) << where << ": float keeps direct what FP64 splits";
         // A thread per patch solves one unknown: Q1 patches only (vertex_patch_q1.hpp).
         if (r.per_patch) EXPECT_EQ(k, 1) << where;
         if (r.interior_threads) {
