@@ -285,7 +285,7 @@ int main(int argc, char** argv) {
         ->delimiter(',');
     app.add_option("--dg-contractions", dg_contractions,
                    "dg patch evaluation: the patch kernel's contractions, auto, lines and/or blocks (tensor cores on "
-                   "CUDA in FP64 at k = 3)")
+                   "CUDA in FP64: k = 3, and k = 4..7 on sm_90)")
         ->delimiter(',');
     app.add_option("--dg-evaluations", dg_evaluations,
                    "dg: cell (cell-centric) and/or patch (patch-wise, paper 001 §2.1; one rank)")->delimiter(',');

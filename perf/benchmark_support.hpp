@@ -25,6 +25,7 @@ namespace tensormg::perf {
 struct Ceilings {
   double dram_GBps = 0, fp64_GFLOPs = 0, fp32_GFLOPs = 0, shared_GBps = 0;
   double mma_f64_m8n8k4_GFLOPs = 0;  ///< FP64 tensor cores, the A100 shape (CUDA builds only)
+  double mma_f64_m16n8k16_GFLOPs = 0;  ///< FP64 tensor cores, the sm_90 shape (CUDA builds for sm_90)
   double mma_f16_GFLOPs = 0;         ///< FP16 tensor cores, m16n8k16 with FP32 accumulation (CUDA builds only)
 };
 
@@ -54,6 +55,7 @@ inline Ceilings load_ceilings(const std::string& path) {
   c.fp32_GFLOPs = read_number(text, "fp32_fma_GFLOPs");
   c.shared_GBps = read_number(text, "shared_load_GBps");
   c.mma_f64_m8n8k4_GFLOPs = read_number(text, "mma_f64.m8n8k4_GFLOPs");
+  c.mma_f64_m16n8k16_GFLOPs = read_number(text, "mma_f64.m16n8k16_GFLOPs");
   c.mma_f16_GFLOPs = read_number(text, "mma_f16.m16n8k16.f32acc_GFLOPs");
   TENSORMG_CHECK(text.find("\"tensormg-ceilings\"") != std::string::npos && c.dram_GBps > 0 && c.fp64_GFLOPs > 0,
                  "'" << path << "' is not a tensormg-ceilings record (run tensormg-ceilings to make one)");

@@ -1,7 +1,7 @@
 #pragma once
 /// @file
 /// What the DG vertex-patch smoother's host glue (dg_vertex_patch_smoother.cpp) needs to launch the
-/// patch kernels (dg_vertex_patch_kernels.hpp) without seeing their bodies: the launch arguments
+/// patch kernels (dg_vertex_patch_launch.hpp) without seeing their bodies: the launch arguments
 /// and the per-(dim, k) launcher, declared here and instantiated only in the units
 /// smoothers/CMakeLists.txt generates (a unit that saw the bodies would compile every kernel again).
 

@@ -1,9 +1,10 @@
 #pragma once
 /// @file
-/// The tuning table of the DG vertex-patch kernel (dg_vertex_patch_kernels.hpp): per (dim, k),
-/// whether the interior patches take their 1D matrices from the functor (compile-time offsets when
-/// the output loops are unrolled, constant-cache loads otherwise) or, like the boundary patches,
-/// from the device array. Decided by the same-call A/B `results/h100-2026-11-24-dg/smoother-constants`
+/// The tuning table of the DG vertex-patch kernel (dg_vertex_patch_kernels.hpp): one row per
+/// (dim, k) with its reason and the record that decided it, as the other kernels' tables. Whether
+/// the interior patches take their 1D matrices from the functor (compile-time offsets when the
+/// output loops are unrolled, constant-cache loads otherwise) or, like the boundary patches, from
+/// the device array. Decided by the same-call A/B `results/h100-2026-11-24-dg/smoother-constants`
 /// (Dirichlet solver, ratio functor / array): 2D k = 1..4 1.20–1.32, k = 5..8 0.47–0.85; 3D k = 1..3
 /// 1.08–1.30, k = 4, 5 0.83 / 0.39 (spills at 2n = 10, 12 fully unrolled), k = 6..8 1.02–1.17.
 /// tests/smoothers/test_tuning_tables.cpp checks every row.
@@ -36,7 +37,7 @@ struct DgPatchTuning {
   /// DgPatchContraction::automatic on a device whose BlockContraction has tensor cores for the
   /// kernel's number and size (CUDA FP64: 2(k + 1) = 8, m8n8k4; 2(k + 1) = 10..16 on sm_90,
   /// m16n8k16 on blocks of 16): block contractions instead of lines. Same-call A/Bs, one smoothing
-  /// step, blocks / lines: 3D k = 3 (h100-2026-11-25-tensor-cores/call6, 16M DoF) Dirichlet 1.19x,
+  /// step, blocks / lines: 3D k = 3 (h100-2026-11-25-tensor-cores/call6-block-kernel-80-registers, 16M DoF) Dirichlet 1.19x,
   /// clamped 1.11x, full 1.07x (a 3D Q3 134M-DoF FGMRES + V-cycle solve 0.885 -> 0.838 s); 2D
   /// k = 3 Dirichlet 0.83x, clamped 0.82x, full 1.11x: blocks in 3D only. 3D, 3e7 DoF, three
   /// buffers and two teams of 384 threads per SM for blocks of 16 (h200-2026-11-28-dg-padded,
@@ -55,16 +56,38 @@ struct DgPatchTuning {
   bool opt_in_shared = false;
 };
 
+namespace detail {
+/// The rows (measured on the H100 and H200; the fields only a device uses are ignored on the host,
+/// where a team is one thread). Columns: dim, k, constant_interior, reason, record, min_blocks_fp64,
+/// min_blocks_fp32, patches_per_team, dense_inverse_on_device, tensor_cores, opt_in_shared. The
+/// record is the newest that decided a field of the row; the reason names the others.
+inline constexpr DgPatchTuning dg_patch_rows[] = {
+    {2, 1, true, "functor-held interior matrices (1.20-1.32x); 16 patches per team of 2(k+1) = 4 threads (h100-2026-11-24-dg-smoother-v2/call5); dense inverse on a device (1.14-1.84x, h100-2026-11-24-dg-variants/inv.txt)", "h100-2026-11-24-dg-variants/inv.txt", 0, 0, 16, true, false, false},
+    {2, 2, true, "functor-held interior matrices (1.20-1.32x); 10 patches per team of 2(k+1) = 6 threads (h100-2026-11-24-dg-smoother-v2/call5); dense inverse on a device (1.14-1.84x, h100-2026-11-24-dg-variants/inv.txt)", "h100-2026-11-24-dg-variants/inv.txt", 0, 0, 10, true, false, false},
+    {2, 3, true, "functor-held interior matrices (1.20-1.32x); 8 patches per team of 2(k+1) = 8 threads (h100-2026-11-24-dg-smoother-v2/call5); lines, not tensor cores (blocks 0.83x Dirichlet, h100-2026-11-25-tensor-cores/call6-block-kernel-80-registers)", "h100-2026-11-25-tensor-cores/call6-block-kernel-80-registers", 0, 0, 8, false, false, false},
+    {2, 4, true, "functor-held interior matrices (1.20-1.32x); 6 patches per team of 2(k+1) = 10 threads (h100-2026-11-24-dg-smoother-v2/call5)", "h100-2026-11-24-dg-smoother-v2/call5", 0, 0, 6, false, false, false},
+    {2, 5, false, "interior matrices from the device array (functor 0.47-0.85x); 5 patches per team of 2(k+1) = 12 threads (h100-2026-11-24-dg-smoother-v2/call5)", "h100-2026-11-24-dg-smoother-v2/call5", 0, 0, 5, false, false, false},
+    {2, 6, false, "interior matrices from the device array (functor 0.47-0.85x); 4 patches per team of 2(k+1) = 14 threads (h100-2026-11-24-dg-smoother-v2/call5)", "h100-2026-11-24-dg-smoother-v2/call5", 0, 0, 4, false, false, false},
+    {2, 7, false, "interior matrices from the device array (functor 0.47-0.85x); 4 patches per team of 2(k+1) = 16 threads (h100-2026-11-24-dg-smoother-v2/call5)", "h100-2026-11-24-dg-smoother-v2/call5", 0, 0, 4, false, false, false},
+    {2, 8, false, "interior matrices from the device array (functor 0.47-0.85x); 3 patches per team of 2(k+1) = 18 threads (h100-2026-11-24-dg-smoother-v2/call5)", "h100-2026-11-24-dg-smoother-v2/call5", 0, 0, 3, false, false, false},
+    {2, 9, false, "interior matrices from the device array (functor 0.47-0.85x); 3 patches per team of 2(k+1) = 20 threads (h100-2026-11-24-dg-smoother-v2/call5)", "h100-2026-11-24-dg-smoother-v2/call5", 0, 0, 3, false, false, false},
+    {2, 10, false, "interior matrices from the device array (functor 0.47-0.85x); 2 patches per team of 2(k+1) = 22 threads (h100-2026-11-24-dg-smoother-v2/call5)", "h100-2026-11-24-dg-smoother-v2/call5", 0, 0, 2, false, false, false},
+    {3, 1, true, "functor-held interior matrices (3D 1.08-1.30x at k <= 3, 1.02-1.17x at k >= 6); 4 patches per team of 16 threads (5.73 vs 4.56 GDoF/s, h100-2026-11-24-dg-smoother-v2/call5)", "h100-2026-11-24-dg-smoother-v2/call5", 0, 0, 4, false, false, false},
+    {3, 2, true, "functor-held interior matrices (3D 1.08-1.30x at k <= 3, 1.02-1.17x at k >= 6)", "h100-2026-11-24-dg/smoother-constants", 0, 0, 1, false, false, false},
+    {3, 3, true, "functor-held interior matrices (3D 1.08-1.30x at k <= 3, 1.02-1.17x at k >= 6); FP64 launch bound of 6 blocks, 80 registers (1.15-1.18x, h100-2026-11-24-dg-smoother-v2/call3); FP64 m8n8k4 tensor-core blocks (Dirichlet 1.19x, h100-2026-11-25-tensor-cores/call6-block-kernel-80-registers; 1.07x on the H200, h200-2026-11-28-dg-padded/call5)", "h100-2026-11-25-tensor-cores/call6-block-kernel-80-registers", 6, 0, 1, false, true, false},
+    {3, 4, false, "interior matrices from the device array (functor 0.83x / 0.39x at k = 4 / 5: spills); FP64 launch bound of 6 blocks, 80 registers (1.15-1.18x, h100-2026-11-24-dg-smoother-v2/call3); lines, not blocks padded 10 -> 16 (0.65x, h200-2026-11-28-dg-padded/call5; 0.74x with skipped tiles, call7)", "h200-2026-11-28-dg-padded/call7", 6, 0, 1, false, false, false},
+    {3, 5, false, "interior matrices from the device array (functor 0.83x / 0.39x at k = 4 / 5: spills); no FP64 bound (6: 0.89-0.95x, spills; 8 cannot launch); FP64 m16n8k16 blocks padded 12 -> 16 (1.28x with skipped tiles, h200-2026-11-28-dg-padded/call7)", "h200-2026-11-28-dg-padded/call7", 0, 0, 1, false, true, false},
+    {3, 6, true, "functor-held interior matrices (3D 1.08-1.30x at k <= 3, 1.02-1.17x at k >= 6); FP64 m16n8k16 blocks padded 14 -> 16 (1.65x, h200-2026-11-28-dg-padded/call7)", "h200-2026-11-28-dg-padded/call7", 0, 0, 1, false, true, false},
+    {3, 7, true, "functor-held interior matrices (3D 1.08-1.30x at k <= 3, 1.02-1.17x at k >= 6); FP32 bound of 5 blocks (1.02-1.06x, h100-2026-11-24-dg-smoother-v2/call3); FP64 m16n8k16 blocks of 16 (2.16x, h200-2026-11-28-dg-padded/call5); line kernel in the opt-in shared memory (1.24x, h200-2026-11-28-dg-opt-in; k = 8 0.89x)", "h200-2026-11-28-dg-opt-in", 0, 5, 1, false, true, true},
+    {3, 8, true, "functor-held interior matrices (3D 1.08-1.30x at k <= 3, 1.02-1.17x at k >= 6); FP32 bound of 5 blocks (1.02-1.06x, h100-2026-11-24-dg-smoother-v2/call3); lines (blocks of 16 not measured at N = 18)", "h200-2026-11-28-dg-opt-in", 0, 5, 1, false, false, false},
+};
+}  // namespace detail
+
+/// The row of (dim, k); dim = 0 where there is none (kernels static_assert on it).
 constexpr DgPatchTuning dg_patch_tuning(int dim, int k) {
-  const bool wins = dim == 2 ? k <= 4 : (k <= 3 || k >= 6);
-  const int fp64 = dim == 3 && (k == 3 || k == 4) ? 6 : 0;
-  const int fp32 = dim == 3 && k >= 7 ? 5 : 0;
-  const int lines = dim == 2 ? 2 * (k + 1) : 4 * (k + 1) * (k + 1);
-  const int patches = lines >= 64 ? 1 : 64 / lines;
-  return {dim, k, wins,
-          wins ? "functor-held interior matrices faster in the A/B" : "device-array matrices faster in the A/B",
-          "h100-2026-11-24-dg/smoother-constants", fp64, fp32, patches, dim == 2 && k <= 2,
-          dim == 3 && (k == 3 || (k >= 5 && k <= 7)), dim == 3 && k == 7};
+  for (const DgPatchTuning& row : detail::dg_patch_rows)
+    if (row.dim == dim && row.k == k) return row;
+  return DgPatchTuning{};
 }
 
 }  // namespace tensormg

@@ -5,8 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-
 #include <filesystem>
+#include <set>
 #include <string>
 #include <utility>
 
@@ -192,6 +192,14 @@ TEST(TuningTables, BakeOffRows) {
 }
 
 TEST(TuningTables, DgPatchRows) {
+  // One row per (dim, k) the smoother instantiates, none besides.
+  std::set<std::pair<int, int>> keys;
+  for (const auto& row : tensormg::detail::dg_patch_rows) {
+    EXPECT_TRUE(keys.insert({row.dim, row.k}).second) << "two DG patch rows for " << row.dim << "D k=" << row.k;
+    EXPECT_TRUE((row.dim == 2 || row.dim == 3) && row.k >= 1 && row.k <= tensormg::max_degree(row.dim))
+        << "DG patch row " << row.dim << "D k=" << row.k << " outside the instantiated degrees";
+  }
+  EXPECT_EQ(tensormg::dg_patch_tuning(3, 99).dim, 0) << "no row: dim 0";
   for (int dim = 2; dim <= 3; ++dim)
     for (int k = 1; k <= tensormg::max_degree(dim); ++k) {
       const auto r = tensormg::dg_patch_tuning(dim, k);
