@@ -198,9 +198,9 @@ Result run_buffers(MPI_Comm comm, int repeats, local_index blocks, const DeviceV
   return r;
 }
 
-/// Buffers 0: the automatic count, four at N = 8 and three at N = 16 (see perf/README.md,
-/// "Tensor cores (paper 001)": at N = 8 three buffers cost the tensor-core kernels up to 0.6x; at
-/// N = 16 four FP64 buffers, 128 KB, leave one team an SM).
+/// Buffers 0: the automatic count, four at N = 8 (c88b52e's kernel, whose table perf/README.md
+/// shows; three measured 0.81-1.21x of four in one binary) and three at N = 16 (four FP64 buffers,
+/// 128 KB, fall to global memory: 0.55-0.69x; h100-2026-12-05-contraction-n16/g4).
 template <int N, class C, class L, class Number>
 Result run(int buffers, MPI_Comm comm, int repeats, local_index blocks, const DeviceView<Number>& matrices,
            const DeviceView<Number>& x, const DeviceView<Number>& y) {
