@@ -89,6 +89,8 @@ void validate(const Settings& s, int ranks) {
   for (const auto& l : s.dg_inversions) (void)parse_dg_patch_inversion(l);
   TENSORMG_CHECK(!s.dg_shared_memories.empty(), "--dg-shared-memory needs at least one value");
   for (const auto& m : s.dg_shared_memories) (void)parse_dg_patch_shared_memory(m);
+  TENSORMG_CHECK(!s.dg_scratch_pointers.empty(), "--dg-scratch-pointers needs at least one value");
+  for (const auto& p : s.dg_scratch_pointers) (void)parse_dg_patch_scratch_pointer(p);
   TENSORMG_CHECK(!s.dg_contractions.empty(), "--dg-contractions needs at least one value");
   for (const auto& c : s.dg_contractions) {
     const DgPatchContraction contraction = parse_dg_patch_contraction(c);
@@ -572,6 +574,10 @@ int main(int argc, char** argv) {
     app.add_option("--dg-shared-memory", s.dg_shared_memories,
                    "dg-smoother: the line kernel's shared memory per team, auto, block (48 KB, global memory "
                    "beyond) and/or opt-in (the opt-in shared memory, 227 KB on Hopper)")
+        ->delimiter(',');
+    app.add_option("--dg-scratch-pointers", s.dg_scratch_pointers,
+                   "dg-smoother: how the device kernels address their shared-memory buffers, auto (the tuning rows), "
+                   "fast (shared-memory loads and stores) and/or generic (Kokkos' generic pointer)")
         ->delimiter(',');
     app.add_option("--dg-contractions", s.dg_contractions,
                    "dg-smoother: patch-kernel contractions, auto, lines and/or blocks (tensor cores where the build has "

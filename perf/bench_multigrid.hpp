@@ -30,6 +30,7 @@ struct Settings {
   std::vector<std::string> dg_inversions{"auto"};                 ///< dg-smoother
   std::vector<std::string> dg_contractions{"auto"};               ///< dg-smoother
   std::vector<std::string> dg_shared_memories{"auto"};            ///< dg-smoother
+  std::vector<std::string> dg_scratch_pointers{"auto"};           ///< dg-smoother
   std::string smoothing_order = "auto";
   std::vector<std::string> precisions{"double"};
   std::string variants = "default";

@@ -134,6 +134,7 @@ void dg_smoother_cases(const Settings& s, MPI_Comm comm, bool root, int dim, int
   const double dofs = double(layout->n_global_dofs());
   double patches = 1;
   for (int d = 0; d < dim; ++d) patches *= cells - 1;
+  for (const auto& pointer_name : s.dg_scratch_pointers)
   for (const auto& shared_name : s.dg_shared_memories)
   for (const auto& contraction_name : s.dg_contractions)
   for (const auto& inversion_name : s.dg_inversions)
@@ -145,6 +146,7 @@ void dg_smoother_cases(const Settings& s, MPI_Comm comm, bool root, int dim, int
     DgPatchKernelOptions options{patch_layout, ppt, parse_dg_patch_inversion(inversion_name)};
     options.contraction = parse_dg_patch_contraction(contraction_name);
     options.shared_memory = parse_dg_patch_shared_memory(shared_name);
+    options.scratch_pointer = parse_dg_patch_scratch_pointer(pointer_name);
     // FP16 products run on float smoothers of degrees 3..7 with the fast-diagonalization solve; the
     // sweep's other cases skip them (validate checks that some case runs them).
     if ((options.contraction == DgPatchContraction::f16 || options.contraction == DgPatchContraction::f16ec) &&
@@ -181,16 +183,17 @@ void dg_smoother_cases(const Settings& s, MPI_Comm comm, bool root, int dim, int
     r["patches_per_team"] = ppt;
     r["contraction"] = contraction_name;
     r["shared_memory"] = to_string(smoother.kernel_options().shared_memory);
+    r["scratch_pointer"] = pointer_name;
     r["dofs"] = dofs;
     r["seconds"] = seconds;
     r["GDoFps"] = dofs / seconds / 1e9;
     r["GFLOPs"] = gflops;
     if (fma > 0) r["pct_fma_ceiling"] = 100 * gflops / fma;
     if (root) {
-      std::printf("%3d %2d %-6s %-9s %-7s %-6s %-6s %-6s %3d %11.0f %9.3f %9.1f %6.2f\n", dim, k, number_name<Number>(),
+      std::printf("%3d %2d %-6s %-9s %-7s %-6s %-6s %-6s %-7s %3d %11.0f %9.3f %9.1f %6.2f\n", dim, k, number_name<Number>(),
                   to_string(solver).c_str(), inversion == DgPatchInversion::inverse ? "inverse" : "fd",
                   to_string(patch_layout).c_str(), contraction_name.c_str(),
-                  to_string(smoother.kernel_options().shared_memory).c_str(), ppt, dofs, dofs / seconds / 1e9, gflops, fma > 0 ? 100 * gflops / fma : 0.0);
+                  to_string(smoother.kernel_options().shared_memory).c_str(), pointer_name.c_str(), ppt, dofs, dofs / seconds / 1e9, gflops, fma > 0 ? 100 * gflops / fma : 0.0);
       std::fflush(stdout);
     }
     out.push_back(std::move(r));
@@ -202,8 +205,8 @@ void dg_smoother_cases(const Settings& s, MPI_Comm comm, bool root, int dim, int
 Json study_dg_smoother(const Settings& s, MPI_Comm comm, bool root, const perf::Ceilings& ceil) {
   Json out = Json::array();
   if (root)
-    std::printf("%3s %2s %-6s %-9s %-7s %-6s %-6s %-6s %3s %11s %9s %9s %6s\n", "dim", "k", "prec", "solver", "inverse", "layout",
-                "contr.", "shared", "ppt", "DoFs",
+    std::printf("%3s %2s %-6s %-9s %-7s %-6s %-6s %-6s %-7s %3s %11s %9s %9s %6s\n", "dim", "k", "prec", "solver", "inverse", "layout",
+                "contr.", "shared", "scratch", "ppt", "DoFs",
                 "GDoF/s", "GFLOP/s", "%FMA");
   for (int dim : s.dims)
     for (int k : s.degrees)

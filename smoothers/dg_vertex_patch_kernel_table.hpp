@@ -91,6 +91,19 @@ std::string to_string(DgPatchSharedMemory m);
 /// Parses "auto", "block" or "opt-in"; throws InputError naming them.
 DgPatchSharedMemory parse_dg_patch_shared_memory(const std::string& text);
 
+/// How a device kernel addresses its level-0 team buffers. Kokkos hands scratch out as a generic
+/// pointer, whose loads and stores wait like global ones; the fast kernel rebuilds it in the
+/// shared window (DeviceTraits::fast_scratch), a kernel of its own. Global-memory scratch and the
+/// host always take the generic kernel.
+enum class DgPatchScratchPointer {
+  automatic,  ///< the block path fast; the line kernel as its tuning row says (fast_lines_fp64/32)
+  fast,       ///< shared-memory loads and stores where the buffers are in shared memory
+  generic     ///< Kokkos' generic pointer (the kernels before 2026-12-06)
+};
+std::string to_string(DgPatchScratchPointer p);
+/// Parses "auto", "fast" or "generic"; throws InputError naming them.
+DgPatchScratchPointer parse_dg_patch_scratch_pointer(const std::string& text);
+
 /// The run-time variants of the DG patch kernel.
 struct DgPatchKernelOptions {
   DgPatchLayout layout = DgPatchLayout::padded;
@@ -108,6 +121,8 @@ struct DgPatchKernelOptions {
   DgPatchContraction contraction = DgPatchContraction::automatic;
   /// The line kernel's shared memory per team, DgPatchSharedMemory.
   DgPatchSharedMemory shared_memory = DgPatchSharedMemory::automatic;
+  /// Fast or generic scratch pointers in the device kernels, DgPatchScratchPointer.
+  DgPatchScratchPointer scratch_pointer = DgPatchScratchPointer::automatic;
 };
 
 template <class Number, class ExecSpace>
@@ -146,6 +161,9 @@ struct DgPatchArgs {
   DgPatchContraction contraction = DgPatchContraction::automatic;
   /// The line kernel's team buffers may take the opt-in shared memory (DgPatchSharedMemory).
   bool opt_in_shared = false;
+  /// Which kernel a device launch at level 0 takes (DgPatchScratchPointer; the launcher resolves
+  /// `automatic` by its path and tuning row).
+  DgPatchScratchPointer scratch_pointer = DgPatchScratchPointer::automatic;
   Kokkos::View<const Number*, memory_space> inverse;
   int inverse_slot[3][4] = {};
 };

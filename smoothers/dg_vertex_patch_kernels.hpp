@@ -275,7 +275,23 @@ struct DgPatchKernel {
     return is_interior;
   }
 
-  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+  /// The team's scratch (`bytes`; aligned to 16 bytes with `aligned`: the block path's tensor-core
+  /// stores) at the launch's level; with `fast` (a device launch at level 0) rebuilt as fast scratch
+  /// (DeviceTraits::fast_scratch), so that its loads and stores are shared-memory ones instead of
+  /// generic ones, which wait on the long scoreboard like global loads.
+  template <bool fast, bool aligned = false, class M>
+  KOKKOS_FORCEINLINE_FUNCTION Number* team_buffers(const M& team, std::size_t bytes) const {
+    const auto& scratch = team.team_scratch(args.scratch_level);
+    Number* const p = static_cast<Number*>(aligned ? scratch.get_shmem_aligned(bytes, 16) : scratch.get_shmem(bytes));
+    if constexpr (fast) return DeviceTraits<ExecSpace>::fast_scratch(p);
+    return p;
+  }
+
+  /// The generic-scratch kernel (the host, global-memory scratch, DgPatchArgs::fast_scratch off).
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const { body<false>(team); }
+
+  template <bool fast>
+  KOKKOS_INLINE_FUNCTION void body(const Member& team) const {
     local_index c0[3] = {0, 0, 0};
     int m[3] = {N, N, N};  // the local space's size per direction
     ArraySource array{};
@@ -286,11 +302,11 @@ struct DgPatchKernel {
       // functor path exists for this (dim, k).
       if constexpr (tuning.constant_interior) {
         if (is_interior) {
-          run(team, 0, team.team_size(), true, c0, m, combo, ConstantSource{&interior});
+          run<fast>(team, 0, team.team_size(), true, c0, m, combo, ConstantSource{&interior});
           return;
         }
       }
-      run(team, 0, team.team_size(), true, c0, m, combo, array);
+      run<fast>(team, 0, team.team_size(), true, c0, m, combo, array);
     } else {
       // The team's patches: slot s takes patch league_rank · patches_per_team + s with the threads
       // s·T .. (s+1)·T − 1; the slots past the colour's last patch only meet the barriers.
@@ -312,11 +328,11 @@ struct DgPatchKernel {
           if (first + s < n_patches) all_interior = all_interior && describe(first + s, c, ms, a, cs);
         }
         if (all_interior) {
-          run(team, slot, T, active, c0, m, combo, ConstantSource{&interior});
+          run<fast>(team, slot, T, active, c0, m, combo, ConstantSource{&interior});
           return;
         }
       }
-      run(team, slot, T, active, c0, m, combo, array);
+      run<fast>(team, slot, T, active, c0, m, combo, array);
     }
   }
 
@@ -361,14 +377,14 @@ struct DgPatchKernel {
   }
 
   /// The block path of team league_rank's patch (one patch per team), contractions by Blocks.
-  template <class Blocks, class M>
+  template <class Blocks, bool fast, class M>
   KOKKOS_INLINE_FUNCTION void block_team(const M& team) const {
     local_index c0[3] = {0, 0, 0};
     int m[3] = {N, N, N};
     ArraySource array{};
     int combo = 0;
     describe(team.league_rank(), c0, m, array, combo);
-    run_blocks<Blocks>(team, c0, array);
+    run_blocks<Blocks, fast>(team, c0, array);
   }
 
   /// to[L::at(X, Y, Z)] = v(g) for the team's share of the patch values, in memory order (coalesced).
@@ -404,14 +420,13 @@ struct DgPatchKernel {
   ///   solve:             δ = S diag(1 / (a Σλ + b_mass)) Sᵀ r, one direction at a time between r's
   ///                      buffer and a free one;  x += δ.
   /// The eigen-space coordinates beyond the local space come out zero from S's zero columns.
-  template <class Blocks, class M>
+  template <class Blocks, bool fast, class M>
   KOKKOS_INLINE_FUNCTION void run_blocks(const M& team, const local_index c0[3], const ArraySource& src) const {
     using block::Term;
     using block::Write;
     using L = typename Blocks::Layout;
     constexpr int S = Blocks::stored_n, stride = block_stride<Blocks>;
-    Number* const U = static_cast<Number*>(
-        team.team_scratch(args.scratch_level).get_shmem_aligned(block_buffers * stride * sizeof(Number), 16));
+    Number* const U = team_buffers<fast, true>(team, block_buffers * stride * sizeof(Number));
     Number* const A = U + stride;
     Number* const B = A + stride;
     const int rank = team.team_rank(), size = team.team_size();
@@ -499,14 +514,13 @@ struct DgPatchKernel {
     }
   }
 
-  template <class Source>
+  template <bool fast, class Source>
   KOKKOS_INLINE_FUNCTION void run(const Member& team, int slot, int size, bool active, const local_index c0[3],
                                   const int m[3], int combo, const Source& src) const {
     // One patch per team (!multi): slot 0, always active, and the loop bounds compile-time.
     const int rank = multi ? team.team_rank() - slot * size : team.team_rank();
     const int team_patches = multi ? patches_per_team : 1;
-    Number* const buffers = static_cast<Number*>(
-        team.team_scratch(args.scratch_level).get_shmem(sizeof(Number) * 2 * padded_size * team_patches));
+    Number* const buffers = team_buffers<fast>(team, sizeof(Number) * 2 * padded_size * team_patches);
     Number* const t0 = buffers + (multi ? 2 * padded_size * slot : 0);
     Number* const t1 = t0 + padded_size;
     // An inactive slot (past the last patch) loops over nothing; its m[] are 0.

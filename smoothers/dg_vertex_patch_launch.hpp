@@ -2,7 +2,8 @@
 /// @file
 /// Launch of the DG vertex-patch kernels (dg_vertex_patch_kernels.hpp): the line kernel or the
 /// block kernel (portable, tensor-core or FP16 contractions) by the arguments and the tuning row,
-/// patches and threads per team, the scratch level a launch can really get, the 1D matrices of an
+/// patches and threads per team, the scratch level a launch can really get and the kernel of it
+/// (fast scratch on a device at level 0, generic otherwise), the 1D matrices of an
 /// interior patch copied into the functor, and the table entry per (dim, k) that
 /// dg_vertex_patch_smoother.cpp looks up.
 
@@ -18,13 +19,32 @@ namespace tensormg {
 /// kernel, it is given only the registers its own code needs (in one kernel with the line path
 /// and no register cap nvcc gave the tensor-core path 254: one block per SM, 0.37x the line
 /// kernel, h100-2026-11-25-tensor-cores/call4).
-template <class Kernel, class Blocks>
+template <class Kernel, class Blocks, bool fast>
 struct DgPatchBlockKernel {
   Kernel kernel;
   KOKKOS_INLINE_FUNCTION void operator()(const typename Kernel::template BlockPolicy<Blocks>::member_type& team) const {
-    kernel.template block_team<Blocks>(team);
+    kernel.template block_team<Blocks, fast>(team);
   }
 };
+
+/// The line kernel with fast scratch (a device launch at level 0): a kernel of its own beside the
+/// generic one (Kernel::operator()), as the continuous smoother's two bodies (one kernel branching
+/// between them at run time lost 6–14%, h100-2026-11-22-smoother v6).
+template <class Kernel>
+struct DgPatchFastKernel {
+  Kernel kernel;
+  KOKKOS_INLINE_FUNCTION void operator()(const typename Kernel::Member& team) const { kernel.template body<true>(team); }
+};
+
+/// Whether a launch takes the fast-scratch kernel: on a device at level 0 where the arguments ask
+/// for it or, with DgPatchScratchPointer::automatic, on the block path (`blocks`) and where the
+/// tuning row puts it for the line kernel's number.
+template <class Kernel, class Number, class ExecSpace>
+bool dg_patch_fast_scratch(const DgPatchArgs<Number, ExecSpace>& args, bool blocks) {
+  if (runs_on_host<ExecSpace>() || args.scratch_level != 0) return false;
+  if (args.scratch_pointer != DgPatchScratchPointer::automatic) return args.scratch_pointer == DgPatchScratchPointer::fast;
+  return blocks || (sizeof(Number) == 8 ? Kernel::tuning.fast_lines_fp64 : Kernel::tuning.fast_lines_fp32);
+}
 
 /// Launches the block path of `kernel` with the contractions of Blocks, one patch per team.
 template <class Blocks, class Kernel>
@@ -38,9 +58,13 @@ void launch_dg_patch_blocks(Kernel kernel, local_index patches) {
                                                 : DeviceTraits<ExecSpace>::fast_scratch_bytes(team_size);
   kernel.args.scratch_level = bytes <= fast ? 0 : 1;
   typename Kernel::template BlockPolicy<Blocks> policy(patches, team_size);
-  Kokkos::parallel_for(Blocks::tensor_cores ? "tensormg::smoother::dg_vertex_patch_mma" : "tensormg::smoother::dg_vertex_patch_blocks",
-                       policy.set_scratch_size(kernel.args.scratch_level, Kokkos::PerTeam(bytes)),
-                       DgPatchBlockKernel<Kernel, Blocks>{kernel});
+  policy.set_scratch_size(kernel.args.scratch_level, Kokkos::PerTeam(bytes));
+  const char* name = Blocks::tensor_cores ? "tensormg::smoother::dg_vertex_patch_mma" : "tensormg::smoother::dg_vertex_patch_blocks";
+  if constexpr (!runs_on_host<ExecSpace>()) {
+    if (dg_patch_fast_scratch<Kernel>(kernel.args, true))
+      return Kokkos::parallel_for(name, policy, DgPatchBlockKernel<Kernel, Blocks, true>{kernel});
+  }
+  Kokkos::parallel_for(name, policy, DgPatchBlockKernel<Kernel, Blocks, false>{kernel});
 }
 
 template <int dim, int n, class Number, class ExecSpace>
@@ -101,12 +125,19 @@ void launch_dg_patch(const DgPatchArgs<Number, ExecSpace>& args) {
     if (kernel.args.scratch_level == 0 && bytes > DeviceTraits<ExecSpace>::fast_scratch_bytes(team_size)) {
       typename Kernel::Policy probe(1, 1);
       probe.set_scratch_size(0, Kokkos::PerTeam(bytes));
-      if (probe.team_size_max(kernel, Kokkos::ParallelForTag()) < team_size) kernel.args.scratch_level = 1;
+      const int max_size = dg_patch_fast_scratch<Kernel>(kernel.args, false)
+                               ? probe.team_size_max(DgPatchFastKernel<Kernel>{kernel}, Kokkos::ParallelForTag())
+                               : probe.team_size_max(kernel, Kokkos::ParallelForTag());
+      if (max_size < team_size) kernel.args.scratch_level = 1;
     }
   }
   typename Kernel::Policy policy((patches + ppt - 1) / ppt, team_size);
-  Kokkos::parallel_for("tensormg::smoother::dg_vertex_patch",
-                       policy.set_scratch_size(kernel.args.scratch_level, Kokkos::PerTeam(bytes)), kernel);
+  policy.set_scratch_size(kernel.args.scratch_level, Kokkos::PerTeam(bytes));
+  if constexpr (!runs_on_host<ExecSpace>()) {
+    if (dg_patch_fast_scratch<Kernel>(kernel.args, false))
+      return Kokkos::parallel_for("tensormg::smoother::dg_vertex_patch", policy, DgPatchFastKernel<Kernel>{kernel});
+  }
+  Kokkos::parallel_for("tensormg::smoother::dg_vertex_patch", policy, kernel);
 }
 
 template <int dim, int k, class Number, class ExecSpace>

@@ -39,6 +39,14 @@ DgPatchSharedMemory parse_dg_patch_shared_memory(const std::string& text) {
   return parse_enum(dg_patch_shared_memory_names, text, "DG patch shared memory");
 }
 
+constexpr EnumName<DgPatchScratchPointer> dg_patch_scratch_pointer_names[] = {
+    {DgPatchScratchPointer::automatic, "auto"}, {DgPatchScratchPointer::fast, "fast"}, {DgPatchScratchPointer::generic, "generic"}};
+
+std::string to_string(DgPatchScratchPointer p) { return enum_name(dg_patch_scratch_pointer_names, p); }
+DgPatchScratchPointer parse_dg_patch_scratch_pointer(const std::string& text) {
+  return parse_enum(dg_patch_scratch_pointer_names, text, "DG patch scratch pointer");
+}
+
 std::string to_string(DgPatchInversion i) { return enum_name(dg_patch_inversion_names, i); }
 DgPatchInversion parse_dg_patch_inversion(const std::string& text) {
   return parse_enum(dg_patch_inversion_names, text, "DG patch inversion");
@@ -232,6 +240,7 @@ void DgVertexPatchSmoother<Number, ExecSpace>::launch_color(const view_type& x, 
   args.use_inverse = kernel_.inversion == DgPatchInversion::inverse;
   args.contraction = kernel_.contraction;
   args.opt_in_shared = kernel_.shared_memory == DgPatchSharedMemory::opt_in;
+  args.scratch_pointer = kernel_.scratch_pointer;
   args.inverse = inverse_;
   for (int d = 0; d < 3; ++d)
     for (int position = 0; position < 4; ++position) args.inverse_slot[d][position] = inverse_slot_[d][position];
@@ -307,6 +316,7 @@ std::string DgVertexPatchSmoother<Number, ExecSpace>::description() const {
          (kernel_.contraction != DgPatchContraction::automatic ? " " + to_string(kernel_.contraction) + "-contraction" : "") +
          (kernel_.layout == DgPatchLayout::plain ? " plain-layout" : "") +
          (kernel_.shared_memory == DgPatchSharedMemory::opt_in ? " opt-in-shared" : "") +
+         (kernel_.scratch_pointer != DgPatchScratchPointer::automatic ? " " + to_string(kernel_.scratch_pointer) + "-scratch" : "") +
          (kernel_.patches_per_team > 0 ? " " + std::to_string(kernel_.patches_per_team) + "-patches-per-team" : "");
 }
 

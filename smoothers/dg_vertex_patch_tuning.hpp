@@ -54,22 +54,33 @@ struct DgPatchTuning {
   /// k = 7 only (FP32 k = 7 fits 48 KB anyway; on CUDA sm_90 FP64 k = 7 contracts on tensor
   /// cores by default, so this is the line kernel's, e.g. sm_80's or --contraction lines).
   bool opt_in_shared = false;
+  /// DgPatchScratchPointer::automatic for the line kernel on a device at level 0: fast-scratch
+  /// pointers (shared-memory loads and stores) instead of Kokkos' generic ones, FP64 and FP32 (the
+  /// block path always takes them: 1.02–1.27× wherever measured). Same-call A/B, one smoothing
+  /// step, ~3e7 DoF, fast / generic, two rounds within 0.5% (h100-2026-12-06-fast-scratch/g1):
+  /// 3D lines FP32 k = 6 1.20–1.34×, k = 7 1.04–1.08×; 2D FP64 k = 4 1.21–1.47×, k = 6 1.29–1.59×,
+  /// k = 8 1.01–1.06×; losses elsewhere: 3D k = 1, 2 0.58–0.88×, FP32 k = 3, 5 0.55–0.74×, FP64
+  /// k = 4 0.13–0.50× (80-register bound), FP32 k = 4 0.81–0.86×, 2D k = 1..3 0.66–0.89×, 2D k = 5
+  /// Dirichlet 0.41×, k = 7 0.96–1.10×. 2D FP32 not measured: generic. Not understood yet (no
+  /// SASS or ncu of the two kernels): the choice is by measurement.
+  bool fast_lines_fp64 = false, fast_lines_fp32 = false;
 };
 
 namespace detail {
 /// The rows (measured on the H100 and H200; the fields only a device uses are ignored on the host,
 /// where a team is one thread). Columns: dim, k, constant_interior, reason, record, min_blocks_fp64,
-/// min_blocks_fp32, patches_per_team, dense_inverse_on_device, tensor_cores, opt_in_shared. The
+/// min_blocks_fp32, patches_per_team, dense_inverse_on_device, tensor_cores, opt_in_shared,
+/// fast_lines_fp64, fast_lines_fp32 (false where left out). The
 /// record is the newest that decided a field of the row; the reason names the others.
 inline constexpr DgPatchTuning dg_patch_rows[] = {
     {2, 1, true, "functor-held interior matrices (1.20-1.32x); 16 patches per team of 2(k+1) = 4 threads (h100-2026-11-24-dg-smoother-v2/call5); dense inverse on a device (1.14-1.84x, h100-2026-11-24-dg-variants/inv.txt)", "h100-2026-11-24-dg-variants/inv.txt", 0, 0, 16, true, false, false},
     {2, 2, true, "functor-held interior matrices (1.20-1.32x); 10 patches per team of 2(k+1) = 6 threads (h100-2026-11-24-dg-smoother-v2/call5); dense inverse on a device (1.14-1.84x, h100-2026-11-24-dg-variants/inv.txt)", "h100-2026-11-24-dg-variants/inv.txt", 0, 0, 10, true, false, false},
     {2, 3, true, "functor-held interior matrices (1.20-1.32x); 8 patches per team of 2(k+1) = 8 threads (h100-2026-11-24-dg-smoother-v2/call5); lines, not tensor cores (blocks 0.83x Dirichlet, h100-2026-11-25-tensor-cores/call6-block-kernel-80-registers)", "h100-2026-11-25-tensor-cores/call6-block-kernel-80-registers", 0, 0, 8, false, false, false},
-    {2, 4, true, "functor-held interior matrices (1.20-1.32x); 6 patches per team of 2(k+1) = 10 threads (h100-2026-11-24-dg-smoother-v2/call5)", "h100-2026-11-24-dg-smoother-v2/call5", 0, 0, 6, false, false, false},
+    {2, 4, true, "functor-held interior matrices (1.20-1.32x); 6 patches per team of 2(k+1) = 10 threads (h100-2026-11-24-dg-smoother-v2/call5); fast-scratch lines (1.21-1.47x, h100-2026-12-06-fast-scratch/g1)", "h100-2026-12-06-fast-scratch/g1", 0, 0, 6, false, false, false, true, false},
     {2, 5, false, "interior matrices from the device array (functor 0.47-0.85x); 5 patches per team of 2(k+1) = 12 threads (h100-2026-11-24-dg-smoother-v2/call5)", "h100-2026-11-24-dg-smoother-v2/call5", 0, 0, 5, false, false, false},
-    {2, 6, false, "interior matrices from the device array (functor 0.47-0.85x); 4 patches per team of 2(k+1) = 14 threads (h100-2026-11-24-dg-smoother-v2/call5)", "h100-2026-11-24-dg-smoother-v2/call5", 0, 0, 4, false, false, false},
+    {2, 6, false, "interior matrices from the device array (functor 0.47-0.85x); 4 patches per team of 2(k+1) = 14 threads (h100-2026-11-24-dg-smoother-v2/call5); fast-scratch lines (1.29-1.59x, h100-2026-12-06-fast-scratch/g1)", "h100-2026-12-06-fast-scratch/g1", 0, 0, 4, false, false, false, true, false},
     {2, 7, false, "interior matrices from the device array (functor 0.47-0.85x); 4 patches per team of 2(k+1) = 16 threads (h100-2026-11-24-dg-smoother-v2/call5)", "h100-2026-11-24-dg-smoother-v2/call5", 0, 0, 4, false, false, false},
-    {2, 8, false, "interior matrices from the device array (functor 0.47-0.85x); 3 patches per team of 2(k+1) = 18 threads (h100-2026-11-24-dg-smoother-v2/call5)", "h100-2026-11-24-dg-smoother-v2/call5", 0, 0, 3, false, false, false},
+    {2, 8, false, "interior matrices from the device array (functor 0.47-0.85x); 3 patches per team of 2(k+1) = 18 threads (h100-2026-11-24-dg-smoother-v2/call5); fast-scratch lines (1.01-1.06x, h100-2026-12-06-fast-scratch/g1)", "h100-2026-12-06-fast-scratch/g1", 0, 0, 3, false, false, false, true, false},
     {2, 9, false, "interior matrices from the device array (functor 0.47-0.85x); 3 patches per team of 2(k+1) = 20 threads (h100-2026-11-24-dg-smoother-v2/call5)", "h100-2026-11-24-dg-smoother-v2/call5", 0, 0, 3, false, false, false},
     {2, 10, false, "interior matrices from the device array (functor 0.47-0.85x); 2 patches per team of 2(k+1) = 22 threads (h100-2026-11-24-dg-smoother-v2/call5)", "h100-2026-11-24-dg-smoother-v2/call5", 0, 0, 2, false, false, false},
     {3, 1, true, "functor-held interior matrices (3D 1.08-1.30x at k <= 3, 1.02-1.17x at k >= 6); 4 patches per team of 16 threads (5.73 vs 4.56 GDoF/s, h100-2026-11-24-dg-smoother-v2/call5)", "h100-2026-11-24-dg-smoother-v2/call5", 0, 0, 4, false, false, false},
@@ -77,8 +88,8 @@ inline constexpr DgPatchTuning dg_patch_rows[] = {
     {3, 3, true, "functor-held interior matrices (3D 1.08-1.30x at k <= 3, 1.02-1.17x at k >= 6); FP64 launch bound of 6 blocks, 80 registers (1.15-1.18x, h100-2026-11-24-dg-smoother-v2/call3); FP64 m8n8k4 tensor-core blocks (Dirichlet 1.19x, h100-2026-11-25-tensor-cores/call6-block-kernel-80-registers; 1.07x on the H200, h200-2026-11-28-dg-padded/call5)", "h100-2026-11-25-tensor-cores/call6-block-kernel-80-registers", 6, 0, 1, false, true, false},
     {3, 4, false, "interior matrices from the device array (functor 0.83x / 0.39x at k = 4 / 5: spills); FP64 launch bound of 6 blocks, 80 registers (1.15-1.18x, h100-2026-11-24-dg-smoother-v2/call3); lines, not blocks padded 10 -> 16 (0.65x, h200-2026-11-28-dg-padded/call5; 0.74x with skipped tiles, call7)", "h200-2026-11-28-dg-padded/call7", 6, 0, 1, false, false, false},
     {3, 5, false, "interior matrices from the device array (functor 0.83x / 0.39x at k = 4 / 5: spills); no FP64 bound (6: 0.89-0.95x, spills; 8 cannot launch); FP64 m16n8k16 blocks padded 12 -> 16 (1.28x with skipped tiles, h200-2026-11-28-dg-padded/call7)", "h200-2026-11-28-dg-padded/call7", 0, 0, 1, false, true, false},
-    {3, 6, true, "functor-held interior matrices (3D 1.08-1.30x at k <= 3, 1.02-1.17x at k >= 6); FP64 m16n8k16 blocks padded 14 -> 16 (1.65x, h200-2026-11-28-dg-padded/call7)", "h200-2026-11-28-dg-padded/call7", 0, 0, 1, false, true, false},
-    {3, 7, true, "functor-held interior matrices (3D 1.08-1.30x at k <= 3, 1.02-1.17x at k >= 6); FP32 bound of 5 blocks (1.02-1.06x, h100-2026-11-24-dg-smoother-v2/call3); FP64 m16n8k16 blocks of 16 (2.16x, h200-2026-11-28-dg-padded/call5); line kernel in the opt-in shared memory (1.24x, h200-2026-11-28-dg-opt-in; k = 8 0.89x)", "h200-2026-11-28-dg-opt-in", 0, 5, 1, false, true, true},
+    {3, 6, true, "functor-held interior matrices (3D 1.08-1.30x at k <= 3, 1.02-1.17x at k >= 6); FP64 m16n8k16 blocks padded 14 -> 16 (1.65x, h200-2026-11-28-dg-padded/call7); FP32 fast-scratch lines (1.20-1.34x, h100-2026-12-06-fast-scratch/g1)", "h100-2026-12-06-fast-scratch/g1", 0, 0, 1, false, true, false, false, true},
+    {3, 7, true, "functor-held interior matrices (3D 1.08-1.30x at k <= 3, 1.02-1.17x at k >= 6); FP32 bound of 5 blocks (1.02-1.06x, h100-2026-11-24-dg-smoother-v2/call3); FP64 m16n8k16 blocks of 16 (2.16x, h200-2026-11-28-dg-padded/call5); line kernel in the opt-in shared memory (1.24x, h200-2026-11-28-dg-opt-in; k = 8 0.89x); FP32 fast-scratch lines (1.04-1.08x, h100-2026-12-06-fast-scratch/g1)", "h100-2026-12-06-fast-scratch/g1", 0, 5, 1, false, true, true, false, true},
     {3, 8, true, "functor-held interior matrices (3D 1.08-1.30x at k <= 3, 1.02-1.17x at k >= 6); FP32 bound of 5 blocks (1.02-1.06x, h100-2026-11-24-dg-smoother-v2/call3); lines (blocks of 16 not measured at N = 18)", "h200-2026-11-28-dg-opt-in", 0, 5, 1, false, false, false},
 };
 }  // namespace detail

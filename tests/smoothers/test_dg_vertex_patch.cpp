@@ -321,6 +321,46 @@ TYPED_TEST(DgVertexPatch, OptInSharedMemoryMatchesBlockScratch) {
   EXPECT_THROW(parse_dg_patch_shared_memory("huge"), InputError);
 }
 
+/// Relative max-norm difference of two smoothing steps whose device kernels address their
+/// shared-memory buffers by fast-scratch pointers against the same steps by Kokkos' generic ones
+/// (DgPatchScratchPointer): the same arithmetic, so the same values. On the host both are the one
+/// host kernel.
+template <class Number, class ExecSpace>
+double fast_against_generic(int dim, int k, DgPatchContraction contraction, DgLocalSolver solver) {
+  const auto op = comparison_operator<Number, ExecSpace>(dim, k, dim == 3 ? std::array<int, 3>{3, 4, 3} : std::array<int, 3>{5, 4, 1});
+  DgPatchKernelOptions kernel{DgPatchLayout::padded, 0, DgPatchInversion::fast_diagonalization};
+  kernel.contraction = contraction;
+  kernel.scratch_pointer = DgPatchScratchPointer::generic;
+  const auto [generic, generic_options] = two_steps(op, solver, kernel);
+  EXPECT_EQ(generic_options.scratch_pointer, DgPatchScratchPointer::generic);
+  kernel.scratch_pointer = DgPatchScratchPointer::fast;
+  const auto fast = two_steps(op, solver, kernel).first;
+  return relative_max_difference(fast, generic, generic.extent(0));
+}
+
+/// The fast-scratch kernels (line kernel, one and several patches per team; block contractions:
+/// on CUDA sm_90 the FP64 tensor cores with blocks of 8 and 16 and the FP16 ones) give the
+/// generic-scratch kernels' steps, 2D and 3D, interior and boundary patches.
+TYPED_TEST(DgVertexPatch, FastScratchMatchesGenericScratch) {
+  if (world_size() > 1) GTEST_SKIP() << "one rank";
+  using C = DgPatchContraction;
+  const auto dirichlet = DgLocalSolver::dirichlet, full = DgLocalSolver::full;
+  for (int k : sanitized ? std::vector<int>{3} : std::vector<int>{1, 3, 7}) {
+    for (const auto contraction : {C::lines, C::blocks}) {
+      const std::string where = "k=" + std::to_string(k) + " " + to_string(contraction);
+      EXPECT_LE((fast_against_generic<double, TypeParam>(3, k, contraction, dirichlet)), 1e-14) << "3D FP64 " << where;
+      EXPECT_LE((fast_against_generic<double, TypeParam>(2, k, contraction, full)), 1e-14) << "2D FP64 " << where;
+      EXPECT_LE((fast_against_generic<float, TypeParam>(3, k, contraction, full)), 1e-6) << "3D FP32 " << where;
+    }
+    if (dg_patch_has_f16(k))
+      EXPECT_LE((fast_against_generic<float, TypeParam>(3, k, C::f16ec, dirichlet)), 1e-6) << "3D f16ec k=" << k;
+  }
+  EXPECT_EQ(parse_dg_patch_scratch_pointer("generic"), DgPatchScratchPointer::generic);
+  EXPECT_EQ(parse_dg_patch_scratch_pointer("auto"), DgPatchScratchPointer::automatic);
+  EXPECT_EQ(to_string(DgPatchScratchPointer::fast), "fast");
+  EXPECT_THROW(parse_dg_patch_scratch_pointer("near"), InputError);
+}
+
 /// Relative max-norm error of one float smoothing step with `contraction` against a double step
 /// from the same float-representable inputs: the sequential double host implementation where it
 /// is affordable (k <= 3; its dense patch inverses grow as (2(k + 1))^(3 dim)), else the double

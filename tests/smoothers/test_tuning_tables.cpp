@@ -228,6 +228,16 @@ TEST(TuningTables, DgPatchRows) {
       // Tensor cores by default only where the backend has them: FP64 blocks of 2(k + 1) = 8
       // (m8n8k4) and 9..16 (m16n8k16 on blocks of 16, sm_90), measured in 3D.
       if (r.tensor_cores) EXPECT_TRUE(dim == 3 && (k == 3 || (k >= 4 && k <= 7))) << where;
+      // Fast-scratch lines only where the line kernel's buffers of the row's patches per team sit
+      // in shared memory (a block's 48 KB, or the opt-in in FP64 where the row takes it): global-
+      // memory scratch has no fast kernel, so the flag would be a claim about nothing. And never
+      // FP64 lines where the FP64 default is tensor cores (the lines are not what runs).
+      const double team_values = values * r.patches_per_team;
+      if (r.fast_lines_fp64) {
+        EXPECT_TRUE(team_values * 8 <= 47.0 * 1024 || r.opt_in_shared) << where;
+        EXPECT_FALSE(r.tensor_cores) << where;
+      }
+      if (r.fast_lines_fp32) EXPECT_LE(team_values * 4, 47.0 * 1024) << where;
       EXPECT_EQ(tensormg::uses_dg_dense_inverse(tensormg::DgPatchInversion::automatic, dim, k, true),
                 r.dense_inverse_on_device) << where;
       EXPECT_FALSE(tensormg::uses_dg_dense_inverse(tensormg::DgPatchInversion::automatic, dim, k, false)) << where;
