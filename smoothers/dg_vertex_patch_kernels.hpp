@@ -287,7 +287,8 @@ struct DgPatchKernel {
     return p;
   }
 
-  /// The generic-scratch kernel (the host, global-memory scratch, DgPatchArgs::fast_scratch off).
+  /// The generic-scratch kernel (the host, global-memory scratch, DgPatchScratchPointer::generic and
+  /// the cases `automatic` leaves generic: dg_patch_fast_scratch).
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const { body<false>(team); }
 
   template <bool fast>
