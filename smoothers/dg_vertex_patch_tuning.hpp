@@ -61,8 +61,12 @@ struct DgPatchTuning {
   /// 3D lines FP32 k = 6 1.20–1.34×, k = 7 1.04–1.08×; 2D FP64 k = 4 1.21–1.47×, k = 6 1.29–1.59×,
   /// k = 8 1.01–1.06×; losses elsewhere: 3D k = 1, 2 0.58–0.88×, FP32 k = 3, 5 0.55–0.74×, FP64
   /// k = 4 0.13–0.50× (80-register bound), FP32 k = 4 0.81–0.86×, 2D k = 1..3 0.66–0.89×, 2D k = 5
-  /// Dirichlet 0.41×, k = 7 0.96–1.10×. 2D FP32 not measured: generic. Not understood yet (no
-  /// SASS or ncu of the two kernels): the choice is by measurement.
+  /// Dirichlet 0.41×, k = 7 0.96–1.10×. 2D FP32 not measured: generic. Why (g2: ncu and ptxas
+  /// -v): with shared-space pointers ptxas gives the line kernel 1.6–2.3× the registers (3D FP64
+  /// k = 1, 2: 80 → 180, 114 → 250; FP32 k = 3, 4: 96 → 226, 128 → 255), and under a launch bound
+  /// it spills (FP64 k = 3, 4 at 80: 3.2 / 5.0 KB of spill stores instead of 0.2 / 0.1 KB); only
+  /// where the count drops (3D FP32 k = 6: 128 → 64, twice the blocks per SM) or fits does it win.
+  /// The committed rows against generic (g2): 1.06–1.57× where chosen, 0.998–1.002× elsewhere.
   bool fast_lines_fp64 = false, fast_lines_fp32 = false;
 };
 
