@@ -214,28 +214,30 @@ struct DgPatchKernel {
     KOKKOS_INLINE_FUNCTION Number lambda(int d, int i) const { return base[d][Data::lambda + i]; }
   };
 
-  /// In place along a line of `buffer` (start, stride): v ← A v (transposed: Aᵀ v).
+  /// In place along a line of a buffer (start, stride): v ← A v (transposed: Aᵀ v), read through
+  /// `in` and written through `out`, two pointers to the same buffer (run: loads and stores).
   template <class A>
-  KOKKOS_INLINE_FUNCTION static void line_apply(Number* buffer, int start, int stride, const A& a, bool transposed) {
+  KOKKOS_INLINE_FUNCTION static void line_apply(const Number* in, Number* out, int start, int stride, const A& a,
+                                                bool transposed) {
     Number v[1][N];
-    contraction::load_column(buffer + start, stride, v[0]);
+    contraction::load_column(in + start, stride, v[0]);
     TENSORMG_UNROLL(unroll)
     for (int o = 0; o < N; ++o) {
       DeviceTraits<ExecSpace>::template keep_unroll<unroll, N>();
       Number s[1];
       if (transposed) contraction::dot_column(a, o, v, s);
       else contraction::dot(a[o], v, s);
-      buffer[start + o * stride] = s[0];
+      out[start + o * stride] = s[0];
     }
   }
 
   /// As line_apply, the outputs 0..count−1 only; those from count on are set to 0 (eigen-space
   /// coordinates beyond the local space: S's columns there are zero).
   template <class A>
-  KOKKOS_INLINE_FUNCTION static void line_apply_first(Number* buffer, int start, int stride, const A& a, bool transposed,
-                                                      int count) {
+  KOKKOS_INLINE_FUNCTION static void line_apply_first(const Number* in, Number* out, int start, int stride, const A& a,
+                                                      bool transposed, int count) {
     Number v[1][N];
-    contraction::load_column(buffer + start, stride, v[0]);
+    contraction::load_column(in + start, stride, v[0]);
     TENSORMG_UNROLL(unroll)
     for (int o = 0; o < N; ++o) {
       DeviceTraits<ExecSpace>::template keep_unroll<unroll, N>();
@@ -244,7 +246,7 @@ struct DgPatchKernel {
         if (transposed) contraction::dot_column(a, o, v, s);
         else contraction::dot(a[o], v, s);
       }
-      buffer[start + o * stride] = s[0];
+      out[start + o * stride] = s[0];
     }
   }
 
@@ -521,9 +523,16 @@ struct DgPatchKernel {
     // One patch per team (!multi): slot 0, always active, and the loop bounds compile-time.
     const int rank = multi ? team.team_rank() - slot * size : team.team_rank();
     const int team_patches = multi ? patches_per_team : 1;
-    Number* const buffers = team_buffers<fast>(team, sizeof(Number) * 2 * padded_size * team_patches);
+    // The buffers t0, t1 are stored to through Kokkos' generic pointer and, with `fast`, loaded from
+    // through the fast-scratch one (r0, r1): shared-memory loads, while the generic stores keep
+    // ptxas from moving the global loads of the 1D matrices above them (with fast stores too it
+    // did, and took 1.6–2.3x the registers: results/h100-2026-12-06-fast-scratch/g2).
+    Number* const buffers = team_buffers<false>(team, sizeof(Number) * 2 * padded_size * team_patches);
     Number* const t0 = buffers + (multi ? 2 * padded_size * slot : 0);
     Number* const t1 = t0 + padded_size;
+    const Number* r0 = t0;
+    if constexpr (fast) r0 = DeviceTraits<ExecSpace>::fast_scratch(t0);
+    const Number* const r1 = r0 + padded_size;
     // An inactive slot (past the last patch) loops over nothing; its m[] are 0.
     const int patch_lines = !multi || active ? lines : 0, patch_values = !multi || active ? patch_size : 0;
     constexpr int last = dim - 1;
@@ -544,7 +553,7 @@ struct DgPatchKernel {
         const int base = x_line(line);
         Number u[1][N];
         if constexpr (staged) {
-          contraction::load_column(t0 + base, 1, u[0]);
+          contraction::load_column(r0 + base, 1, u[0]);
         } else {
           for (int X = 0; X < N; ++X) u[0][X] = args.x(index_of(c0, X, line % N, line / N));
         }
@@ -565,8 +574,8 @@ struct DgPatchKernel {
         for (int line = rank; line < patch_lines; line += size) {
           const int base = line % N + plane * (line / N);
           Number a0[1][N], a1[1][N];
-          contraction::load_column(t0 + base, row, a0[0]);
-          contraction::load_column(t1 + base, row, a1[0]);
+          contraction::load_column(r0 + base, row, a0[0]);
+          contraction::load_column(r1 + base, row, a1[0]);
           TENSORMG_UNROLL(unroll)
           for (int o = 0; o < N; ++o) {
             DeviceTraits<ExecSpace>::template keep_unroll<unroll, N>();
@@ -586,8 +595,8 @@ struct DgPatchKernel {
         const int X = line % N, Y = dim == 3 ? line / N : 0;
         const int base = X + (dim == 3 ? row * Y : 0);
         Number a0[1][N], a1[1][N];
-        contraction::load_column(t0 + base, last_stride, a0[0]);
-        contraction::load_column(t1 + base, last_stride, a1[0]);
+        contraction::load_column(r0 + base, last_stride, a0[0]);
+        contraction::load_column(r1 + base, last_stride, a1[0]);
         for (int j = 0; j < N; ++j) {
           a1[0][j] = args.laplace * a1[0][j] + args.mass * a0[0][j];
           a0[0][j] *= args.laplace;
@@ -612,7 +621,7 @@ struct DgPatchKernel {
     team.team_barrier();
 
     if (args.use_inverse) {
-      dense_solve(t0, t1, c0, rank, size, patch_values, combo);
+      dense_solve(r0, t1, c0, rank, size, patch_values, combo);
       return;
     }
 
@@ -622,46 +631,46 @@ struct DgPatchKernel {
     // zero, and the backward transforms read the zeros.
     const auto& Sx = src.s(0);
     const auto& Sl = src.s(last);
-    for (int line = rank; line < patch_lines; line += size) line_apply_first(t0, x_line(line), 1, Sx, true, m[0]);
+    for (int line = rank; line < patch_lines; line += size) line_apply_first(r0, t0, x_line(line), 1, Sx, true, m[0]);
     team.team_barrier();
     if constexpr (dim == 3) {
       const auto& Sy = src.s(1);
       for (int l = rank; l < m[0] * N; l += size)  // y-lines at (x, z) with x < m[0]
-        line_apply_first(t0, l % m[0] + plane * (l / m[0]), row, Sy, true, m[1]);
+        line_apply_first(r0, t0, l % m[0] + plane * (l / m[0]), row, Sy, true, m[1]);
       team.team_barrier();
     }
     const int last_lines = dim == 3 ? m[0] * m[1] : m[0];
     for (int l = rank; l < last_lines; l += size) {
       const int X = l % m[0], Y = dim == 3 ? l / m[0] : 0;
       const int base = X + row * Y;
-      line_apply_first(t0, base, last_stride, Sl, true, m[last]);
+      line_apply_first(r0, t0, base, last_stride, Sl, true, m[last]);
       for (int o = 0; o < m[last]; ++o) {
         const Number lambda = src.lambda(0, X) + (dim == 3 ? src.lambda(1, Y) + src.lambda(last, o) : src.lambda(last, o));
-        t0[base + o * last_stride] /= args.laplace * lambda + args.mass;
+        t0[base + o * last_stride] = r0[base + o * last_stride] / (args.laplace * lambda + args.mass);
       }
-      line_apply(t0, base, last_stride, Sl, false);
+      line_apply(r0, t0, base, last_stride, Sl, false);
     }
     team.team_barrier();
     if constexpr (dim == 3) {
       const auto& Sy = src.s(1);
-      for (int l = rank; l < m[0] * N; l += size) line_apply(t0, l % m[0] + plane * (l / m[0]), row, Sy, false);
+      for (int l = rank; l < m[0] * N; l += size) line_apply(r0, t0, l % m[0] + plane * (l / m[0]), row, Sy, false);
       team.team_barrier();
     }
     if constexpr (staged) {
-      for (int line = rank; line < patch_lines; line += size) line_apply(t0, x_line(line), 1, Sx, false);
+      for (int line = rank; line < patch_lines; line += size) line_apply(r0, t0, x_line(line), 1, Sx, false);
       team.team_barrier();
       // x += δ in memory order (coalesced).
       for (int e = rank; e < patch_values; e += size) {
         local_index g;
         int at;
         patch_value(c0, e, g, at);
-        args.x(g) += t0[at];
+        args.x(g) += r0[at];
       }
     } else {
       for (int line = rank; line < patch_lines; line += size) {
         const int base = x_line(line);
-        line_apply(t0, base, 1, Sx, false);
-        for (int X = 0; X < N; ++X) args.x(index_of(c0, X, line % N, line / N)) += t0[base + X];
+        line_apply(r0, t0, base, 1, Sx, false);
+        for (int X = 0; X < N; ++X) args.x(index_of(c0, X, line % N, line / N)) += r0[base + X];
       }
     }
   }

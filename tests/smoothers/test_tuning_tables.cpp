@@ -230,13 +230,11 @@ TEST(TuningTables, DgPatchRows) {
       if (r.tensor_cores) EXPECT_TRUE(dim == 3 && (k == 3 || (k >= 4 && k <= 7))) << where;
       // Fast-scratch lines only where the line kernel's buffers of the row's patches per team sit
       // in shared memory (a block's 48 KB, or the opt-in in FP64 where the row takes it): global-
-      // memory scratch has no fast kernel, so the flag would be a claim about nothing. And never
-      // FP64 lines where the FP64 default is tensor cores (the lines are not what runs).
+      // memory scratch has no fast kernel, so the flag would be a claim about nothing. (On a row
+      // whose FP64 default is tensor cores the FP64 flag applies where lines run: `--dg-contractions
+      // lines`, or a backend without the shape.)
       const double team_values = values * r.patches_per_team;
-      if (r.fast_lines_fp64) {
-        EXPECT_TRUE(team_values * 8 <= 47.0 * 1024 || r.opt_in_shared) << where;
-        EXPECT_FALSE(r.tensor_cores) << where;
-      }
+      if (r.fast_lines_fp64) EXPECT_TRUE(team_values * 8 <= 47.0 * 1024 || r.opt_in_shared) << where;
       if (r.fast_lines_fp32) EXPECT_LE(team_values * 4, 47.0 * 1024) << where;
       EXPECT_EQ(tensormg::uses_dg_dense_inverse(tensormg::DgPatchInversion::automatic, dim, k, true),
                 r.dense_inverse_on_device) << where;
