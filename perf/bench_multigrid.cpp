@@ -577,11 +577,12 @@ int main(int argc, char** argv) {
         ->delimiter(',');
     app.add_option("--dg-scratch-pointers", s.dg_scratch_pointers,
                    "dg-smoother: how the device kernels address their shared-memory buffers, auto (the tuning rows), "
-                   "fast (shared-memory loads and stores) and/or generic (Kokkos' generic pointer)")
+                   "fast (shared-memory loads; the line kernel stores through the generic pointer) and/or generic "
+                   "(Kokkos' generic pointer)")
         ->delimiter(',');
     app.add_option("--dg-contractions", s.dg_contractions,
                    "dg-smoother: patch-kernel contractions, auto, lines and/or blocks (tensor cores where the build has "
-                   "them: CUDA FP64 k = 3)")
+                   "them: CUDA FP64 k = 3, and k = 4..7 on sm_90)")
         ->delimiter(',');
     app.add_option("--dims", s.dims, "dimensions")->delimiter(',');
     app.add_option("--degrees", s.degrees, "polynomial degrees")->delimiter(',');

@@ -97,7 +97,7 @@ DgPatchSharedMemory parse_dg_patch_shared_memory(const std::string& text);
 /// host always take the generic kernel.
 enum class DgPatchScratchPointer {
   automatic,  ///< the block path fast; the line kernel as its tuning row says (fast_lines_fp64/32)
-  fast,       ///< shared-memory loads and stores where the buffers are in shared memory
+  fast,       ///< shared-memory loads (and, on the block path, stores) where the buffers are in shared memory
   generic     ///< Kokkos' generic pointer (the kernels before 2026-12-06)
 };
 std::string to_string(DgPatchScratchPointer p);
