@@ -244,8 +244,8 @@ void add_poisson_options(CLI::App& app, PoissonOptions& o) {
                  "k <= 2, where they measured faster), fast-diagonalization or inverse (stored dense inverses; 3D k <= 4)");
   app.add_option("--contraction", o.contraction,
                  "dg: how the vertex-patch kernel contracts: auto (default: the tuning table's choice, blocks on "
-                 "tensor cores in CUDA builds for FP64 3D k = 3, and k = 5, 6, 7 on sm_90, where they measured faster; "
-                 "lines elsewhere), lines (a thread per patch line, CUDA cores), blocks (whole-patch block "
+                 "tensor cores in CUDA builds for FP64 3D k = 3, and k = 5, 6, 7 on sm_90, and f16ec for the float "
+                 "multigrid of 3D k = 7, where they measured faster; lines elsewhere), lines (a thread per patch line, CUDA cores), blocks (whole-patch block "
                  "contractions, tensor cores where available: FP64 k = 3, k = 4..7 on sm_90; paper 001), f16 or f16ec (block contractions with FP16 operands and "
                  "FP32 sums, without or with error correction, paper 001 §6: tensor cores in CUDA builds, emulated "
                  "elsewhere; the float multigrid of --precision float|mixed, k = 3..7)");

@@ -7,6 +7,7 @@
 #include "core/enum_names.hpp"
 #include "core/error.hpp"
 #include "core/profiling.hpp"
+#include "backends/block_contraction.hpp"
 #include "smoothers/dg_vertex_patch_tuning.hpp"
 
 namespace tensormg {
@@ -99,6 +100,20 @@ void check_dg_dense_inverse(int dim, int k) {
                      << dg_dense_inverse_max_values << ": 3D k <= 4, 2D any degree); use fast-diagonalization");
 }
 
+/// Whether DgPatchContraction::automatic takes error-corrected FP16 blocks: the float kernel, fast
+/// diagonalization, a row with f16ec_fp32 (3D, blocks of 16: the test of the rows checks it) and
+/// a backend whose blocks of 16 have FP16 tensor cores (never the portable emulation).
+template <class Number, class ExecSpace>
+bool dg_patch_auto_f16ec(int dim, int k, bool dense_inverse) {
+  if constexpr (!std::is_same_v<Number, float>) {
+    return false;
+  } else {
+    constexpr bool tensor_cores =
+        block::BlockContraction<ExecSpace, float, 3, 16, block::Products::f16_corrected>::tensor_cores;
+    return tensor_cores && !dense_inverse && (dim == 2 || dim == 3) && dg_patch_tuning(dim, k).f16ec_fp32;
+  }
+}
+
 template <class Number, class ExecSpace>
 DgVertexPatchSmoother<Number, ExecSpace>::DgVertexPatchSmoother(
     std::shared_ptr<const DgLaplaceOperator<Number, ExecSpace>> op, DgLocalSolver solver, DgPatchKernelOptions kernel)
@@ -114,6 +129,8 @@ DgVertexPatchSmoother<Number, ExecSpace>::DgVertexPatchSmoother(
                           : DgPatchInversion::fast_diagonalization;
   const bool inverse = kernel_.inversion == DgPatchInversion::inverse;
   if (inverse) check_dg_dense_inverse(dim, k);
+  if (kernel_.contraction == DgPatchContraction::automatic && dg_patch_auto_f16ec<Number, ExecSpace>(dim, k, inverse))
+    kernel_.contraction = DgPatchContraction::f16ec;
   check_dg_patch_contraction(kernel_.contraction, dim, k, sizeof(Number) == 4, inverse);
   if (kernel_.shared_memory == DgPatchSharedMemory::automatic)
     kernel_.shared_memory = (dim == 2 || dim == 3) && dg_patch_tuning(dim, k).opt_in_shared ? DgPatchSharedMemory::opt_in

@@ -44,7 +44,8 @@ class DgVertexPatchSmoother final : public Smoother<Number, ExecSpace> {
   double exchange_seconds() const override { return exchange_.seconds(); }
   void reset_exchange_seconds() const override { exchange_.reset(); }
   DgLocalSolver local_solver() const { return solver_; }
-  /// The kernel's options, DgPatchInversion::automatic resolved.
+  /// The kernel's options, DgPatchInversion::automatic resolved, and DgPatchContraction::automatic
+  /// where the float kernel takes FP16 tensor cores (DgPatchTuning::f16ec_fp32).
   const DgPatchKernelOptions& kernel_options() const { return kernel_; }
   /// Whether this rank overlaps the halo exchange with interior patches (its box has some).
   bool overlaps_exchange() const { return split_.overlap; }

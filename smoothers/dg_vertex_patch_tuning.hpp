@@ -67,13 +67,21 @@ struct DgPatchTuning {
   /// local solver were ≥ 0.99× and one ≥ 1.01×, but 2D FP64 k = 7 (the H100 measured the
   /// committed rows, h100-2026-12-06-fast-loads/g4: clamped 0.93× there, 1.00× on the H200).
   bool fast_lines_fp64 = false, fast_lines_fp32 = false;
+  /// DgPatchContraction::automatic for the float kernel (the float and mixed multigrid) where the
+  /// backend has FP16 tensor cores: block contractions with error-corrected FP16 products (paper
+  /// 001 §6) instead of FP32 lines. H100, 3D k = 7 (h100-2026-12-06-fast-loads/g5): mixed
+  /// MG-FGMRES 56.6M DoF 0.347 s against 0.458–0.466 s with FP32 lines (1.33×, the same 7
+  /// iterations; double MG-GMRES 0.420 s), one smoothing step 4.98 against 3.19 GDoF/s (g1, g4);
+  /// at k = 3 and 5 the FP32 lines win (mixed 0.120 vs 0.107 s, 0.428 vs 0.358 s; step 4.97 vs
+  /// 6.68, 2.94 vs 3.73 GDoF/s). Plain FP16 products need 3–6× the iterations: never by default.
+  bool f16ec_fp32 = false;
 };
 
 namespace detail {
 /// The rows (measured on the H100 and H200; the fields only a device uses are ignored on the host,
 /// where a team is one thread). Columns: dim, k, constant_interior, reason, record, min_blocks_fp64,
 /// min_blocks_fp32, patches_per_team, dense_inverse_on_device, tensor_cores, opt_in_shared,
-/// fast_lines_fp64, fast_lines_fp32 (false where left out). The
+/// fast_lines_fp64, fast_lines_fp32, f16ec_fp32 (false where left out). The
 /// record is the newest that decided a field of the row; the reason names the others.
 inline constexpr DgPatchTuning dg_patch_rows[] = {
     {2, 1, true, "functor-held interior matrices (1.20-1.32x); 16 patches per team of 2(k+1) = 4 threads (h100-2026-11-24-dg-smoother-v2/call5); dense inverse on a device (1.14-1.84x, h100-2026-11-24-dg-variants/inv.txt); line kernel with fast-scratch loads: FP64 0.96-0.98x -> generic, FP32 1.01-1.01x -> fast (h200-2026-12-06-fast-loads/g3)", "h200-2026-12-06-fast-loads/g3", 0, 0, 16, true, false, false, false, true},
@@ -92,7 +100,7 @@ inline constexpr DgPatchTuning dg_patch_rows[] = {
     {3, 4, false, "interior matrices from the device array (functor 0.83x / 0.39x at k = 4 / 5: spills); FP64 launch bound of 6 blocks, 80 registers (1.15-1.18x, h100-2026-11-24-dg-smoother-v2/call3); lines, not blocks padded 10 -> 16 (0.65x, h200-2026-11-28-dg-padded/call5; 0.74x with skipped tiles, call7); line kernel with fast-scratch loads: FP64 1.01-1.02x -> fast, FP32 1.29-1.53x -> fast (h200-2026-12-06-fast-loads/g3)", "h200-2026-12-06-fast-loads/g3", 6, 0, 1, false, false, false, true, true},
     {3, 5, false, "interior matrices from the device array (functor 0.83x / 0.39x at k = 4 / 5: spills); no FP64 bound (6: 0.89-0.95x, spills; 8 cannot launch); FP64 m16n8k16 blocks padded 12 -> 16 (1.28x with skipped tiles, h200-2026-11-28-dg-padded/call7); line kernel with fast-scratch loads: FP64 1.00-1.12x -> fast, FP32 1.10-1.12x -> fast (h200-2026-12-06-fast-loads/g3)", "h200-2026-12-06-fast-loads/g3", 0, 0, 1, false, true, false, true, true},
     {3, 6, true, "functor-held interior matrices (3D 1.08-1.30x at k <= 3, 1.02-1.17x at k >= 6); FP64 m16n8k16 blocks padded 14 -> 16 (1.65x, h200-2026-11-28-dg-padded/call7); line kernel with fast-scratch loads: FP64 1.09-1.11x -> fast, FP32 1.17-1.30x -> fast (h200-2026-12-06-fast-loads/g3)", "h200-2026-12-06-fast-loads/g3", 0, 0, 1, false, true, false, true, true},
-    {3, 7, true, "functor-held interior matrices (3D 1.08-1.30x at k <= 3, 1.02-1.17x at k >= 6); FP32 bound of 5 blocks (1.02-1.06x, h100-2026-11-24-dg-smoother-v2/call3); FP64 m16n8k16 blocks of 16 (2.16x, h200-2026-11-28-dg-padded/call5); line kernel in the opt-in shared memory (1.24x, h200-2026-11-28-dg-opt-in; k = 8 0.89x); line kernel with fast-scratch loads: FP64 0.99-1.02x -> generic, FP32 1.00-1.03x -> fast (h200-2026-12-06-fast-loads/g3)", "h200-2026-12-06-fast-loads/g3", 0, 5, 1, false, true, true, false, true},
+    {3, 7, true, "functor-held interior matrices (3D 1.08-1.30x at k <= 3, 1.02-1.17x at k >= 6); FP32 bound of 5 blocks (1.02-1.06x, h100-2026-11-24-dg-smoother-v2/call3); FP64 m16n8k16 blocks of 16 (2.16x, h200-2026-11-28-dg-padded/call5); line kernel in the opt-in shared memory (1.24x, h200-2026-11-28-dg-opt-in; k = 8 0.89x); line kernel with fast-scratch loads: FP64 0.99-1.02x -> generic, FP32 1.00-1.03x -> fast (h200-2026-12-06-fast-loads/g3); float kernel on FP16 tensor cores with error correction (mixed MG-FGMRES 1.33x, h100-2026-12-06-fast-loads/g5)", "h100-2026-12-06-fast-loads/g5", 0, 5, 1, false, true, true, false, true, true},
     {3, 8, true, "functor-held interior matrices (3D 1.08-1.30x at k <= 3, 1.02-1.17x at k >= 6); FP32 bound of 5 blocks (1.02-1.06x, h100-2026-11-24-dg-smoother-v2/call3); lines (blocks of 16 not measured at N = 18); line kernel with fast-scratch loads: FP64 1.00-1.00x -> generic, FP32 0.99-1.00x -> generic (h200-2026-12-06-fast-loads/g3)", "h200-2026-12-06-fast-loads/g3", 0, 5, 1, false, false, false, false, false},
 };
 }  // namespace detail

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "backends/block_contraction.hpp"
 #include "core/device_traits.hpp"
 #include "discretization/assembled_dg_laplace.hpp"
 #include "smoothers/dg_vertex_patch_smoother.hpp"
@@ -435,6 +436,28 @@ TYPED_TEST(DgVertexPatch, FP16ProductsWithErrorCorrectionMatchFloatStep) {
   EXPECT_NO_THROW(check_dg_patch_contraction(DgPatchContraction::f16ec, 3, 7, true, false));
   EXPECT_NO_THROW(check_dg_patch_contraction(DgPatchContraction::f16, 2, 5, true, false));
   EXPECT_NO_THROW(check_dg_patch_contraction(DgPatchContraction::blocks, 3, 2, false, true));
+}
+
+/// DgPatchContraction::automatic for the float kernel takes error-corrected FP16 blocks where the
+/// tuning row says so (3D k = 7, DgPatchTuning::f16ec_fp32) and the backend has FP16 tensor cores
+/// (CUDA); never the host's emulation, never for double; elsewhere it stays automatic (the
+/// launch's choice between lines and FP64 blocks).
+TYPED_TEST(DgVertexPatch, AutomaticFloatContractionTakesFP16TensorCoresWhereTuned) {
+  if (world_size() > 1) GTEST_SKIP() << "one rank";
+  constexpr bool tensor_cores =
+      block::BlockContraction<TypeParam, float, 3, 16, block::Products::f16_corrected>::tensor_cores;
+  const auto contraction_of = [](auto number, int k) {  // default options: everything automatic
+    using Number = decltype(number);
+    const auto layout = std::make_shared<DgDofLayout<TypeParam>>(make_mesh(3, {2, 2, 2}, 0, {1.0, 1.0, 1.0}), k);
+    const auto op = std::make_shared<const DgLaplaceOperator<Number, TypeParam>>(layout, step_options());
+    return DgVertexPatchSmoother<Number, TypeParam>(op, DgLocalSolver::dirichlet).kernel_options().contraction;
+  };
+  const auto auto_contraction = DgPatchContraction::automatic;
+  EXPECT_EQ(contraction_of(float{}, 7), tensor_cores ? DgPatchContraction::f16ec : auto_contraction);
+  EXPECT_EQ(contraction_of(double{}, 7), auto_contraction);
+  EXPECT_EQ(contraction_of(float{}, 5), auto_contraction);
+  // A CUDA build has them for blocks of 16: one that lost them would pass the lines above silently.
+  if constexpr (!runs_on_host<TypeParam>()) EXPECT_TRUE(tensor_cores);
 }
 
 /// The dense-inverse local solve (DgPatchKernelOptions::inversion) computes the step of the fast

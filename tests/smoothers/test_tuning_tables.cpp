@@ -236,6 +236,9 @@ TEST(TuningTables, DgPatchRows) {
       const double team_values = values * r.patches_per_team;
       if (r.fast_lines_fp64) EXPECT_TRUE(team_values * 8 <= 47.0 * 1024 || r.opt_in_shared) << where;
       if (r.fast_lines_fp32) EXPECT_LE(team_values * 4, 47.0 * 1024) << where;
+      // FP16 tensor cores for the float kernel by default only where its blocks are blocks of 16
+      // (3D k = 5..7: what dg_patch_auto_f16ec asks the backend about).
+      if (r.f16ec_fp32) EXPECT_TRUE(dim == 3 && k >= 5 && k <= 7) << where;
       EXPECT_EQ(tensormg::uses_dg_dense_inverse(tensormg::DgPatchInversion::automatic, dim, k, true),
                 r.dense_inverse_on_device) << where;
       EXPECT_FALSE(tensormg::uses_dg_dense_inverse(tensormg::DgPatchInversion::automatic, dim, k, false)) << where;
