@@ -256,6 +256,45 @@ TYPED_TEST(DgMultigridTest, MixedPrecisionMatchesDouble) {
   }
 }
 
+/// Full multigrid in mixed precision with the float cycles' patch contractions on error-corrected
+/// FP16 products (tensor cores on CUDA, the emulation elsewhere) reaches 1e-10 as with FP32
+/// products: each correction cycle sees the residual scaled to max-norm one (cycle_until_converged;
+/// unscaled, the residual fell below FP16's range and the cycles stagnated near 1e-7, H100
+/// h100-2026-12-06-fast-loads/g8).
+TYPED_TEST(DgMultigridTest, MixedFullMultigridWithFP16ProductsReachesTheTolerance) {
+  if (world_size() > 1) GTEST_SKIP() << "single rank";
+  struct Case {
+    int dim, k, L;
+    double rtol;
+  };
+  std::vector<Case> cases = {{2, 3, sanitized ? 3 : 4, 1e-10}};
+  if (!sanitized) cases.push_back({3, 7, 2, 1e-12});  // N = 16, several cycles
+  for (const auto& [dim, k, L, rtol] : cases) {
+    const auto problem = make_poisson_problem("sine", dim);
+    const auto hierarchy = std::make_shared<const LevelHierarchy<TypeParam, DgSipg>>(brick(dim, {1, 1, 1}, L), k, MPI_COMM_WORLD);
+    const DgMultigrid<double, TypeParam> mgd(hierarchy);
+    const auto& A = mgd.fine_operator();
+    auto b = A.make_vector();
+    assemble_rhs(A, problem, b);
+    SolverControl control;
+    control.rtol = rtol;
+    control.max_iterations = 40;
+    auto xd = A.make_vector();
+    const auto sd = solve_full_multigrid(mgd, A, xd, b, control);
+    ASSERT_TRUE(sd.converged());
+    MultigridOptions o;
+    o.dg_patch.contraction = DgPatchContraction::f16ec;
+    const MixedFullMultigrid<TypeParam, DgSipg> mixed(hierarchy, {}, o);
+    auto x = A.make_vector();
+    const auto sm = mixed.solve(A, x, b, control);
+    const std::string where = std::to_string(dim) + "D k = " + std::to_string(k);
+    EXPECT_TRUE(sm.converged()) << where << ": " << to_string(sm.reason) << " after " << sm.iterations << " cycles";
+    EXPECT_LE(sm.iterations, sd.iterations + 3) << where;
+    EXPECT_LE(sm.true_residual, 1.01 * rtol * b.l2_norm()) << where;
+    std::printf("[ info ] %s: FMG double %d cycles, mixed with f16ec products %d\n", where.c_str(), sd.iterations, sm.iterations);
+  }
+}
+
 TYPED_TEST(DgMultigridTest, PointSmoothersConvergeAndGaussSeidelIsRefused) {
   if (world_size() > 1) GTEST_SKIP() << "single rank";
   // Measured (2D Q2, level 4, GMRES to 1e-8): vertex patches full 4, Dirichlet 9; Jacobi and

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Device call g9 (2026-12-06): g8 again with the fix (mixed correction cycles on the residual scaled
+# to max-norm one); FMG mixed at Q6/Q7 56.6M-class sizes; Cuda test_dg_multigrid.
+set -u
+R=$OUT/r; mkdir -p $R/solves
+for f in .device/*.tar.xz; do tar xJf $f; done
+{ nvidia-smi --query-gpu=name --format=csv; cat .device/commit.txt; } > $R/env.txt 2>&1
+P=build-cuda/drivers/tensormg-poisson
+timeout 200 build-cuda/tests/test_dg_multigrid --gtest_filter='*Cuda*' > $R/test_dg_multigrid.txt 2>&1
+echo "test_dg_multigrid exit $? $(grep -a -E 'PASSED|FAILED' $R/test_dg_multigrid.txt | tail -2 | tr '\n' ' ')" > $R/session.log
+for spec in "-k 3 -r 5" "-k 4 -r 5" "-k 5 -r 5" "-k 6 -r 4" "-k 6 -r 5" "-k 7 -r 4" "-k 6 --cells 3 -r 4" "-k 7 --cells 3 -r 4"; do
+  for solve in "--solver fmg --precision mixed --contraction f16ec" "--solver fmg --precision mixed --contraction lines" \
+               "--solver fmg --precision mixed" "--solver fmg"; do
+    name="dg-$(echo "$spec $solve" | tr -d ' -')"
+    case "$solve" in *rtol*) extra="" ;; *) extra="--rtol 1e-8" ;; esac
+    timeout 60 $P --discretization dg --dim 3 $spec $solve --problem sine $extra --max-iterations 200 > $R/solves/$name.txt 2>&1
+    echo "$name exit $? | $(grep -E '^  DoFs' $R/solves/$name.txt | awk '{print $2}') DoFs | $(grep -E '^  iterations' $R/solves/$name.txt | sed 's/  */ /g') |$(grep -E '^  solve time' $R/solves/$name.txt | awk '{print " solve", $3}') |$(grep -E '^  L2 error' $R/solves/$name.txt | awk '{print " L2", $3}') | $(grep -a -m1 -E 'error|not converged|stagnat' $R/solves/$name.txt)" >> $R/solves.txt
+  done
+done
+cd $OUT && tar cJf r.tar.xz r && rm -rf r
