@@ -72,6 +72,24 @@ class DistributedVector {
                          KOKKOS_LAMBDA(local_index i) { dst(i) = static_cast<Number>(src(i)); });
   }
 
+  /// this_i = a x_i, formed in x's precision and rounded once to Number (owned entries): the
+  /// scaled residual a lower-precision multigrid cycle takes.
+  template <class OtherNumber>
+  void copy_scaled_converted_from(OtherNumber a, const DistributedVector<OtherNumber, ExecSpace>& x) {
+    const auto d = data_;
+    const auto xv = x.view();
+    Kokkos::parallel_for("tensormg::vector::copy_scaled_converted", Kokkos::RangePolicy<ExecSpace>(0, n_owned()),
+                         KOKKOS_LAMBDA(local_index i) { d(i) = static_cast<Number>(a * xv(i)); });
+  }
+  /// this_i += a x_i with x in another precision, converted to Number first (owned entries).
+  template <class OtherNumber>
+  void add_converted(Number a, const DistributedVector<OtherNumber, ExecSpace>& x) {
+    const auto d = data_;
+    const auto xv = x.view();
+    Kokkos::parallel_for("tensormg::vector::add_converted", Kokkos::RangePolicy<ExecSpace>(0, n_owned()),
+                         KOKKOS_LAMBDA(local_index i) { d(i) += a * static_cast<Number>(xv(i)); });
+  }
+
   /// this_i = a_i b_i (owned entries).
   void pointwise_multiply(const DistributedVector& a, const DistributedVector& b) {
     const auto d = data_;
@@ -95,6 +113,22 @@ class DistributedVector {
     return Number(global);
   }
   Number l2_norm() const { return std::sqrt(dot(*this)); }
+  /// ‖y − this‖₂ over all owned entries of all ranks, summed in double; one sweep, nothing stored.
+  Number l2_distance(const DistributedVector& y) const {
+    const double local = sweep_sum<Number, ExecSpace>("tensormg::vector::l2_distance", std::size_t(n_owned()),
+                                                       DifferenceSweep<view_type>{data_, y.data_});
+    double global = 0;
+    MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, comm());
+    return Number(std::sqrt(global));
+  }
+  /// this ← y − this (owned entries) and its ‖·‖₂ over all ranks, in one sweep.
+  Number subtract_from(const DistributedVector& y) {
+    const double local = sweep_sum<Number, ExecSpace>("tensormg::vector::subtract_from", std::size_t(n_owned()),
+                                                       DifferenceSweep<view_type, true>{data_, y.data_});
+    double global = 0;
+    MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, comm());
+    return Number(std::sqrt(global));
+  }
   Number linf_norm() const {
     Number local = n_owned() > 0 ? Number(KokkosBlas::nrminf(owned())) : Number(0);
     Number global = 0;

@@ -188,4 +188,22 @@ struct DotSweep {
   KOKKOS_INLINE_FUNCTION double finish(std::size_t, const values& v) const { return double(v.x) * double(v.y); }
 };
 
+/// ‖y − x‖² over entries [0, n) of two Views; with `store`, x_i ← y_i − x_i on the way (the
+/// multigrid iteration's residual b − A x with A x in x: its norm alone, or the residual formed in
+/// place, in one sweep either way).
+template <class View, bool store = false>
+struct DifferenceSweep {
+  using Number = typename View::non_const_value_type;
+  struct values {
+    Number x, y;
+  };
+  View x, y;
+  KOKKOS_INLINE_FUNCTION values load(std::size_t i) const { return {x(i), y(i)}; }
+  KOKKOS_INLINE_FUNCTION double finish(std::size_t i, const values& v) const {
+    const Number d = v.y - v.x;
+    if constexpr (store) x(i) = d;
+    return double(d) * double(d);
+  }
+};
+
 }  // namespace tensormg

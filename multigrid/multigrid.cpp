@@ -247,33 +247,55 @@ SolverResult cycle_until_converged(const Multigrid<MGNumber, ExecSpace, Disc>& m
       x.copy_converted_from(xm);
     }
   }
-  const MultigridPreconditioner<Number, MGNumber, ExecSpace, Disc> cycle(mg, true);
-  Vector r = A.make_vector("cycle_residual"), e = A.make_vector("cycle_correction");
+  // One cycle's vector work is a few sweeps over the finest level, as many bytes as a
+  // memory-bound smoothing step: r = A x (the operator), then
+  //  - in one precision where the cycle is consistent (Multigrid::consistent_cycle: all but the DG
+  //    Dirichlet local solver, whose patch residual is right for a correction only), ‖b − r‖ in a
+  //    sweep that stores nothing (DifferenceSweep) and x ← V(x, b) itself: for such a linear cycle
+  //    this is x + V(0, b − A x) (the Dirichlet rows are identity rows, so the cycle's x = b there
+  //    is the correction's too) without forming b − A x, the correction vector or the addition;
+  //  - otherwise r ← b − r with its norm in one sweep and x += s V(0, r / s), s = 1 in one
+  //    precision; in mixed precision s = ‖r‖₂, the scaled residual rounded once into the cycle's
+  //    precision and the correction added in the sweep that converts it. The lower-precision cycle
+  //    sees a vector of the size FGMRES hands its preconditioner (a unit Krylov vector), not a
+  //    residual that shrinks with every cycle (with error-corrected FP16 products it fell below
+  //    FP16's range and the cycles stagnated near 1e-7, H100 h100-2026-12-06-fast-loads/g8; scaled
+  //    to max-norm one instead, the FP16 products overflowed at k = 6, 7: g9). Test
+  //    MixedFullMultigridWithFP16ProductsReachesTheTolerance.
+  // Before (vmult, axpby, two norms, scale, two conversions and an axpy per cycle; H100,
+  // perf/results/h100-2026-12-06-outer-loop/g11) outside the V-cycles' own time went 25% of the
+  // double and 40% of the mixed Q7 FMG solve (the double start below the finest level included),
+  // 29% / 53% at Q1; after: Q1 FMG 1.15x (double), 1.20x (mixed) faster, Q7 1.03x, 1.06x (g13).
+  constexpr bool one_precision = std::is_same_v<Number, MGNumber>;
+  const bool in_place = one_precision && mg.consistent_cycle();
+  Vector r = A.make_vector("cycle_residual");  // A x, then (unless in place) b − A x
+  DistributedVector<MGNumber, ExecSpace> rm, em;  // the cycle's right-hand side (mixed) and correction
+  if (!in_place) em = mg.fine_operator().make_vector("cycle_correction");
+  if (!one_precision) rm = mg.fine_operator().make_vector("cycle_scaled_residual");
+  double norm = 0;  // ‖b − A x‖₂ of the current x
   const auto residual = [&] {
     A.vmult(r, x);
-    r.axpby(Number(1), b, Number(-1));
-    return double(r.l2_norm());
+    norm = double(in_place ? r.l2_distance(b) : r.subtract_from(b));
+    return norm;
   };
-  // x += V(0, r). In mixed precision as x += s V(0, r / s) with s = ‖r‖₂ (the cycle is linear): the
-  // lower-precision cycle sees a vector of the size FGMRES hands its preconditioner (a unit Krylov
-  // vector), not a residual that shrinks with every cycle (with error-corrected FP16 products it
-  // fell below FP16's range and the cycles stagnated near 1e-7, H100 h100-2026-12-06-fast-loads/g8;
-  // scaled to max-norm one instead, the FP16 products overflowed at k = 6, 7: g9).
-  // Test MixedFullMultigridWithFP16ProductsReachesTheTolerance.
   const auto correct = [&] {
-    if constexpr (std::is_same_v<Number, MGNumber>) {
-      cycle.vmult(e, r);
-      x.add(Number(1), e);
+    if constexpr (one_precision) {
+      if (in_place) {
+        mg.vcycle(x, b);
+      } else {
+        mg.correction(em, r);
+        x.add(Number(1), em);
+      }
     } else {
-      const Number s = r.l2_norm();
+      const Number s = Number(norm);
       if (!(s > 0) || !std::isfinite(double(s))) return;  // nothing to correct, or left to the checks below
-      r.scale(Number(1) / s);
-      cycle.vmult(e, r);
-      x.add(s, e);
+      rm.copy_scaled_converted_from(Number(1) / s, r);
+      mg.correction(em, rm);
+      x.add_converted(s, em);
     }
   };
   if (start == CycleStart::prolongated_coarse) {
-    residual();
+    if (!in_place) residual();  // b − A x of the prolongated start
     correct();
   }
   SolverResult result;

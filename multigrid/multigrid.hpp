@@ -133,6 +133,16 @@ class Multigrid {
   void vmult(vector_type& dst, const vector_type& src) const;
   /// As a step of a multigrid iteration: dst = V(0, src) in iteration_order().
   void correction(vector_type& dst, const vector_type& src) const;
+  /// Whether a cycle on the iterate is the correction of its residual, V(x, b) = x + V(0, b − A x),
+  /// so that the multigrid iteration may run the former (cycle_until_converged). Not so for the DG
+  /// vertex patch with the Dirichlet local solver: its residual is the patch's alone (paper 002's
+  /// inconsistent residual), right for a correction from zero only (the clamped solver's patch
+  /// residual is exact: its functions vanish with their derivatives on the patch boundary).
+  bool consistent_cycle() const {
+    if constexpr (std::is_same_v<Disc, DgSipg>)
+      return options_.smoother != SmootherKind::vertex_patch || options_.dg_solver != DgLocalSolver::dirichlet;
+    return true;
+  }
   /// The orders `automatic` resolves to.
   SmoothingOrder preconditioner_order() const;
   SmoothingOrder iteration_order() const;

@@ -1,10 +1,11 @@
 // core/vector_sweeps.hpp: the range and team paths of a sweep against sums formed on the host, with
 // data whose sums are exact in any order (small integers), so that a missed, repeated or
 // misplaced entry shows as a different number; CG's residual update writes every entry once;
-// DistributedVector::dot on every rank count.
+// DistributedVector::dot and the mixed-precision multigrid iteration's sweeps on every rank count.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <vector>
 
@@ -75,6 +76,35 @@ void check_dot_sweeps() {
   }
 }
 
+/// The difference sweep on every path: Σ (y_i − x_i)², x untouched, and with `store` x_i = y_i − x_i
+/// at every entry.
+template <class Number, class ExecSpace>
+void check_difference_sweeps() {
+  using View = Kokkos::View<Number*, typename ExecSpace::memory_space>;
+  for (const std::size_t n : sizes) {
+    double expected = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const double d = double(int(i % 7) - 3) - double(int(i % 13) - 4);
+      expected += d * d;
+    }
+    for (const Path path : paths) {
+      if (n == 0 && path != Path::automatic) continue;
+      View x("x", n), y("y", n);
+      fill_integers<Number, ExecSpace>(x, y, 2);
+      EXPECT_EQ((run_sweep<Number, ExecSpace>(path, n, DifferenceSweep<View>{x, y})), expected) << "n = " << n << ", path " << int(path);
+      auto hx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x);
+      std::size_t wrong = 0;
+      for (std::size_t i = 0; i < n; ++i) wrong += double(hx(i)) != double(int(i % 13) - 4);
+      EXPECT_EQ(wrong, 0u) << "x changed, n = " << n << ", path " << int(path);
+      EXPECT_EQ((run_sweep<Number, ExecSpace>(path, n, DifferenceSweep<View, true>{x, y})), expected) << "n = " << n << ", path " << int(path);
+      hx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x);
+      wrong = 0;
+      for (std::size_t i = 0; i < n; ++i) wrong += double(hx(i)) != double(int(i % 7) - 3) - double(int(i % 13) - 4);
+      EXPECT_EQ(wrong, 0u) << "stored, n = " << n << ", path " << int(path);
+    }
+  }
+}
+
 /// The residual sweep on every path: r_i − 2 ap_i stored at every entry, Σ r_i² returned.
 template <class Number, class ExecSpace>
 void check_residual_sweeps() {
@@ -135,6 +165,11 @@ TYPED_TEST(VectorSweeps, DotOnEveryPathEqualsTheHostSum) {
   check_dot_sweeps<float, TypeParam>();
 }
 
+TYPED_TEST(VectorSweeps, DifferenceOnEveryPathEqualsTheHostSum) {
+  check_difference_sweeps<double, TypeParam>();
+  check_difference_sweeps<float, TypeParam>();
+}
+
 TYPED_TEST(VectorSweeps, ResidualUpdateWritesEveryEntryOnce) {
   check_residual_sweeps<double, TypeParam>();
   check_residual_sweeps<float, TypeParam>();
@@ -175,6 +210,53 @@ TYPED_TEST(VectorSweeps, DistributedDotAndResidualOverTheRanks) {
   MPI_Allreduce(local, global, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   EXPECT_NEAR(x.dot(y), global[0], 1e-12 * std::abs(global[0]) + 1e-14);
   EXPECT_NEAR(tensormg::detail::cg_residual_update(0.5, x, y), global[1], 1e-12 * global[1]);
+}
+
+/// The multigrid iteration's sweeps (cycle_until_converged) over the ranks: ‖b − r‖₂ with and
+/// without r ← b − r, the scaled residual rounded once into float, and x += s e with e in float,
+/// against the host on each rank's owned entries (ghosts untouched).
+TYPED_TEST(VectorSweeps, DistributedMixedPrecisionSweepsOverTheRanks) {
+  using Exec = TypeParam;
+  const auto layout = make_layout<Exec>(make_mesh(3, {3, 2, 2}, 2, {1.0, 1.0, 1.0}), 2);
+  LaplaceOperator<double, Exec> A(layout);
+  LaplaceOperator<float, Exec> Af(layout);
+  auto r = A.make_vector(), b = A.make_vector(), x = A.make_vector();
+  auto rf = Af.make_vector();
+  fill_random(*layout, r, 7);
+  fill_random(*layout, b, 8);
+  fill_random(*layout, x, 9);
+  // Copies (create_mirror_view would alias the vectors' own views on the host backends).
+  const auto hr = Kokkos::create_mirror(Kokkos::HostSpace(), r.view());
+  const auto hb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b.view());
+  const auto hx = Kokkos::create_mirror(Kokkos::HostSpace(), x.view());
+  Kokkos::deep_copy(hr, r.view());
+  Kokkos::deep_copy(hx, x.view());
+  double local = 0, global = 0;
+  for (local_index i = 0; i < r.n_owned(); ++i) local += (hb(i) - hr(i)) * (hb(i) - hr(i));
+  MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  const double s = std::sqrt(global);
+  EXPECT_NEAR(r.l2_distance(b), s, 1e-13 * s);
+  EXPECT_NEAR(r.subtract_from(b), s, 1e-13 * s);  // r ← b − r
+  const auto hd = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), r.view());
+  std::size_t wrong = 0;
+  for (local_index i = 0; i < r.n_owned(); ++i) wrong += hd(i) != hb(i) - hr(i);
+  for (local_index i = r.n_owned(); i < r.n_local(); ++i) wrong += hd(i) != hr(i);  // ghosts untouched
+  EXPECT_EQ(wrong, 0u);
+
+  rf.copy_scaled_converted_from(1.0 / s, r);
+  const auto hf = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), rf.view());
+  wrong = 0;
+  for (local_index i = 0; i < rf.n_owned(); ++i) wrong += hf(i) != float((1.0 / s) * hd(i));
+  for (local_index i = rf.n_owned(); i < rf.n_local(); ++i) wrong += hf(i) != 0.0f;  // ghosts untouched
+  EXPECT_EQ(wrong, 0u);
+
+  x.add_converted(s, rf);
+  const auto hx2 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x.view());
+  wrong = 0;
+  for (local_index i = 0; i < x.n_owned(); ++i)  // a fused multiply-add may round once
+    wrong += std::abs(hx2(i) - (hx(i) + s * double(hf(i)))) > 1e-15 * (std::abs(hx(i)) + s * std::abs(double(hf(i))));
+  for (local_index i = x.n_owned(); i < x.n_local(); ++i) wrong += hx2(i) != hx(i);
+  EXPECT_EQ(wrong, 0u);
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // Multigrid: transfer (Pᵀ, polynomial reproduction), exact coarse solve, mesh-independent
-// iteration counts of full multigrid, symmetry of the V-cycle, mixed precision, and the refusal
-// of meshes too coarse for a vertex patch. Several ranks: test_multigrid_ranks.cpp.
+// iteration counts of full multigrid, symmetry of the V-cycle, mixed precision, a cycle on the
+// iterate as the correction of its residual, and the refusal of meshes too coarse for a vertex patch. Several ranks: test_multigrid_ranks.cpp.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -305,6 +305,35 @@ TYPED_TEST(MultigridTest, PointSmoothersConverge) {
     // The vertex-patch smoother needs fewer cycles than any point smoother.
     EXPECT_LT(fmg_solve<TypeParam>(2, 2, 4, {}, 1e-8).iterations, r.iterations) << to_string(kind);
   }
+}
+
+/// The multigrid iteration in one precision (cycle_until_converged) runs x ← V(x, b) instead of
+/// x + V(0, b − A x) where Multigrid::consistent_cycle says so, as it does for every continuous
+/// cycle: the same for a linear cycle whose Dirichlet rows are identity rows. Checked for every
+/// smoother kind, random x (Dirichlet entries included) and b.
+TYPED_TEST(MultigridTest, CycleOnTheIterateIsTheCorrectionOfItsResidual) {
+  if (world_size() > 1) GTEST_SKIP() << "single rank";
+  for (int dim = 2; dim <= 3; ++dim)
+    for (int k : {1, 3})
+      for (auto kind : {SmootherKind::vertex_patch, SmootherKind::jacobi, SmootherKind::chebyshev, SmootherKind::gauss_seidel}) {
+        if (kind == SmootherKind::gauss_seidel && (dim == 3 || !runs_on_host<TypeParam>())) continue;
+        MultigridOptions o;
+        o.smoother = kind;
+        const Multigrid<double, TypeParam> mg(brick(dim, {1, 1, 1}, dim == 2 ? 4 : 2), k, MPI_COMM_WORLD, {}, o);
+        EXPECT_TRUE(mg.consistent_cycle());
+        const auto& A = mg.fine_operator();
+        const auto& layout = *mg.hierarchy()->finest();
+        auto x = A.make_vector(), b = A.make_vector(), r = A.make_vector(), e = A.make_vector();
+        fill_random(layout, x, 11 + k);
+        fill_random(layout, b, 12 + k);
+        A.vmult(r, x);
+        r.axpby(1.0, b, -1.0);  // r = b − A x
+        mg.correction(e, r);
+        e.add(1.0, x);  // x + V(0, b − A x)
+        mg.vcycle(x, b);
+        EXPECT_LE(relative_max_difference(x, e), 1e-12) << "dim=" << dim << " k=" << k << " " << to_string(kind);
+        EXPECT_GT(e.l2_norm(), 0.0);
+      }
 }
 
 TYPED_TEST(MultigridTest, RefusesTooCoarseMeshes) {
