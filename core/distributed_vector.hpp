@@ -84,10 +84,22 @@ class DistributedVector {
   /// this_i += a x_i with x in another precision, converted to Number first (owned entries).
   template <class OtherNumber>
   void add_converted(Number a, const DistributedVector<OtherNumber, ExecSpace>& x) {
-    const auto d = data_;
-    const auto xv = x.view();
-    Kokkos::parallel_for("tensormg::vector::add_converted", Kokkos::RangePolicy<ExecSpace>(0, n_owned()),
-                         KOKKOS_LAMBDA(local_index i) { d(i) += a * static_cast<Number>(xv(i)); });
+    using Other = typename DistributedVector<OtherNumber, ExecSpace>::view_type;
+    sweep_sum<Number, ExecSpace>("tensormg::vector::add_converted", std::size_t(n_owned()),
+                                 AddConvertedSweep<view_type, Other>{a, data_, x.view()});
+  }
+  /// this_i = y_i − z_i, formed in y's precision and rounded once to Number (owned entries), and
+  /// ‖y − z‖₂ over all ranks in y's precision: one sweep.
+  template <class OtherNumber>
+  OtherNumber assign_converted_difference(const DistributedVector<OtherNumber, ExecSpace>& y,
+                                          const DistributedVector<OtherNumber, ExecSpace>& z) {
+    using Other = typename DistributedVector<OtherNumber, ExecSpace>::view_type;
+    const double local = sweep_sum<OtherNumber, ExecSpace>("tensormg::vector::assign_converted_difference",
+                                                            std::size_t(n_owned()),
+                                                            ConvertedDifferenceSweep<Other, view_type>{z.view(), y.view(), data_});
+    double global = 0;
+    MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, comm());
+    return OtherNumber(std::sqrt(global));
   }
 
   /// this_i = a_i b_i (owned entries).

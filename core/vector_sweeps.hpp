@@ -206,4 +206,45 @@ struct DifferenceSweep {
   }
 };
 
+/// ‖y − x‖² over entries [0, n), the difference formed in the Views' precision and stored rounded
+/// into `out` of another precision (the mixed-precision multigrid iteration's b − A x handed to a
+/// float cycle: one sweep instead of forming it, then converting it).
+template <class View, class OutView>
+struct ConvertedDifferenceSweep {
+  using Number = typename View::non_const_value_type;
+  using Out = typename OutView::non_const_value_type;
+  struct values {
+    Number x, y;
+  };
+  View x, y;
+  OutView out;
+  KOKKOS_INLINE_FUNCTION values load(std::size_t i) const { return {x(i), y(i)}; }
+  KOKKOS_INLINE_FUNCTION double finish(std::size_t i, const values& v) const {
+    const Number d = v.y - v.x;
+    out(i) = static_cast<Out>(d);
+    return double(d) * double(d);
+  }
+};
+
+/// x_i += a e_i with e of another precision, converted first; the sum is 0 (a sweep for its loads
+/// in flight: a plain range kernel over doubles ran at 2.1 TB/s on the H100, where the sweeps
+/// reach the copy bandwidth, perf/results/h100-2026-12-06-outer-loop/g14).
+template <class View, class OtherView>
+struct AddConvertedSweep {
+  using Number = typename View::non_const_value_type;
+  using Other = typename OtherView::non_const_value_type;
+  struct values {
+    Number x;
+    Other e;
+  };
+  Number a;
+  View x;
+  OtherView e;
+  KOKKOS_INLINE_FUNCTION values load(std::size_t i) const { return {x(i), e(i)}; }
+  KOKKOS_INLINE_FUNCTION double finish(std::size_t i, const values& v) const {
+    x(i) = v.x + a * static_cast<Number>(v.e);
+    return 0.0;
+  }
+};
+
 }  // namespace tensormg

@@ -196,6 +196,19 @@ void Multigrid<Number, ExecSpace, Disc>::full_multigrid_start(vector_type& x, co
 }
 
 template <class Number, class ExecSpace, class Disc>
+bool Multigrid<Number, ExecSpace, Disc>::half_precision_products() const {
+  if constexpr (std::is_same_v<Disc, DgSipg>) {
+    for (const Level& level : levels_) {
+      const auto* patch = dynamic_cast<const DgVertexPatchSmoother<Number, ExecSpace>*>(level.smoother.get());
+      if (patch == nullptr) continue;
+      const DgPatchContraction c = patch->kernel_options().contraction;
+      if (c == DgPatchContraction::f16 || c == DgPatchContraction::f16ec) return true;
+    }
+  }
+  return false;
+}
+
+template <class Number, class ExecSpace, class Disc>
 std::map<std::string, double> Multigrid<Number, ExecSpace, Disc>::times() const {
   std::map<std::string, double> t;
   for (const auto& [name, timer] : timers_.timers()) t[name] = timer.seconds();
@@ -254,28 +267,32 @@ SolverResult cycle_until_converged(const Multigrid<MGNumber, ExecSpace, Disc>& m
   //    sweep that stores nothing (DifferenceSweep) and x ← V(x, b) itself: for such a linear cycle
   //    this is x + V(0, b − A x) (the Dirichlet rows are identity rows, so the cycle's x = b there
   //    is the correction's too) without forming b − A x, the correction vector or the addition;
-  //  - otherwise r ← b − r with its norm in one sweep and x += s V(0, r / s), s = 1 in one
-  //    precision; in mixed precision s = ‖r‖₂, the scaled residual rounded once into the cycle's
-  //    precision and the correction added in the sweep that converts it. The lower-precision cycle
-  //    sees a vector of the size FGMRES hands its preconditioner (a unit Krylov vector), not a
-  //    residual that shrinks with every cycle (with error-corrected FP16 products it fell below
-  //    FP16's range and the cycles stagnated near 1e-7, H100 h100-2026-12-06-fast-loads/g8; scaled
-  //    to max-norm one instead, the FP16 products overflowed at k = 6, 7: g9). Test
-  //    MixedFullMultigridWithFP16ProductsReachesTheTolerance.
+  //  - in one precision otherwise, r ← b − r with its norm in one sweep, x += V(0, r);
+  //  - in mixed precision, b − r rounded into the cycle's precision with its norm in one sweep
+  //    (ConvertedDifferenceSweep), x += V(0, ·) converted back in one (AddConvertedSweep); where
+  //    the cycle multiplies in FP16 (Multigrid::half_precision_products) it sees (b − r) / s,
+  //    s = ‖b − r‖₂, formed in r first: the size of the unit Krylov vector FGMRES hands its
+  //    preconditioner, not a residual that shrinks with every cycle (with error-corrected FP16
+  //    products it fell below FP16's range and the cycles stagnated near 1e-7, H100
+  //    h100-2026-12-06-fast-loads/g8; scaled to max-norm one instead, the FP16 products
+  //    overflowed at k = 6, 7: g9). Test MixedFullMultigridWithFP16ProductsReachesTheTolerance.
   // Before (vmult, axpby, two norms, scale, two conversions and an axpy per cycle; H100,
   // perf/results/h100-2026-12-06-outer-loop/g11) outside the V-cycles' own time went 25% of the
   // double and 40% of the mixed Q7 FMG solve (the double start below the finest level included),
-  // 29% / 53% at Q1; after: Q1 FMG 1.15x (double), 1.20x (mixed) faster, Q7 1.03x, 1.06x (g13).
+  // 29% / 53% at Q1; after: Q1 FMG 1.15x (double), 1.31x (mixed) faster, Q7 1.03x, 1.10x (g15).
   constexpr bool one_precision = std::is_same_v<Number, MGNumber>;
   const bool in_place = one_precision && mg.consistent_cycle();
-  Vector r = A.make_vector("cycle_residual");  // A x, then (unless in place) b − A x
+  const bool scaled = !one_precision && mg.half_precision_products();
+  Vector r = A.make_vector("cycle_residual");  // A x, then (one precision, not in place; scaled) b − A x
   DistributedVector<MGNumber, ExecSpace> rm, em;  // the cycle's right-hand side (mixed) and correction
   if (!in_place) em = mg.fine_operator().make_vector("cycle_correction");
-  if (!one_precision) rm = mg.fine_operator().make_vector("cycle_scaled_residual");
+  if (!one_precision) rm = mg.fine_operator().make_vector("cycle_rhs");
   double norm = 0;  // ‖b − A x‖₂ of the current x
   const auto residual = [&] {
     A.vmult(r, x);
-    norm = double(in_place ? r.l2_distance(b) : r.subtract_from(b));
+    if (in_place) norm = double(r.l2_distance(b));
+    else if (one_precision || scaled) norm = double(r.subtract_from(b));
+    else norm = double(rm.assign_converted_difference(b, r));
     return norm;
   };
   const auto correct = [&] {
@@ -287,9 +304,9 @@ SolverResult cycle_until_converged(const Multigrid<MGNumber, ExecSpace, Disc>& m
         x.add(Number(1), em);
       }
     } else {
-      const Number s = Number(norm);
+      const Number s = scaled ? Number(norm) : Number(1);
       if (!(s > 0) || !std::isfinite(double(s))) return;  // nothing to correct, or left to the checks below
-      rm.copy_scaled_converted_from(Number(1) / s, r);
+      if (scaled) rm.copy_scaled_converted_from(Number(1) / s, r);
       mg.correction(em, rm);
       x.add_converted(s, em);
     }

@@ -143,6 +143,10 @@ class Multigrid {
       return options_.smoother != SmootherKind::vertex_patch || options_.dg_solver != DgLocalSolver::dirichlet;
     return true;
   }
+  /// Whether a level's smoother multiplies in FP16 (the DG patch kernel's f16 and f16ec
+  /// contractions, asked for or taken by `automatic`): its right-hand sides must be of a size FP16
+  /// holds (cycle_until_converged scales them to 2-norm one).
+  bool half_precision_products() const;
   /// The orders `automatic` resolves to.
   SmoothingOrder preconditioner_order() const;
   SmoothingOrder iteration_order() const;
@@ -207,6 +211,9 @@ enum class CycleStart {
 
 /// The cycle loop of full multigrid and V-cycle iteration: x += V(0, b − A x) until the residual
 /// meets the control (see solve_full_multigrid); residual and solution in Number, cycles in MGNumber.
+/// In one precision with a consistent cycle (Multigrid::consistent_cycle) each step runs as
+/// x ← V(x, b), the same x without forming b − A x; in mixed precision the cycle sees b − A x,
+/// scaled to 2-norm one where it multiplies in FP16 (Multigrid::half_precision_products).
 template <class Number, class MGNumber, class ExecSpace, class Disc>
 SolverResult cycle_until_converged(const Multigrid<MGNumber, ExecSpace, Disc>& mg,
                                    const typename Disc::template Operator<Number, ExecSpace>& A,

@@ -105,6 +105,39 @@ void check_difference_sweeps() {
   }
 }
 
+/// The mixed-precision sweeps on every path, integer data (exact): float(y − x) stored with Σ (y − x)²,
+/// and x += 2 e with e in float (its sum 0).
+template <class ExecSpace>
+void check_converted_sweeps() {
+  using View = Kokkos::View<double*, typename ExecSpace::memory_space>;
+  using FloatView = Kokkos::View<float*, typename ExecSpace::memory_space>;
+  for (const std::size_t n : sizes) {
+    double expected = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const double d = double(int(i % 7) - 3) - double(int(i % 13) - 4);
+      expected += d * d;
+    }
+    for (const Path path : paths) {
+      if (n == 0 && path != Path::automatic) continue;
+      View x("x", n), y("y", n);
+      FloatView out("out", n);
+      fill_integers<double, ExecSpace>(x, y, 2);
+      EXPECT_EQ((run_sweep<double, ExecSpace>(path, n, ConvertedDifferenceSweep<View, FloatView>{x, y, out})), expected)
+          << "n = " << n << ", path " << int(path);
+      const auto ho = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+      std::size_t wrong = 0;
+      for (std::size_t i = 0; i < n; ++i) wrong += double(ho(i)) != double(int(i % 7) - 3) - double(int(i % 13) - 4);
+      EXPECT_EQ(wrong, 0u) << "difference, n = " << n << ", path " << int(path);
+      EXPECT_EQ((run_sweep<double, ExecSpace>(path, n, AddConvertedSweep<View, FloatView>{2.0, x, out})), 0.0);
+      const auto hx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x);
+      wrong = 0;
+      for (std::size_t i = 0; i < n; ++i)
+        wrong += hx(i) != double(int(i % 13) - 4) + 2.0 * (double(int(i % 7) - 3) - double(int(i % 13) - 4));
+      EXPECT_EQ(wrong, 0u) << "add, n = " << n << ", path " << int(path);
+    }
+  }
+}
+
 /// The residual sweep on every path: r_i − 2 ap_i stored at every entry, Σ r_i² returned.
 template <class Number, class ExecSpace>
 void check_residual_sweeps() {
@@ -169,6 +202,8 @@ TYPED_TEST(VectorSweeps, DifferenceOnEveryPathEqualsTheHostSum) {
   check_difference_sweeps<double, TypeParam>();
   check_difference_sweeps<float, TypeParam>();
 }
+
+TYPED_TEST(VectorSweeps, ConvertedDifferenceAndAdditionOnEveryPath) { check_converted_sweeps<TypeParam>(); }
 
 TYPED_TEST(VectorSweeps, ResidualUpdateWritesEveryEntryOnce) {
   check_residual_sweeps<double, TypeParam>();
@@ -236,6 +271,15 @@ TYPED_TEST(VectorSweeps, DistributedMixedPrecisionSweepsOverTheRanks) {
   MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   const double s = std::sqrt(global);
   EXPECT_NEAR(r.l2_distance(b), s, 1e-13 * s);
+  auto rc = Af.make_vector();  // float(b − r) and the norm in one sweep
+  EXPECT_NEAR(rc.assign_converted_difference(b, r), s, 1e-13 * s);
+  {
+    const auto hc = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), rc.view());
+    std::size_t off = 0;
+    for (local_index i = 0; i < rc.n_owned(); ++i) off += hc(i) != float(hb(i) - hr(i));
+    for (local_index i = rc.n_owned(); i < rc.n_local(); ++i) off += hc(i) != 0.0f;  // ghosts untouched
+    EXPECT_EQ(off, 0u);
+  }
   EXPECT_NEAR(r.subtract_from(b), s, 1e-13 * s);  // r ← b − r
   const auto hd = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), r.view());
   std::size_t wrong = 0;

@@ -321,6 +321,7 @@ TYPED_TEST(MultigridTest, CycleOnTheIterateIsTheCorrectionOfItsResidual) {
         o.smoother = kind;
         const Multigrid<double, TypeParam> mg(brick(dim, {1, 1, 1}, dim == 2 ? 4 : 2), k, MPI_COMM_WORLD, {}, o);
         EXPECT_TRUE(mg.consistent_cycle());
+        EXPECT_FALSE(mg.half_precision_products());
         const auto& A = mg.fine_operator();
         const auto& layout = *mg.hierarchy()->finest();
         auto x = A.make_vector(), b = A.make_vector(), r = A.make_vector(), e = A.make_vector();
