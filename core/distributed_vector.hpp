@@ -1,13 +1,11 @@
 #pragma once
 /// @file
 /// A vector distributed over MPI ranks: owned entries [0, n_owned) followed by ghost entries,
-/// one Kokkos View in the execution space's memory. BLAS-1 goes through Kokkos Kernels on the
-/// owned range plus an MPI reduction, but for the dot product, a sweep of core/vector_sweeps.hpp
-/// (more loads in flight on a GPU); with one rank the same code runs without messages.
+/// one Kokkos View in the execution space's memory. BLAS-1 on the owned range: the sweeps of
+/// core/vector_sweeps.hpp (more loads in flight on a GPU), sums reduced over the ranks by MPI
+/// (the max norm through Kokkos Kernels); with one rank the same code runs without messages.
 
-#include <KokkosBlas1_axpby.hpp>
 #include <KokkosBlas1_nrminf.hpp>
-#include <KokkosBlas1_scal.hpp>
 
 #include <cmath>
 #include <memory>
@@ -147,12 +145,29 @@ class DistributedVector {
     MPI_Allreduce(&local, &global, 1, detail::mpi_type<Number>(), MPI_MAX, comm());
     return global;
   }
-  /// this *= a (owned entries)
-  void scale(Number a) { KokkosBlas::scal(owned(), a, owned()); }
+  // The updates below are sweeps (core/vector_sweeps.hpp: on a GPU each thread's 32 bytes of
+  // every vector loaded before the first is used): KokkosBlas' axpby ran at about 1.1 TB/s on the
+  // H100 where the sweeps reach the copy bandwidth (perf/results/h100-2026-12-06-outer-loop/g15).
+  /// this *= a (owned entries; a = 0 sets zeros, NaN included, as BLAS does)
+  void scale(Number a) {
+    if (a == Number(0)) {
+      Kokkos::deep_copy(ExecSpace(), owned(), Number(0));
+      return;
+    }
+    sweep_for<Number, ExecSpace>("tensormg::vector::scale", std::size_t(n_owned()),
+                                 AxpbySweep<view_type, false>{a, Number(0), data_, data_});
+  }
   /// this += a x (owned entries)
-  void add(Number a, const DistributedVector& x) { KokkosBlas::axpby(a, x.owned(), Number(1), owned()); }
-  /// this = a x + b this (owned entries)
-  void axpby(Number a, const DistributedVector& x, Number b) { KokkosBlas::axpby(a, x.owned(), b, owned()); }
+  void add(Number a, const DistributedVector& x) { axpby(a, x, Number(1)); }
+  /// this = a x + b this (owned entries; b = 0: this is not read)
+  void axpby(Number a, const DistributedVector& x, Number b) {
+    if (b == Number(0))
+      sweep_for<Number, ExecSpace>("tensormg::vector::axpby", std::size_t(n_owned()),
+                                   AxpbySweep<view_type, false>{a, b, x.data_, data_});
+    else
+      sweep_for<Number, ExecSpace>("tensormg::vector::axpby", std::size_t(n_owned()),
+                                   AxpbySweep<view_type>{a, b, x.data_, data_});
+  }
 
  private:
   std::shared_ptr<const partitioner_type> partitioner_;

@@ -154,7 +154,49 @@ double team_sweep_sum(const char* label, std::size_t n, const Sweep& sweep, int 
   return sum;
 }
 
+/// A sweep whose terms are not summed (it stores): on a GPU the team path's entries (chunks of
+/// 256 · U, each thread's U entries coalesced and loaded before the first is used) by a range
+/// kernel, no reduction and so no wait for a result; on the host blocks of B entries.
+template <int U, int B, class ExecSpace, class Sweep>
+void sweep_for(const char* label, std::size_t n, const Sweep& sweep) {
+  using Values = typename Sweep::values;
+  if constexpr (runs_on_host<ExecSpace>()) {
+    Kokkos::parallel_for(
+        label, Kokkos::RangePolicy<ExecSpace>(0, (n + B - 1) / B), KOKKOS_LAMBDA(std::size_t j) {
+          const std::size_t last = j * B + B < n ? j * B + B : n;
+          for (std::size_t i = j * B; i < last; ++i) sweep.finish(i, sweep.load(i));
+        });
+  } else {
+    constexpr std::size_t team = 256;
+    const std::size_t chunks = (n + team * U - 1) / (team * U);  // every chunk with all its threads
+    Kokkos::parallel_for(
+        label, Kokkos::RangePolicy<ExecSpace>(0, chunks * team), KOKKOS_LAMBDA(std::size_t j) {
+          const std::size_t first = (j / team) * team * U + j % team;
+          Values v[U] = {};
+          TENSORMG_UNROLL_ALL
+          for (int k = 0; k < U; ++k) {
+            const std::size_t i = first + std::size_t(k) * team;
+            if (i < n) v[k] = sweep.load(i);
+          }
+          TENSORMG_UNROLL_ALL
+          for (int k = 0; k < U; ++k) {
+            const std::size_t i = first + std::size_t(k) * team;
+            if (i < n) sweep.finish(i, v[k]);
+          }
+        });
+  }
+}
+
 }  // namespace detail
+
+/// The sweep's stores over entries [0, n) on ExecSpace, its terms dropped: BLAS-1 updates at the
+/// loads in flight of the sums below, without their reduction (no wait for a result).
+template <class Number, class ExecSpace, class Sweep>
+void sweep_for(const char* label, std::size_t n, const Sweep& sweep) {
+  using Shape = SweepShape<Number, ExecSpace>;
+  if (n == 0) return;
+  detail::sweep_for<Shape::values_per_thread, Shape::host_block, ExecSpace>(label, n, sweep);
+}
 
 /// Σ_{i < n} of the sweep's terms on ExecSpace (this rank's; the caller reduces over ranks).
 /// Sweep: a copyable functor with a type `values` (what entry i's term needs from memory) and
@@ -223,6 +265,22 @@ struct ConvertedDifferenceSweep {
     const Number d = v.y - v.x;
     out(i) = static_cast<Out>(d);
     return double(d) * double(d);
+  }
+};
+
+/// y_i ← a x_i + b y_i (b = 0: y is not read, as BLAS leaves NaN there alone); the sum is 0.
+template <class View, bool read_y = true>
+struct AxpbySweep {
+  using Number = typename View::non_const_value_type;
+  struct values {
+    Number x, y;
+  };
+  Number a, b;
+  View x, y;
+  KOKKOS_INLINE_FUNCTION values load(std::size_t i) const { return {x(i), read_y ? y(i) : Number(0)}; }
+  KOKKOS_INLINE_FUNCTION double finish(std::size_t i, const values& v) const {
+    y(i) = read_y ? a * v.x + b * v.y : a * v.x;
+    return 0.0;
   }
 };
 

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <limits>
 #include <vector>
 
 #include "core/fused_cg.hpp"
@@ -205,6 +206,27 @@ TYPED_TEST(VectorSweeps, DifferenceOnEveryPathEqualsTheHostSum) {
 
 TYPED_TEST(VectorSweeps, ConvertedDifferenceAndAdditionOnEveryPath) { check_converted_sweeps<TypeParam>(); }
 
+/// sweep_for (the BLAS-1 updates' path): y = 2 x − y at every entry once, every size; with b = 0
+/// y is not read (NaN there stays out), as BLAS does.
+TYPED_TEST(VectorSweeps, UpdatesWriteEveryEntryOnce) {
+  using View = Kokkos::View<double*, typename TypeParam::memory_space>;
+  for (const std::size_t n : sizes) {
+    View x("x", n), y("y", n);
+    fill_integers<double, TypeParam>(x, y, 0);
+    sweep_for<double, TypeParam>("test::axpby", n, AxpbySweep<View>{2.0, -1.0, x, y});
+    auto hy = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
+    std::size_t wrong = 0;
+    for (std::size_t i = 0; i < n; ++i) wrong += hy(i) != 2.0 * double(int(i % 13) - 6) - double(int(i % 7) - 3);
+    EXPECT_EQ(wrong, 0u) << "n = " << n;
+    Kokkos::deep_copy(y, std::numeric_limits<double>::quiet_NaN());
+    sweep_for<double, TypeParam>("test::assign", n, AxpbySweep<View, false>{3.0, 0.0, x, y});
+    hy = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
+    wrong = 0;
+    for (std::size_t i = 0; i < n; ++i) wrong += hy(i) != 3.0 * double(int(i % 13) - 6);
+    EXPECT_EQ(wrong, 0u) << "b = 0, n = " << n;
+  }
+}
+
 TYPED_TEST(VectorSweeps, ResidualUpdateWritesEveryEntryOnce) {
   check_residual_sweeps<double, TypeParam>();
   check_residual_sweeps<float, TypeParam>();
@@ -293,6 +315,26 @@ TYPED_TEST(VectorSweeps, DistributedMixedPrecisionSweepsOverTheRanks) {
   for (local_index i = 0; i < rf.n_owned(); ++i) wrong += hf(i) != float((1.0 / s) * hd(i));
   for (local_index i = rf.n_owned(); i < rf.n_local(); ++i) wrong += hf(i) != 0.0f;  // ghosts untouched
   EXPECT_EQ(wrong, 0u);
+
+  {  // axpby, add, scale of the owned entries; b = 0 and a = 0 leave NaN out, ghosts untouched
+    auto y = A.make_vector();
+    y.fill(std::numeric_limits<double>::quiet_NaN());
+    y.axpby(2.0, b, 0.0);  // y = 2 b
+    y.add(-1.0, b);        // y = b
+    y.axpby(1.0, b, 3.0);  // y = 4 b
+    y.scale(0.25);         // y = b
+    const auto hy = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y.view());
+    std::size_t off = 0;
+    for (local_index i = 0; i < y.n_owned(); ++i) off += hy(i) != hb(i);
+    for (local_index i = y.n_owned(); i < y.n_local(); ++i) off += !std::isnan(hy(i));
+    EXPECT_EQ(off, 0u);
+    y.fill(std::numeric_limits<double>::quiet_NaN());
+    y.scale(0.0);
+    const auto hz = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y.view());
+    off = 0;
+    for (local_index i = 0; i < y.n_owned(); ++i) off += hz(i) != 0.0;
+    EXPECT_EQ(off, 0u);
+  }
 
   x.add_converted(s, rf);
   const auto hx2 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x.view());
