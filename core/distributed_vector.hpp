@@ -64,10 +64,7 @@ class DistributedVector {
   /// Copies owned entries of a vector of the same layout and another precision.
   template <class OtherNumber>
   void copy_converted_from(const DistributedVector<OtherNumber, ExecSpace>& other) {
-    const auto dst = data_;
-    const auto src = other.view();
-    Kokkos::parallel_for("tensormg::vector::convert", Kokkos::RangePolicy<ExecSpace>(0, n_owned()),
-                         KOKKOS_LAMBDA(local_index i) { dst(i) = static_cast<Number>(src(i)); });
+    copy_scaled_converted_from(OtherNumber(1), other);
   }
 
   /// this_i = a x_i, formed in x's precision and rounded once to Number (owned entries): the
@@ -76,7 +73,7 @@ class DistributedVector {
   void copy_scaled_converted_from(OtherNumber a, const DistributedVector<OtherNumber, ExecSpace>& x) {
     const auto d = data_;
     const auto xv = x.view();
-    Kokkos::parallel_for("tensormg::vector::copy_scaled_converted", Kokkos::RangePolicy<ExecSpace>(0, n_owned()),
+    Kokkos::parallel_for("tensormg::vector::convert", Kokkos::RangePolicy<ExecSpace>(0, n_owned()),
                          KOKKOS_LAMBDA(local_index i) { d(i) = static_cast<Number>(a * xv(i)); });
   }
   /// this_i += a x_i with x in another precision, converted to Number first (owned entries).
@@ -95,9 +92,7 @@ class DistributedVector {
     const double local = sweep_sum<OtherNumber, ExecSpace>("tensormg::vector::assign_converted_difference",
                                                             std::size_t(n_owned()),
                                                             ConvertedDifferenceSweep<Other, view_type>{z.view(), y.view(), data_});
-    double global = 0;
-    MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, comm());
-    return OtherNumber(std::sqrt(global));
+    return OtherNumber(std::sqrt(sum_over_ranks(local)));
   }
 
   /// this_i = a_i b_i (owned entries).
@@ -118,26 +113,20 @@ class DistributedVector {
   Number dot(const DistributedVector& y) const {
     const double local = sweep_sum<Number, ExecSpace>("tensormg::vector::dot", std::size_t(n_owned()),
                                                        DotSweep<view_type>{data_, y.data_});
-    double global = 0;
-    MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, comm());
-    return Number(global);
+    return Number(sum_over_ranks(local));
   }
   Number l2_norm() const { return std::sqrt(dot(*this)); }
   /// ‖y − this‖₂ over all owned entries of all ranks, summed in double; one sweep, nothing stored.
   Number l2_distance(const DistributedVector& y) const {
     const double local = sweep_sum<Number, ExecSpace>("tensormg::vector::l2_distance", std::size_t(n_owned()),
                                                        DifferenceSweep<view_type>{data_, y.data_});
-    double global = 0;
-    MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, comm());
-    return Number(std::sqrt(global));
+    return Number(std::sqrt(sum_over_ranks(local)));
   }
   /// this ← y − this (owned entries) and its ‖·‖₂ over all ranks, in one sweep.
   Number subtract_from(const DistributedVector& y) {
     const double local = sweep_sum<Number, ExecSpace>("tensormg::vector::subtract_from", std::size_t(n_owned()),
                                                        DifferenceSweep<view_type, true>{data_, y.data_});
-    double global = 0;
-    MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, comm());
-    return Number(std::sqrt(global));
+    return Number(std::sqrt(sum_over_ranks(local)));
   }
   Number linf_norm() const {
     Number local = n_owned() > 0 ? Number(KokkosBlas::nrminf(owned())) : Number(0);
@@ -170,6 +159,12 @@ class DistributedVector {
   }
 
  private:
+  /// A rank's partial sum of a sweep, summed over the ranks.
+  double sum_over_ranks(double local) const {
+    double global = 0;
+    MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, comm());
+    return global;
+  }
   std::shared_ptr<const partitioner_type> partitioner_;
   view_type data_;
 };

@@ -60,7 +60,7 @@ int krylov_vectors(const std::string& solver, int restart) {
   if (solver == "cg") return 4;
   if (solver == "gmres") return restart + 4;
   if (solver == "fgmres") return 2 * restart + 4;
-  return 1;  // fmg, vcycle: A x (cycle_until_converged: the cycle works on x in place)
+  return 2;  // fmg, vcycle: A x and, unless the cycle works on x in place, the correction (cycle_until_converged)
 }
 
 MemoryNeed estimate_solve_memory(const SolveShape& s) {

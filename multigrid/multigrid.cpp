@@ -220,8 +220,8 @@ std::map<std::string, double> Multigrid<Number, ExecSpace, Disc>::times() const 
 
 template <class Number, class MGNumber, class ExecSpace, class Disc>
 MultigridPreconditioner<Number, MGNumber, ExecSpace, Disc>::MultigridPreconditioner(
-    const Multigrid<MGNumber, ExecSpace, Disc>& mg, bool iteration)
-    : mg_(mg), iteration_(iteration) {
+    const Multigrid<MGNumber, ExecSpace, Disc>& mg)
+    : mg_(mg) {
   if constexpr (!std::is_same_v<Number, MGNumber>) {
     src_ = mg_.fine_operator().make_vector("mg_preconditioner_src");
     dst_ = mg_.fine_operator().make_vector("mg_preconditioner_dst");
@@ -230,12 +230,11 @@ MultigridPreconditioner<Number, MGNumber, ExecSpace, Disc>::MultigridPreconditio
 
 template <class Number, class MGNumber, class ExecSpace, class Disc>
 void MultigridPreconditioner<Number, MGNumber, ExecSpace, Disc>::vmult(vector_type& dst, const vector_type& src) const {
-  const auto cycle = [&](auto& d, const auto& s) { iteration_ ? mg_.correction(d, s) : mg_.vmult(d, s); };
   if constexpr (std::is_same_v<Number, MGNumber>) {
-    cycle(dst, src);
+    mg_.vmult(dst, src);
   } else {
     src_.copy_converted_from(src);
-    cycle(dst_, src_);
+    mg_.vmult(dst_, src_);
     dst.copy_converted_from(dst_);
   }
 }

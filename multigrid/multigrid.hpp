@@ -176,19 +176,17 @@ class Multigrid {
   mutable bool in_coarser_ = false;
 };
 
-/// Multigrid in MGNumber as preconditioner of a Krylov method in Number: converts at entry and
-/// exit when the precisions differ (mixed precision). `iteration`: the cycle of a multigrid
-/// iteration (Multigrid::correction) instead of the preconditioner's (Multigrid::vmult).
+/// Multigrid in MGNumber as preconditioner of a Krylov method in Number (Multigrid::vmult):
+/// converts at entry and exit when the precisions differ (mixed precision).
 template <class Number, class MGNumber, class ExecSpace = DefaultExec, class Disc = ContinuousQk>
 class MultigridPreconditioner {
  public:
   using vector_type = DistributedVector<Number, ExecSpace>;
-  explicit MultigridPreconditioner(const Multigrid<MGNumber, ExecSpace, Disc>& mg, bool iteration = false);
+  explicit MultigridPreconditioner(const Multigrid<MGNumber, ExecSpace, Disc>& mg);
   void vmult(vector_type& dst, const vector_type& src) const;
 
  private:
   const Multigrid<MGNumber, ExecSpace, Disc>& mg_;
-  bool iteration_ = false;
   mutable DistributedVector<MGNumber, ExecSpace> src_, dst_;
 };
 

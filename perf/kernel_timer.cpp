@@ -39,7 +39,6 @@ struct Entry {
 struct State {
   Clock::time_point start, last;
   std::map<std::string, Entry> entries;  // "kernel X", "copy", "gap before ...", "region X", "alloc X"
-  std::vector<std::uint64_t> open_kernels;
   std::map<std::uint64_t, std::pair<std::string, Clock::time_point>> kernels;
   std::vector<std::pair<std::string, Clock::time_point>> regions;
   std::vector<double> region_inner;

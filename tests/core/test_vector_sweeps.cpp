@@ -77,17 +77,23 @@ void check_dot_sweeps() {
   }
 }
 
+/// Σ (y_i − x_i)² of fill_integers(x, y, 2), formed on the host.
+double host_difference_sum(std::size_t n) {
+  double s = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double d = double(int(i % 7) - 3) - double(int(i % 13) - 4);
+    s += d * d;
+  }
+  return s;
+}
+
 /// The difference sweep on every path: Σ (y_i − x_i)², x untouched, and with `store` x_i = y_i − x_i
 /// at every entry.
 template <class Number, class ExecSpace>
 void check_difference_sweeps() {
   using View = Kokkos::View<Number*, typename ExecSpace::memory_space>;
   for (const std::size_t n : sizes) {
-    double expected = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-      const double d = double(int(i % 7) - 3) - double(int(i % 13) - 4);
-      expected += d * d;
-    }
+    const double expected = host_difference_sum(n);
     for (const Path path : paths) {
       if (n == 0 && path != Path::automatic) continue;
       View x("x", n), y("y", n);
@@ -113,11 +119,7 @@ void check_converted_sweeps() {
   using View = Kokkos::View<double*, typename ExecSpace::memory_space>;
   using FloatView = Kokkos::View<float*, typename ExecSpace::memory_space>;
   for (const std::size_t n : sizes) {
-    double expected = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-      const double d = double(int(i % 7) - 3) - double(int(i % 13) - 4);
-      expected += d * d;
-    }
+    const double expected = host_difference_sum(n);
     for (const Path path : paths) {
       if (n == 0 && path != Path::automatic) continue;
       View x("x", n), y("y", n);
