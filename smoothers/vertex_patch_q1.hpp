@@ -17,6 +17,9 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
+#include <cstdint>
+
 #include "discretization/q1_stencil.hpp"
 #include "smoothers/vertex_patch_args.hpp"
 
@@ -107,6 +110,111 @@ void launch_vertex_patch_q1(const PatchKernelArgs<Number, ExecSpace>& args, cons
   };
   if (args.box.dim == 2) run(VertexPatchQ1Kernel<2, Number, ExecSpace>{});
   else run(VertexPatchQ1Kernel<3, Number, ExecSpace>{});
+}
+
+/// Two colours of the k = 1 smoother that differ only in the parity of the last direction (the
+/// walk direction; `patch_color` puts them next to each other in the sweep), in one pass: a thread
+/// per segment of a line of vertices along the walk direction updates the first colour's vertices
+/// and, one step behind, the second colour's between them. On a line the second colour's vertex v
+/// needs the first colour's v ± 1, and the first colour's vertex needs the second colour's values
+/// from before the sweep; every other node of their closures belongs to the other colours, which
+/// nothing in the pass writes. So the walk (v of the first colour, then v − 1 of the second)
+/// computes what the two one-colour launches compute, vertex by vertex with the same arithmetic
+/// (`VertexPatchQ1Kernel::update`), and reads the vector about once where they read it twice (a
+/// colour's closures cover every node). Segment j > 0 of a line starts at a first-colour vertex;
+/// the second-colour vertex just below it (the joint of segment j − 1) needs both segments walked
+/// and is updated by a second, short launch (`joints`).
+template <int dim, class Number, class ExecSpace>
+struct VertexPatchQ1PairKernel {
+  VertexPatchQ1Kernel<dim, Number, ExecSpace> q;  ///< vectors, weights, box (its `patches` unused)
+  /// The lines: vertex c_d = 1 + parity_d + 2 t_d in the directions before the walk direction.
+  int parity[2] = {0, 0};
+  FastDivisor by_extent0;
+  local_index n_lines = 0;
+  local_index last_vertex = 0;  ///< the walk direction's interior vertices are 1 .. last_vertex
+  int first_parity = 0;         ///< the first colour's vertices on a line: v = 1 + first_parity + 2 t
+  local_index segment = 0;      ///< even; segment j > 0 starts at vertex 1 + first_parity + j · segment
+  local_index segments = 1;
+  bool joints = false;  ///< this launch updates the joints (index: line + n_lines · j, j < segments − 1)
+
+  KOKKOS_FORCEINLINE_FUNCTION bool second(local_index v) const { return ((v - 1 - first_parity) & 1) != 0; }
+  KOKKOS_FORCEINLINE_FUNCTION local_index lo(local_index j) const { return j == 0 ? 1 : 1 + first_parity + j * segment; }
+  /// The segment's last vertex: the next segment's first − 1 (a joint), or the line's last.
+  KOKKOS_FORCEINLINE_FUNCTION local_index hi(local_index j) const {
+    return j + 1 < segments ? first_parity + (j + 1) * segment : last_vertex;
+  }
+
+  KOKKOS_FORCEINLINE_FUNCTION void update(const local_index (&line)[2], local_index v) const {
+    const local_index c[3] = {line[0], dim == 3 ? line[1] : v, dim == 3 ? v : 0};
+    bool fast = true;
+    for (int d = 0; d < dim; ++d) fast = fast && c[d] + 1 < q.box.o[d];
+    if (fast) q.template update<true>(c);
+    else q.template update<false>(c);
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(local_index id) const {
+    const local_index j = id / n_lines, l = id - j * n_lines;  // lines fastest: coalesced along x
+    local_index t[2] = {0, 0};
+    t[1] = by_extent0.divmod(l, t[0]);
+    local_index line[2] = {0, 0};
+    for (int d = 0; d < dim - 1; ++d) line[d] = 1 + parity[d] + 2 * t[d];
+    const local_index e = hi(j);
+    if (joints) return update(line, e);  // both neighbours, e − 1 and e + 1 = lo(j + 1), walked
+    const local_index a = lo(j);
+    for (local_index v = second(a) ? a + 1 : a; v <= e; v += 2) {
+      update(line, v);                       // first colour
+      if (v - 1 >= a) update(line, v - 1);   // second colour: v − 2 and v done
+    }
+    if (second(e) && e == last_vertex) update(line, e);  // its upper neighbour is a boundary node
+  }
+};
+
+/// Colours `first_color` and `first_color` with the last direction's parity flipped, in that
+/// order: the walk over segments of lines and the joints between segments, two launches (one
+/// rank, the whole box; VertexPatchQ1PairKernel).
+template <class Number, class ExecSpace>
+void launch_vertex_patch_q1_pair(const PatchKernelArgs<Number, ExecSpace>& args, const Q1Direction<Number> (&dir)[3],
+                                 Number inverse_diagonal, int first_color) {
+  const int dim = args.box.dim, w = dim - 1;
+  const detail::PatchRange first = detail::patch_range(args.box, first_color);
+  const local_index last_vertex = args.box.cells[w] - 1;
+  local_index n_lines = 1;
+  for (int d = 0; d < w; ++d) n_lines *= first.extent[d];
+  if (n_lines == 0 || last_vertex < 1) return;
+  // Segments of at least 16 vertices, as many as give ~2^20 threads (a GPU's fill; the joints
+  // then re-read 3 planes in 16 at most). On a CPU a thread's consecutive indices are neighbouring
+  // lines of one segment, whose planes stay in its cache.
+  local_index segments = std::max<local_index>(1, std::min<local_index>((local_index(1) << 20) / n_lines, last_vertex / 16));
+  local_index segment = (last_vertex + segments - 1) / segments;
+  segment += segment & 1;  // even: each segment after the first starts at a first-colour vertex
+  const int first_parity = first.parity[w];
+  // Segment j ≥ 1 exists while its first vertex 1 + first_parity + j · segment ≤ last_vertex.
+  segments = 1 + (last_vertex - 1 - first_parity >= 0 ? (last_vertex - 1 - first_parity) / segment : 0);
+  const auto run = [&](auto kernel) {
+    kernel.q.x = args.x;
+    kernel.q.b = args.b;
+    kernel.q.box = args.box;
+    for (int d = 0; d < 3; ++d) kernel.q.w[d] = dir[d].weights(true, true);
+    kernel.q.laplace = args.laplace;
+    kernel.q.mass = args.mass;
+    kernel.q.inverse_diagonal = inverse_diagonal;
+    kernel.q.boundary_residual = args.boundary_residual;
+    kernel.q.boundary = Q1BoundaryLayers(args.box);
+    for (int d = 0; d < w; ++d) kernel.parity[d] = first.parity[d];
+    kernel.by_extent0 = FastDivisor(std::int32_t(first.extent[0]));
+    kernel.n_lines = n_lines;
+    kernel.last_vertex = last_vertex;
+    kernel.first_parity = first_parity;
+    kernel.segment = segment;
+    kernel.segments = segments;
+    using Policy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<local_index>>;
+    Kokkos::parallel_for("tensormg::smoother::vertex_patch::q1_pair", Policy(0, n_lines * segments), kernel);
+    if (segments == 1) return;
+    kernel.joints = true;
+    Kokkos::parallel_for("tensormg::smoother::vertex_patch::q1_pair_joints", Policy(0, n_lines * (segments - 1)), kernel);
+  };
+  if (dim == 2) run(VertexPatchQ1PairKernel<2, Number, ExecSpace>{});
+  else run(VertexPatchQ1PairKernel<3, Number, ExecSpace>{});
 }
 
 }  // namespace tensormg

@@ -6,6 +6,7 @@
 
 #include "core/error.hpp"
 #include "core/profiling.hpp"
+#include "smoothers/patch_color.hpp"
 #include "smoothers/vertex_patch_q1.hpp"
 
 namespace tensormg {
@@ -209,9 +210,9 @@ void VertexPatchSmoother<Number, ExecSpace>::smooth_distributed(vector_type& x, 
     halo_.refresh(x_box_);
     halo_.refresh(b_box_);
   });
-  const int colors = n_colors();
+  const int colors = n_colors(), dim = op_->layout().dim();
   for (int i = 0; i < colors; ++i) {
-    const int color = order == SweepOrder::forward ? i : colors - 1 - i;
+    const int color = patch_color(dim, i, order == SweepOrder::reverse);
     if (options_.kernel == PatchKernel::global) {  // the global residual, then into the halo box
       halo_.copy_out(x.view(), x_box_);
       op_->vmult(product_, x);
@@ -251,7 +252,8 @@ void VertexPatchSmoother<Number, ExecSpace>::smooth_color(vector_type& x, const 
 
 template <class Number, class ExecSpace>
 void VertexPatchSmoother<Number, ExecSpace>::launch_color(const view_type& x, const view_type& b, const view_type& r,
-                                                          const NodeBox& box, int color, const PatchWindow& window) const {
+                                                          const NodeBox& box, int color, const PatchWindow& window,
+                                                          bool pair) const {
   PatchKernelArgs<Number, ExecSpace> args;
   args.window = window;
   args.x = x;
@@ -274,7 +276,10 @@ void VertexPatchSmoother<Number, ExecSpace>::launch_color(const view_type& x, co
   args.patches_per_team = options_.patches_per_team;
   args.threads_per_patch = options_.threads_per_patch;
   args.inverse_diagonal = inverse_diagonal_;
-  if (options_.structure == ThreadStructure::per_patch) return launch_vertex_patch_q1(args, q1_, q1_inverse_diagonal_);
+  if (options_.structure == ThreadStructure::per_patch) {
+    if (pair) return launch_vertex_patch_q1_pair(args, q1_, q1_inverse_diagonal_, color);
+    return launch_vertex_patch_q1(args, q1_, q1_inverse_diagonal_);
+  }
   switch (options_.kernel) {
     case PatchKernel::automatic:  // resolved by the constructor
     case PatchKernel::fused:
@@ -298,8 +303,14 @@ template <class Number, class ExecSpace>
 void VertexPatchSmoother<Number, ExecSpace>::smooth(vector_type& x, const vector_type& b, SweepOrder order) const {
   ScopedRegion region("smoother::vertex_patch");
   if (distributed_) return smooth_distributed(x, b, order);
-  const int colors = n_colors();
-  for (int i = 0; i < colors; ++i) smooth_color(x, b, order == SweepOrder::forward ? i : colors - 1 - i);
+  const int colors = n_colors(), dim = op_->layout().dim();
+  const bool reverse = order == SweepOrder::reverse;
+  if (options_.structure == ThreadStructure::per_patch) {  // two colours a launch (patch_color)
+    for (int i = 0; i < colors; i += 2)
+      launch_color(x.view(), b.view(), residual_.view(), op_->layout().box(), patch_color(dim, i, reverse), {}, true);
+    return;
+  }
+  for (int i = 0; i < colors; ++i) smooth_color(x, b, patch_color(dim, i, reverse));
 }
 
 template <class Number, class ExecSpace>

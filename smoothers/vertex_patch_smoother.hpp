@@ -1,9 +1,9 @@
 #pragma once
 /// @file
 /// The colored multiplicative vertex-patch smoother of paper 000 (Algorithm 2.3): one patch per
-/// interior vertex, 2^d colors of non-overlapping patches visited one after another, the patches
-/// of a color in parallel; local residual from the closure (eq. 2.8), exact local solve by fast
-/// diagonalization (eq. 2.13/2.14) or by a stored inverse. Kernel variant (Table 4), thread
+/// interior vertex, 2^d colors of non-overlapping patches visited one after another (in the order
+/// of `patch_color`), the patches of a color in parallel; local residual from the closure (eq.
+/// 2.8), exact local solve by fast diagonalization (eq. 2.13/2.14) or by a stored inverse. Kernel variant (Table 4), thread
 /// structure (Fig. 5) and patches per team (Fig. 7) are run-time options.
 ///
 /// On several ranks (paper 002 §5's ghost patches): each rank works on its cells grown by one
@@ -81,9 +81,10 @@ class VertexPatchSmoother final : public Smoother<Number, ExecSpace> {
   void build_halo_box();
   void smooth_distributed(vector_type& x, const vector_type& b, SweepOrder order) const;
   /// One colour's patch kernel(s) on data over `box` (r: the residual of the global variant, or
-  /// the separate variant's buffer).
+  /// the separate variant's buffer); `pair`: with a thread per patch, this colour and the next of
+  /// the sweep (`patch_color`) in one launch (one rank, the whole box).
   void launch_color(const view_type& x, const view_type& b, const view_type& r, const NodeBox& box, int color,
-                    const PatchWindow& window = {}) const;
+                    const PatchWindow& window = {}, bool pair = false) const;
   bool distributed_ = false;
   HaloBox<ExecSpace> halo_;
   NodeBox halo_box_;  ///< the halo box as the patch kernels see it (all of it "owned")

@@ -5,12 +5,15 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 
 #include <cmath>
 #include <initializer_list>
+#include <tuple>
 #include <type_traits>
 
 #include "discretization/assembled_laplace.hpp"
+#include "smoothers/patch_color.hpp"
 #include "smoothers/patch_matrices.hpp"
 #include "smoothers/point_smoothers.hpp"
 #include "smoothers/vertex_patch_smoother.hpp"
@@ -118,7 +121,7 @@ void reference_smoothing_step(const ContinuousDofLayout<ExecSpace>& layout, doub
   std::vector<int> position(x.size(), -1);
   const int colors = 1 << dim;
   for (int ci = 0; ci < colors; ++ci) {
-    const int color = order == SweepOrder::forward ? ci : colors - 1 - ci;
+    const int color = patch_color(dim, ci, order == SweepOrder::reverse);
     for (global_index vz = 1; vz < (dim == 3 ? cells[2] : 2); ++vz)
       for (global_index vy = 1; vy < cells[1]; ++vy)
         for (global_index vx = 1; vx < cells[0]; ++vx) {
@@ -513,6 +516,58 @@ TYPED_TEST(VertexPatchTest, PerPatchQ1MatchesSequentialAlgorithm) {
     y.copy_converted_from(xf);
     EXPECT_LE(relative_max_difference(y, x), 1e-5);
   }
+}
+
+/// The k = 1 smoother's two colours a launch (VertexPatchQ1PairKernel) against the sweep's colours
+/// one launch each, both orders (so either parity leads a pair), lines long enough to be cut into
+/// segments (their joints), odd and even vertex counts along the lines, one vertex per line, and the
+/// sequential Algorithm 2.3 on segmented lines.
+TYPED_TEST(VertexPatchTest, PerPatchQ1PairsEqualTheirColoursOneByOne) {
+  VertexPatchOptions o;
+  o.structure = ThreadStructure::per_patch;
+  for (const auto& [dim, cells, refinements] :
+       std::vector<std::tuple<int, std::array<int, 3>, int>>{{2, {5, 9, 1}, 3},  // 40 x 72: 71 vertices a line, 4 segments
+                                                             {2, {3, 41, 1}, 0},  // 40 vertices a line, 2 segments
+                                                             {2, {7, 2, 1}, 0},  // one vertex a line
+                                                             {3, {3, 2, 5}, 3},  // 39 vertices a line, 2 segments
+                                                             {3, {2, 3, 3}, 0}}) {
+    const auto layout = make_layout<TypeParam>(make_mesh(dim, cells, refinements, {1.0, 0.6, 1.4}), 1);
+    const auto op = std::make_shared<LaplaceOperator<double, TypeParam>>(layout);
+    for (const auto residual : {PatchResidual::full, PatchResidual::boundary}) {
+      o.residual = residual;
+      const VertexPatchSmoother<double, TypeParam> smoother(op, o);
+      auto x0 = op->make_vector(), b = op->make_vector(), x = op->make_vector(), y = op->make_vector();
+      fill_random(*layout, x0, 81 + dim);
+      fill_random(*layout, b, 83 + dim);
+      for (const auto order : {SweepOrder::forward, SweepOrder::reverse}) {
+        x.copy_from(x0);
+        y.copy_from(x0);
+        smoother.smooth(x, b, order);
+        for (int i = 0; i < smoother.n_colors(); ++i) smoother.smooth_color(y, b, patch_color(dim, i, order == SweepOrder::reverse));
+        EXPECT_LE(relative_max_difference(x, y), 1e-14) << "dim=" << dim << " refinements=" << refinements;
+        EXPECT_GT(relative_max_difference(x, x0), 1e-2) << "the step must change x";
+      }
+    }
+    check_against_reference<TypeParam>(dim, 1, make_mesh(dim, cells, refinements, {1.0, 0.6, 1.4}), {}, {o});
+  }
+}
+
+TEST(PatchColor, PairsDifferInTheLastDirectionOnlyAndEveryColourComesOnce) {
+  for (int dim : {2, 3})
+    for (const bool reverse : {false, true}) {
+      std::vector<int> seen(1 << dim, 0);
+      for (int i = 0; i < (1 << dim); ++i) {
+        const int c = patch_color(dim, i, reverse);
+        ASSERT_GE(c, 0);
+        ASSERT_LT(c, 1 << dim);
+        ++seen[c];
+        EXPECT_EQ(c, patch_color(dim, (1 << dim) - 1 - i, !reverse)) << "reverse is the forward sweep backwards";
+        if (i % 2 == 1) EXPECT_EQ(c ^ patch_color(dim, i - 1, reverse), 1 << (dim - 1)) << "dim=" << dim << " step " << i;
+      }
+      for (int n : seen) EXPECT_EQ(n, 1);
+    }
+  EXPECT_EQ(patch_color(3, 1, false), 4);  // (0,0,1) right after (0,0,0)
+  EXPECT_EQ(patch_color(2, 1, false), 2);
 }
 
 TYPED_TEST(VertexPatchTest, PerPatchRefusesWhatItCannotDo) {
