@@ -117,16 +117,30 @@ void launch_vertex_patch_q1(const PatchKernelArgs<Number, ExecSpace>& args, cons
 /// per segment of a line of vertices along the walk direction updates the first colour's vertices
 /// and, one step behind, the second colour's between them. On a line the second colour's vertex v
 /// needs the first colour's v ± 1, and the first colour's vertex needs the second colour's values
-/// from before the sweep; every other node of their closures belongs to the other colours, which
-/// nothing in the pass writes. So the walk (v of the first colour, then v − 1 of the second)
-/// computes what the two one-colour launches compute, vertex by vertex with the same arithmetic
-/// (`VertexPatchQ1Kernel::update`), and reads the vector about once where they read it twice (a
-/// colour's closures cover every node). Segment j > 0 of a line starts at a first-colour vertex;
-/// the second-colour vertex just below it (the joint of segment j − 1) needs both segments walked
-/// and is updated by a second, short launch (`joints`).
+/// from before the sweep; every other node of their closures lies on a neighbouring line of the
+/// other colours, which nothing in the pass writes. So the walk (v of the first colour, then v − 1
+/// of the second) computes what the two one-colour launches compute, and reads the vector about
+/// once where they read it twice (a colour's closures cover every node).
+///
+/// A thread keeps its line in registers: the stencil of vertex v is the sums over the planes v − 1,
+/// v, v + 1 (across the walk direction) of the neighbouring lines' values, loaded once per plane,
+/// plus the line's own value times the centre weight (q1_stencil.hpp's sums, split by linearity),
+/// and the line's values are the thread's own registers as it updates them. Segment j > 0 of a line
+/// starts at a first-colour vertex; the second-colour vertex just below it (the joint of segment
+/// j − 1) needs both segments walked and is updated by a second, short launch (`joints`).
 template <int dim, class Number, class ExecSpace>
 struct VertexPatchQ1PairKernel {
-  VertexPatchQ1Kernel<dim, Number, ExecSpace> q;  ///< vectors, weights, box (its `patches` unused)
+  using memory_space = typename ExecSpace::memory_space;
+  Kokkos::View<Number*, memory_space> x;
+  /// x for loads: a node a thread reads is written by no other thread of the launch (neighbouring
+  /// lines) or by itself only after it read it, so the read-only path is safe.
+  Kokkos::View<const Number*, memory_space, Kokkos::MemoryTraits<Kokkos::RandomAccess>> x_in;
+  Kokkos::View<const Number*, memory_space> b;
+  NodeBox box;
+  Q1Weights1D<Number> w[3];  ///< the weights of a vertex with cells on every side
+  Q1BoundaryLayers boundary;
+  Number laplace = 1, mass = 0, inverse_diagonal = 1;
+  bool boundary_residual = true;
   /// The lines: vertex c_d = 1 + parity_d + 2 t_d in the directions before the walk direction.
   int parity[2] = {0, 0};
   FastDivisor by_extent0;
@@ -137,35 +151,99 @@ struct VertexPatchQ1PairKernel {
   local_index segments = 1;
   bool joints = false;  ///< this launch updates the joints (index: line + n_lines · j, j < segments − 1)
 
+  /// A plane of the line's stencil: the neighbouring lines' two sums (mass-like `a`, stiffness-like
+  /// `s`) and the line's own value.
+  struct Plane {
+    Number a = 0, s = 0, value = 0;
+  };
+  /// The line's weights across the walk direction and the centre's part of the plane sums.
+  struct Line {
+    local_index c[2] = {0, 0};
+    Q1Weights1D<Number> wx, wy;
+    Number centre_a = 0, centre_s = 0;
+  };
+
   KOKKOS_FORCEINLINE_FUNCTION bool second(local_index v) const { return ((v - 1 - first_parity) & 1) != 0; }
   KOKKOS_FORCEINLINE_FUNCTION local_index lo(local_index j) const { return j == 0 ? 1 : 1 + first_parity + j * segment; }
   /// The segment's last vertex: the next segment's first − 1 (a joint), or the line's last.
   KOKKOS_FORCEINLINE_FUNCTION local_index hi(local_index j) const {
     return j + 1 < segments ? first_parity + (j + 1) * segment : last_vertex;
   }
+  KOKKOS_FORCEINLINE_FUNCTION Q1Weights1D<Number> weights(int d, local_index i) const {
+    Q1Weights1D<Number> v = w[d];
+    boundary.zero_dirichlet(d, i, v);
+    return v;
+  }
+  KOKKOS_FORCEINLINE_FUNCTION local_index node(const Line& l, int dx, int dy, local_index p) const {
+    return dim == 3 ? box.index(l.c[0] + dx, l.c[1] + dy, p) : box.index(l.c[0] + dx, p, 0);
+  }
 
-  KOKKOS_FORCEINLINE_FUNCTION void update(const local_index (&line)[2], local_index v) const {
-    const local_index c[3] = {line[0], dim == 3 ? line[1] : v, dim == 3 ? v : 0};
-    bool fast = true;
-    for (int d = 0; d < dim; ++d) fast = fast && c[d] + 1 < q.box.o[d];
-    if (fast) q.template update<true>(c);
-    else q.template update<false>(c);
+  KOKKOS_FORCEINLINE_FUNCTION Plane plane(const Line& l, local_index p) const {
+    Plane q;
+    if (dim == 3) {
+      for (int r = 0; r < 3; ++r) {  // rows along x, as q1::plane_sums, the centre left out
+        Number rm = 0, rs = 0;
+        for (int a = 0; a < 3; ++a) {
+          if (r == 1 && a == 1) continue;
+          const Number v = x_in(node(l, a - 1, r - 1, p));
+          rm += l.wx.m[a] * v;
+          rs += l.wx.s[a] * v;
+        }
+        q.a += l.wy.m[r] * rm;
+        q.s += l.wy.m[r] * rs + l.wy.s[r] * rm;
+      }
+    } else {
+      for (int a = 0; a < 3; a += 2) {
+        const Number v = x_in(node(l, a - 1, 0, p));
+        q.a += l.wx.m[a] * v;
+        q.s += l.wx.s[a] * v;
+      }
+    }
+    q.value = x_in(node(l, 0, 0, p));
+    return q;
+  }
+
+  /// Vertex v's update from its planes; the boundary residual reads its own value as zero.
+  KOKKOS_FORCEINLINE_FUNCTION void update(const Line& l, local_index v, const Plane& below, Plane& at, const Plane& above) const {
+    const Q1Weights1D<Number> ww = weights(dim - 1, v);
+    const Number own = boundary_residual ? Number(0) : at.value;
+    const Number a[3] = {below.a + l.centre_a * below.value, at.a + l.centre_a * own, above.a + l.centre_a * above.value};
+    const Number s[3] = {below.s + l.centre_s * below.value, at.s + l.centre_s * own, above.s + l.centre_s * above.value};
+    Number ax = 0;
+    for (int c = 0; c < 3; ++c) ax += laplace * (ww.m[c] * s[c] + ww.s[c] * a[c]) + mass * ww.m[c] * a[c];
+    const local_index i = node(l, 0, 0, v);
+    const Number correction = (b(i) - ax) * inverse_diagonal;
+    at.value = boundary_residual ? correction : at.value + correction;
+    x(i) = at.value;
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(local_index id) const {
-    const local_index j = id / n_lines, l = id - j * n_lines;  // lines fastest: coalesced along x
+    const local_index j = id / n_lines;  // lines fastest: neighbouring threads, neighbouring lines
     local_index t[2] = {0, 0};
-    t[1] = by_extent0.divmod(l, t[0]);
-    local_index line[2] = {0, 0};
-    for (int d = 0; d < dim - 1; ++d) line[d] = 1 + parity[d] + 2 * t[d];
+    t[1] = by_extent0.divmod(id - j * n_lines, t[0]);
+    Line l;
+    for (int d = 0; d < dim - 1; ++d) l.c[d] = 1 + parity[d] + 2 * t[d];
+    l.wx = weights(0, l.c[0]);
+    if (dim == 3) l.wy = weights(1, l.c[1]);
+    l.centre_a = dim == 3 ? l.wy.m[1] * l.wx.m[1] : l.wx.m[1];
+    l.centre_s = dim == 3 ? l.wy.m[1] * l.wx.s[1] + l.wy.s[1] * l.wx.m[1] : l.wx.s[1];
     const local_index e = hi(j);
-    if (joints) return update(line, e);  // both neighbours, e − 1 and e + 1 = lo(j + 1), walked
-    const local_index a = lo(j);
-    for (local_index v = second(a) ? a + 1 : a; v <= e; v += 2) {
-      update(line, v);                       // first colour
-      if (v - 1 >= a) update(line, v - 1);   // second colour: v − 2 and v done
+    if (joints) {  // both neighbours, e − 1 and e + 1 = lo(j + 1), walked
+      Plane at = plane(l, e);
+      return update(l, e, plane(l, e - 1), at, plane(l, e + 1));
     }
-    if (second(e) && e == last_vertex) update(line, e);  // its upper neighbour is a boundary node
+    const local_index a = lo(j), v0 = second(a) ? a + 1 : a;
+    // Planes v − 2 .. v + 1 around the first-colour vertex v; v − 2 only where v − 1 is walked here.
+    Plane p0 = v0 - 1 >= a ? plane(l, v0 - 2) : Plane{}, p1 = plane(l, v0 - 1);
+    for (local_index v = v0; v <= e; v += 2) {
+      Plane p2 = plane(l, v);
+      const Plane p3 = plane(l, v + 1);
+      update(l, v, p1, p2, p3);                     // first colour
+      if (v - 1 >= a) update(l, v - 1, p0, p1, p2);  // second colour: v − 2 and v done
+      p0 = p2;
+      p1 = p3;
+    }
+    if (second(e) && e == last_vertex) update(l, e, p0, p1, plane(l, e + 1));  // above it: a boundary node
   }
 };
 
@@ -191,15 +269,16 @@ void launch_vertex_patch_q1_pair(const PatchKernelArgs<Number, ExecSpace>& args,
   // Segment j ≥ 1 exists while its first vertex 1 + first_parity + j · segment ≤ last_vertex.
   segments = 1 + (last_vertex - 1 - first_parity >= 0 ? (last_vertex - 1 - first_parity) / segment : 0);
   const auto run = [&](auto kernel) {
-    kernel.q.x = args.x;
-    kernel.q.b = args.b;
-    kernel.q.box = args.box;
-    for (int d = 0; d < 3; ++d) kernel.q.w[d] = dir[d].weights(true, true);
-    kernel.q.laplace = args.laplace;
-    kernel.q.mass = args.mass;
-    kernel.q.inverse_diagonal = inverse_diagonal;
-    kernel.q.boundary_residual = args.boundary_residual;
-    kernel.q.boundary = Q1BoundaryLayers(args.box);
+    kernel.x = args.x;
+    kernel.x_in = args.x;
+    kernel.b = args.b;
+    kernel.box = args.box;
+    for (int d = 0; d < 3; ++d) kernel.w[d] = dir[d].weights(true, true);
+    kernel.laplace = args.laplace;
+    kernel.mass = args.mass;
+    kernel.inverse_diagonal = inverse_diagonal;
+    kernel.boundary_residual = args.boundary_residual;
+    kernel.boundary = Q1BoundaryLayers(args.box);
     for (int d = 0; d < w; ++d) kernel.parity[d] = first.parity[d];
     kernel.by_extent0 = FastDivisor(std::int32_t(first.extent[0]));
     kernel.n_lines = n_lines;
