@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "core/device_traits.hpp"
 #include "discretization/q1_stencil.hpp"
 #include "smoothers/vertex_patch_args.hpp"
 
@@ -233,15 +234,25 @@ struct VertexPatchQ1PairKernel {
       return update(l, e, plane(l, e - 1), at, plane(l, e + 1));
     }
     const local_index a = lo(j), v0 = second(a) ? a + 1 : a;
-    // Planes v − 2 .. v + 1 around the first-colour vertex v; v − 2 only where v − 1 is walked here.
-    Plane p0 = v0 - 1 >= a ? plane(l, v0 - 2) : Plane{}, p1 = plane(l, v0 - 1);
+    // Planes v − 2 .. v + 1 around the first-colour vertex v (v − 2 only where v − 1 is walked
+    // here), the next two loaded before v's updates: their loads overlap the updates' latency.
+    Plane p0 = v0 - 1 >= a ? plane(l, v0 - 2) : Plane{}, p1 = plane(l, v0 - 1), p2, p3;
+    if (v0 <= e) {
+      p2 = plane(l, v0);
+      p3 = plane(l, v0 + 1);
+    }
     for (local_index v = v0; v <= e; v += 2) {
-      Plane p2 = plane(l, v);
-      const Plane p3 = plane(l, v + 1);
+      Plane n2, n3;
+      if (v + 2 <= e) {  // then v + 3 <= e + 1, a node of the box
+        n2 = plane(l, v + 2);
+        n3 = plane(l, v + 3);
+      }
       update(l, v, p1, p2, p3);                     // first colour
       if (v - 1 >= a) update(l, v - 1, p0, p1, p2);  // second colour: v − 2 and v done
       p0 = p2;
       p1 = p3;
+      p2 = n2;
+      p3 = n3;
     }
     if (second(e) && e == last_vertex) update(l, e, p0, p1, plane(l, e + 1));  // above it: a boundary node
   }
@@ -259,10 +270,14 @@ void launch_vertex_patch_q1_pair(const PatchKernelArgs<Number, ExecSpace>& args,
   local_index n_lines = 1;
   for (int d = 0; d < w; ++d) n_lines *= first.extent[d];
   if (n_lines == 0 || last_vertex < 1) return;
-  // Segments of at least 16 vertices, as many as give ~2^20 threads (a GPU's fill; the joints
-  // then re-read 3 planes in 16 at most). On a CPU a thread's consecutive indices are neighbouring
-  // lines of one segment, whose planes stay in its cache.
-  local_index segments = std::max<local_index>(1, std::min<local_index>((local_index(1) << 20) / n_lines, last_vertex / 16));
+  // As many segments as give ~2^20 threads (a GPU's fill), of at least 4 vertices on a GPU: long
+  // ones on large levels (3D at 513^3 nodes: 16 of 32, the joints re-read 3 planes in 32), short
+  // ones on small levels, where the walk's sequence of updates would be the time. On a CPU, of at
+  // least 16: a thread's consecutive indices are neighbouring lines of one segment, whose planes
+  // stay in its cache.
+  const local_index shortest = runs_on_host<ExecSpace>() ? 16 : 4;
+  local_index segments =
+      std::max<local_index>(1, std::min<local_index>((local_index(1) << 20) / n_lines, last_vertex / shortest));
   local_index segment = (last_vertex + segments - 1) / segments;
   segment += segment & 1;  // even: each segment after the first starts at a first-colour vertex
   const int first_parity = first.parity[w];

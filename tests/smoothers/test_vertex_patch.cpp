@@ -526,10 +526,10 @@ TYPED_TEST(VertexPatchTest, PerPatchQ1PairsEqualTheirColoursOneByOne) {
   VertexPatchOptions o;
   o.structure = ThreadStructure::per_patch;
   for (const auto& [dim, cells, refinements] :
-       std::vector<std::tuple<int, std::array<int, 3>, int>>{{2, {5, 9, 1}, 3},  // 40 x 72: 71 vertices a line, 4 segments
-                                                             {2, {3, 41, 1}, 0},  // 40 vertices a line, 2 segments
+       std::vector<std::tuple<int, std::array<int, 3>, int>>{{2, {5, 9, 1}, 3},  // 40 x 72: 71 vertices a line, 4 segments (host; more on a GPU)
+                                                             {2, {3, 41, 1}, 0},  // 40 vertices a line, 2 segments (host)
                                                              {2, {7, 2, 1}, 0},  // one vertex a line
-                                                             {3, {3, 2, 5}, 3},  // 39 vertices a line, 2 segments
+                                                             {3, {3, 2, 5}, 3},  // 39 vertices a line, 2 segments (host)
                                                              {3, {2, 3, 3}, 0}}) {
     const auto layout = make_layout<TypeParam>(make_mesh(dim, cells, refinements, {1.0, 0.6, 1.4}), 1);
     const auto op = std::make_shared<LaplaceOperator<double, TypeParam>>(layout);
