@@ -123,8 +123,9 @@ void validate_poisson_options(PoissonOptions& o) {
   }
   // k = 1 only: the smoother's thread per patch (the smoother refuses it as well; here before
   // anything is built).
-  TENSORMG_CHECK(parse_thread_structure(o.thread_structure) != ThreadStructure::per_patch || o.degree == 1,
-                 "--thread-structure per-patch smooths Q1 patches (one unknown each): use it with -k 1");
+  const ThreadStructure structure = parse_thread_structure(o.thread_structure);
+  TENSORMG_CHECK((structure != ThreadStructure::per_patch && structure != ThreadStructure::per_line) || o.degree == 1,
+                 "--thread-structure " << o.thread_structure << " smooths Q1 patches (one unknown each): use it with -k 1");
   TENSORMG_CHECK(parse_patch_residual(o.patch_residual) != PatchResidual::boundary ||
                      parse_patch_kernel(o.smoother_kernel) != PatchKernel::global,
                  "--patch-residual boundary needs the patch-local residual: --smoother-kernel fused, separate or auto");
@@ -261,8 +262,8 @@ void add_poisson_options(CLI::App& app, PoissonOptions& o) {
                  "travel between ranks whose GPUs can reach each other's memory (one node: NVLink/PCIe peers or one "
                  "shared GPU): auto (default) copies device to device (CUDA IPC) and signals through MPI, staged "
                  "goes through host memory and MPI; the same values either way");
-  app.add_option("--thread-structure", o.thread_structure, "vertex-patch threads: auto (the tuning table's: per-patch at k = 1, per-column above), per-dof, "
-                 "per-column or per-patch (k = 1)");
+  app.add_option("--thread-structure", o.thread_structure, "vertex-patch threads: auto (the tuning table's: per-patch (GPU) or per-line (CPU) at k = 1, "
+                 "per-column above), per-dof, per-column, per-patch or per-line (k = 1)");
   app.add_option("--patches-per-team", o.patches_per_team, "vertex patches per Kokkos team (0: automatic)");
   app.add_option("--threads-per-patch", o.threads_per_patch,
                  "vertex-patch threads per patch, e.g. (2k+1)^(d-1) closure or (2k-1)^(d-1) interior columns (0: automatic)");

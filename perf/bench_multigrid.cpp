@@ -328,9 +328,9 @@ std::vector<VertexPatchOptions> variant_list(const Settings& s, int dim, int k, 
           else if (t != "auto") tpp = std::stoi(t);  // a number in 0..1024 (validate())
           for (const auto& structure : s.thread_structures) {
             const ThreadStructure t_s = parse_thread_structure(structure);
-            // A thread per patch exists for k = 1 only (other degrees skip it, as they do any
-            // variant they refuse).
-            if (t_s == ThreadStructure::per_patch && k != 1) continue;
+            // A thread per patch or per line exists for k = 1 only (other degrees skip them, as
+            // they do any variant they refuse).
+            if ((t_s == ThreadStructure::per_patch || t_s == ThreadStructure::per_line) && k != 1) continue;
             add(PatchKernel::automatic, LocalSolver::fast_diagonalization, t_s, ppt, tpp, residual);
           }
         }
@@ -338,10 +338,11 @@ std::vector<VertexPatchOptions> variant_list(const Settings& s, int dim, int k, 
       }
       for (auto kernel : {PatchKernel::global, PatchKernel::separate, PatchKernel::fused})
         for (auto solver : {LocalSolver::fast_diagonalization, LocalSolver::inverse})
-          for (auto structure : {ThreadStructure::per_dof, ThreadStructure::per_column, ThreadStructure::per_patch}) {
+          for (auto structure :
+               {ThreadStructure::per_dof, ThreadStructure::per_column, ThreadStructure::per_patch, ThreadStructure::per_line}) {
             if (solver == LocalSolver::inverse && !inverse_fits()) continue;
-            // A thread per patch: k = 1, the fused kernel, the division of fast diagonalization.
-            if (structure == ThreadStructure::per_patch &&
+            // A thread per patch or line: k = 1, the fused kernel, the division of fast diagonalization.
+            if ((structure == ThreadStructure::per_patch || structure == ThreadStructure::per_line) &&
                 (k != 1 || kernel != PatchKernel::fused || solver != LocalSolver::fast_diagonalization))
               continue;
             // The Boundary residual is the patch-local residual's (the global kernel refuses it).
@@ -601,7 +602,7 @@ int main(int argc, char** argv) {
         ->delimiter(',');
     app.add_option("--thread-structures", s.thread_structures,
                    "smoother study, default variant: vertex-patch thread structure(s): auto (the tuning table's), "
-                   "per-column, per-dof and/or per-patch (k = 1)")
+                   "per-column, per-dof, per-patch and/or per-line (k = 1)")
         ->delimiter(',');
     app.add_option("--threads-per-patch", s.threads_per_patch,
                    "smoother study, default variant: threads per patch: auto, interior ((2k-1)^(d-1) columns), closure ((2k+1)^(d-1)) or a number")->delimiter(',');

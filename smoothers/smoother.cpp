@@ -19,7 +19,8 @@ constexpr EnumName<LocalSolver> local_solver_names[] = {{LocalSolver::fast_diago
 constexpr EnumName<ThreadStructure> structure_names[] = {{ThreadStructure::automatic, "auto"},
                                                          {ThreadStructure::per_dof, "per-dof"},
                                                          {ThreadStructure::per_column, "per-column"},
-                                                         {ThreadStructure::per_patch, "per-patch"}};
+                                                         {ThreadStructure::per_patch, "per-patch"},
+                                                         {ThreadStructure::per_line, "per-line"}};
 constexpr EnumName<PatchResidual> residual_names[] = {
     {PatchResidual::automatic, "auto"}, {PatchResidual::full, "full"}, {PatchResidual::boundary, "boundary"}};
 constexpr EnumName<HaloOverlap> halo_overlap_names[] = {

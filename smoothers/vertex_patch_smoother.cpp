@@ -88,20 +88,23 @@ VertexPatchSmoother<Number, ExecSpace>::VertexPatchSmoother(std::shared_ptr<cons
     const bool team_options = options_.kernel == PatchKernel::global || options_.kernel == PatchKernel::separate ||
                               options_.solver == LocalSolver::inverse || options_.patches_per_team != 0 ||
                               options_.threads_per_patch != 0;
-    options_.structure = row.per_patch && !team_options ? ThreadStructure::per_patch : ThreadStructure::per_column;
+    options_.structure = team_options || !row.per_patch ? ThreadStructure::per_column
+                         : row.per_line                     ? ThreadStructure::per_line
+                                                            : ThreadStructure::per_patch;
   }
-  if (options_.structure == ThreadStructure::per_patch) {
+  if (options_.structure == ThreadStructure::per_patch || options_.structure == ThreadStructure::per_line) {
+    const std::string name = to_string(options_.structure);
     collectively(mesh.comm(), [&] {
-      TENSORMG_CHECK(k == 1, "the per-patch thread structure smooths Q1 patches (one unknown each); Q"
-                                 << k << " needs per-column or per-dof");
+      TENSORMG_CHECK(k == 1, "the " << name << " thread structure smooths Q1 patches (one unknown each); Q" << k
+                                    << " needs per-column or per-dof");
       TENSORMG_CHECK(options_.kernel == PatchKernel::automatic || options_.kernel == PatchKernel::fused,
-                     "the per-patch thread structure is a fused kernel; the " << to_string(options_.kernel)
-                                                                              << " smoother kernel needs per-column or per-dof");
+                     "the " << name << " thread structure is a fused kernel; the " << to_string(options_.kernel)
+                            << " smoother kernel needs per-column or per-dof");
       TENSORMG_CHECK(options_.solver == LocalSolver::fast_diagonalization,
-                     "the per-patch thread structure divides by the patch's 1 x 1 matrix; choose the "
+                     "the " << name << " thread structure divides by the patch's 1 x 1 matrix; choose the "
                      "fast-diagonalization local solver (the same division) or another thread structure");
       TENSORMG_CHECK(options_.patches_per_team == 0 && options_.threads_per_patch == 0,
-                     "the per-patch thread structure runs a thread per patch without teams; patches per team and "
+                     "the " << name << " thread structure runs threads without teams; patches per team and "
                      "threads per patch must be 0 (automatic)");
     });
     options_.kernel = PatchKernel::fused;
@@ -276,7 +279,7 @@ void VertexPatchSmoother<Number, ExecSpace>::launch_color(const view_type& x, co
   args.patches_per_team = options_.patches_per_team;
   args.threads_per_patch = options_.threads_per_patch;
   args.inverse_diagonal = inverse_diagonal_;
-  if (options_.structure == ThreadStructure::per_patch) {
+  if (options_.structure == ThreadStructure::per_patch || options_.structure == ThreadStructure::per_line) {
     if (pair) return launch_vertex_patch_q1_pair(args, q1_, q1_inverse_diagonal_, color);
     return launch_vertex_patch_q1(args, q1_, q1_inverse_diagonal_);
   }
@@ -305,7 +308,7 @@ void VertexPatchSmoother<Number, ExecSpace>::smooth(vector_type& x, const vector
   if (distributed_) return smooth_distributed(x, b, order);
   const int colors = n_colors(), dim = op_->layout().dim();
   const bool reverse = order == SweepOrder::reverse;
-  if (options_.structure == ThreadStructure::per_patch) {  // two colours a launch (patch_color)
+  if (options_.structure == ThreadStructure::per_line) {  // two colours a pass (patch_color)
     for (int i = 0; i < colors; i += 2)
       launch_color(x.view(), b.view(), residual_.view(), op_->layout().box(), patch_color(dim, i, reverse), {}, true);
     return;
@@ -335,7 +338,8 @@ double VertexPatchSmoother<Number, ExecSpace>::flops_per_step() const {
   const int dim = op_->layout().dim(), k = op_->layout().degree();
   // Per patch (k = 1, q1_stencil.hpp): 27 multiply-adds per plane of 3 × 3 values, 3D 4 per
   // plane to combine them; the correction's 2.
-  if (options_.structure == ThreadStructure::per_patch) return double(n_patches()) * 2 * (dim == 2 ? 27 + 2 + 2 : 3 * 27 + 12 + 2);
+  if (options_.structure == ThreadStructure::per_patch || options_.structure == ThreadStructure::per_line)
+    return double(n_patches()) * 2 * (dim == 2 ? 27 + 2 + 2 : 3 * 27 + 12 + 2);
   const double n = 2 * k + 1, ni = 2 * k - 1;
   double residual, solve;
   if (dim == 2) {

@@ -87,6 +87,12 @@ struct PatchTuning {
   /// of two rounds each): FP64 1.05x, FP32 0.93x; H100 (h100-2026-12-05-mode-loops/call2) with this
   /// row against the direct solve in both: FP64 1.02x, FP32 1.00x.
   bool float_direct_solve = false;
+  /// k = 1 with per_patch: the two colours of a pair in one pass, a thread per segment of a line
+  /// (ThreadStructure::per_line, VertexPatchQ1PairKernel) where the thread structure is automatic.
+  /// Off on the H100: one smoothing step, 3D ~1e8 DoFs, per line / per patch (g20, same call, two
+  /// rounds) FP64 1.14x, FP32 0.95x, 2D 1.04x / 0.91x; the 3D V-cycle at 17M FP64 0.96x; FMG Q1
+  /// 135M double 1.05x, mixed 0.97x (h100-2026-12-06-q1-pairs). On for the host rows (patch_tuning).
+  bool per_line = false;
 };
 
 namespace detail {
@@ -135,6 +141,11 @@ constexpr PatchTuning patch_tuning(int dim, int k, TuningTarget target) {
       host.interior_threads = false;
       host.reason = "host: the device row without its GPU-only choices";
       host.record = "cpu-2026-11-22-smoother-y-rounds";
+      if (row.per_patch) {  // k = 1
+        host.per_line = true;
+        host.reason = "host: a thread per line (two colours a pass): one smoothing step 1.2-1.8x per patch, FMG Q1 1.23-1.30x on the VM";
+        host.record = "cpu-2026-12-06-q1-pairs";
+      }
       return host;
     }
   return PatchTuning{};  // dim = 0: no such row (kernels static_assert on it)

@@ -69,6 +69,8 @@ TEST(TuningTables, VertexPatchRows) {
         if (r.float_direct_solve) EXPECT_TRUE(r.even_odd) << where << ": float keeps direct what FP64 splits";
         // A thread per patch solves one unknown: Q1 patches only (vertex_patch_q1.hpp).
         if (r.per_patch) EXPECT_EQ(k, 1) << where;
+        // Per line is the per-patch kernel's two-colour pass.
+        if (r.per_line) EXPECT_TRUE(r.per_patch) << where;
         if (r.interior_threads) {
           EXPECT_EQ(dim, 3) << where;
           EXPECT_LE((ni * ni + r.columns_per_thread - 1) / r.columns_per_thread, r.max_team_size)

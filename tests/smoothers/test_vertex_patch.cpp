@@ -479,10 +479,11 @@ TYPED_TEST(VertexPatchTest, FloatStepIsCloseToDouble) {
 /// cell counts (boundary patches next to Dirichlet nodes, colours of different sizes), and in
 /// float against the double step.
 TYPED_TEST(VertexPatchTest, PerPatchQ1MatchesSequentialAlgorithm) {
-  std::vector<VertexPatchOptions> variants(3);
+  std::vector<VertexPatchOptions> variants(5);
   variants[0].structure = variants[1].structure = ThreadStructure::per_patch;
-  variants[0].residual = PatchResidual::full;
-  variants[1].residual = PatchResidual::boundary;  // variants[2]: automatic
+  variants[2].structure = variants[3].structure = ThreadStructure::per_line;
+  variants[0].residual = variants[2].residual = PatchResidual::full;
+  variants[1].residual = variants[3].residual = PatchResidual::boundary;  // variants[4]: automatic
   LaplaceOptions helmholtz;
   helmholtz.laplace_coefficient = 1.5;
   helmholtz.mass_coefficient = 0.8;
@@ -493,7 +494,9 @@ TYPED_TEST(VertexPatchTest, PerPatchQ1MatchesSequentialAlgorithm) {
   const auto layout = make_layout<TypeParam>(make_mesh(3, {3, 4, 5}, 1, {1.0, 0.6, 1.4}), 1);
   const auto op = std::make_shared<LaplaceOperator<double, TypeParam>>(layout);
   const VertexPatchSmoother<double, TypeParam> automatic(op);
-  EXPECT_EQ(automatic.options().structure, ThreadStructure::per_patch) << automatic.description();
+  EXPECT_EQ(automatic.options().structure,
+            patch_tuning(3, 1, tuning_target<TypeParam>()).per_line ? ThreadStructure::per_line : ThreadStructure::per_patch)
+      << automatic.description();
   VertexPatchOptions columns;
   columns.structure = ThreadStructure::per_column;
   const VertexPatchSmoother<double, TypeParam> per_column(op, columns);
@@ -518,13 +521,13 @@ TYPED_TEST(VertexPatchTest, PerPatchQ1MatchesSequentialAlgorithm) {
   }
 }
 
-/// The k = 1 smoother's two colours a launch (VertexPatchQ1PairKernel) against the sweep's colours
-/// one launch each, both orders (so either parity leads a pair), lines long enough to be cut into
+/// The k = 1 smoother's two colours a pass (per line, VertexPatchQ1PairKernel) against the sweep's
+/// colours one launch each (per patch), both orders (so either parity leads a pair), lines long enough to be cut into
 /// segments (their joints), odd and even vertex counts along the lines, one vertex per line, and the
 /// sequential Algorithm 2.3 on segmented lines.
-TYPED_TEST(VertexPatchTest, PerPatchQ1PairsEqualTheirColoursOneByOne) {
+TYPED_TEST(VertexPatchTest, PerLineQ1PairsEqualTheirColoursOneByOne) {
   VertexPatchOptions o;
-  o.structure = ThreadStructure::per_patch;
+  o.structure = ThreadStructure::per_line;
   for (const auto& [dim, cells, refinements] :
        std::vector<std::tuple<int, std::array<int, 3>, int>>{{2, {5, 9, 1}, 3},  // 40 x 72: 71 vertices a line, 4 segments (host; more on a GPU)
                                                              {2, {3, 41, 1}, 0},  // 40 vertices a line, 2 segments (host)
@@ -585,6 +588,9 @@ TYPED_TEST(VertexPatchTest, PerPatchRefusesWhatItCannotDo) {
     }
   };
   refused(q2, o, "Q2 needs per-column");
+  o.structure = ThreadStructure::per_line;
+  refused(q2, o, "per-line thread structure smooths Q1 patches");
+  o.structure = ThreadStructure::per_patch;
   o.kernel = PatchKernel::separate;
   refused(q1, o, "separate smoother kernel");
   o.kernel = PatchKernel::fused;
