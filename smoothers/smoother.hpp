@@ -62,7 +62,7 @@ enum class PatchResidual {
 };
 /// Fig. 5: the work of one thread in the patch kernels.
 enum class ThreadStructure {
-  automatic,   ///< the tuning row's: per patch where it says (k = 1), otherwise per column
+  automatic,   ///< the tuning row's: per patch or per line where it says (k = 1), otherwise per column
   per_dof,     ///< one thread per patch point of a step ("3D structure")
   per_column,  ///< one thread per column along the last direction ("2D structure")
   per_patch,   ///< k = 1: one thread per patch, its one unknown's residual and solve in registers
