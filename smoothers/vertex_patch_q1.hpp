@@ -1,13 +1,15 @@
 #pragma once
 /// @file
-/// The vertex-patch smoother at k = 1 with a thread per patch (ThreadStructure::per_patch). A Q1
-/// vertex patch has one interior node, its vertex: the local residual is the vertex's row of
-/// b − A x over its 3^d closure (the stencil of discretization/q1_stencil.hpp) and the local
-/// solve a division by the diagonal entry, which is what the fast diagonalization of the 1 × 1
-/// patch matrix computes. A colour's patches are 2 nodes apart in every direction, so a thread
-/// per patch reads its closure straight from the vector, without the team scratch, the 1D
-/// contractions and the synchronisation the per-column kernel (vertex_patch_columns.hpp) spends
-/// on one unknown. Same colours, same patches, same result as the other kernels (tests).
+/// The vertex-patch smoother at k = 1 with a thread per patch (ThreadStructure::per_patch, a launch
+/// per colour) or per segment of a line of patches (ThreadStructure::per_line, two colours a pass:
+/// VertexPatchQ1PairKernel below). A Q1 vertex patch has one interior node, its vertex: the local
+/// residual is the vertex's row of b − A x over its 3^d closure (the stencil of
+/// discretization/q1_stencil.hpp) and the local solve a division by the diagonal entry, which is
+/// what the fast diagonalization of the 1 × 1 patch matrix computes. A colour's patches are 2
+/// nodes apart in every direction, so a thread per patch reads its closure straight from the
+/// vector, without the team scratch, the 1D contractions and the synchronisation the per-column
+/// kernel (vertex_patch_columns.hpp) spends on one unknown. Same colours, same patches, same
+/// result as the other kernels (tests).
 ///
 /// Full residual: x_v += (b − A x)_v / A_vv. Boundary residual (paper 000 §4.1.3): the vertex's
 /// own value read as zero and the quotient stored, x_v = (b − A x|_{x_v = 0})_v / A_vv. Dirichlet
