@@ -28,13 +28,13 @@
 
 namespace tensormg {
 
-template <int dim, class Number, class ExecSpace>
-struct VertexPatchQ1Kernel {
+/// What both k = 1 kernels read: the vectors, the box, the stencil's weights and coefficients.
+template <class Number, class ExecSpace>
+struct Q1PatchStencil {
   using memory_space = typename ExecSpace::memory_space;
   Kokkos::View<Number*, memory_space> x;
   Kokkos::View<const Number*, memory_space> b;
   NodeBox box;
-  detail::PatchRange patches;
   Q1Weights1D<Number> w[3];  ///< the weights of a vertex with cells on every side
   Number laplace = 1, mass = 0;
   Number inverse_diagonal = 1;
@@ -42,12 +42,33 @@ struct VertexPatchQ1Kernel {
 
   Q1BoundaryLayers boundary;  ///< of PatchKernelArgs' box
 
+  /// From the launch's arguments; `dir`: the 1D cell matrices per direction, `inv_diagonal`: 1 / A_vv.
+  void assign(const PatchKernelArgs<Number, ExecSpace>& args, const Q1Direction<Number> (&dir)[3], Number inv_diagonal) {
+    x = args.x;
+    b = args.b;
+    box = args.box;
+    for (int d = 0; d < 3; ++d) w[d] = dir[d].weights(true, true);
+    laplace = args.laplace;
+    mass = args.mass;
+    inverse_diagonal = inv_diagonal;
+    boundary_residual = args.boundary_residual;
+    boundary = Q1BoundaryLayers(args.box);
+  }
+
   /// The vertex's weights in direction d with those towards a Dirichlet neighbour zeroed.
   KOKKOS_FORCEINLINE_FUNCTION Q1Weights1D<Number> weights(int d, local_index vertex) const {
     Q1Weights1D<Number> v = w[d];
     boundary.zero_dirichlet(d, vertex, v);
     return v;
   }
+};
+
+template <int dim, class Number, class ExecSpace>
+struct VertexPatchQ1Kernel : Q1PatchStencil<Number, ExecSpace> {
+  using Base = Q1PatchStencil<Number, ExecSpace>;
+  using Base::b, Base::box, Base::boundary, Base::boundary_residual, Base::inverse_diagonal, Base::laplace, Base::mass,
+      Base::weights, Base::x;
+  detail::PatchRange patches;
 
   /// x_v's update from its closure; fast: the closure is owned, lexicographic in the owned box.
   template <bool fast>
@@ -98,16 +119,8 @@ void launch_vertex_patch_q1(const PatchKernelArgs<Number, ExecSpace>& args, cons
   const detail::PatchRange patches = detail::patch_range(args.box, args.color, args.window);
   if (patches.size() == 0) return;
   const auto run = [&](auto kernel) {
-    kernel.x = args.x;
-    kernel.b = args.b;
-    kernel.box = args.box;
+    kernel.assign(args, dir, inverse_diagonal);
     kernel.patches = patches;
-    for (int d = 0; d < 3; ++d) kernel.w[d] = dir[d].weights(true, true);
-    kernel.laplace = args.laplace;
-    kernel.mass = args.mass;
-    kernel.inverse_diagonal = inverse_diagonal;
-    kernel.boundary_residual = args.boundary_residual;
-    kernel.boundary = Q1BoundaryLayers(args.box);
     Kokkos::parallel_for("tensormg::smoother::vertex_patch::q1",
                          Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<local_index>>(0, patches.size()), kernel);
   };
@@ -132,18 +145,14 @@ void launch_vertex_patch_q1(const PatchKernelArgs<Number, ExecSpace>& args, cons
 /// starts at a first-colour vertex; the second-colour vertex just below it (the joint of segment
 /// j − 1) needs both segments walked and is updated by a second, short launch (`joints`).
 template <int dim, class Number, class ExecSpace>
-struct VertexPatchQ1PairKernel {
-  using memory_space = typename ExecSpace::memory_space;
-  Kokkos::View<Number*, memory_space> x;
+struct VertexPatchQ1PairKernel : Q1PatchStencil<Number, ExecSpace> {
+  using Base = Q1PatchStencil<Number, ExecSpace>;
+  using typename Base::memory_space;
+  using Base::b, Base::box, Base::boundary_residual, Base::inverse_diagonal, Base::laplace, Base::mass, Base::weights,
+      Base::x;
   /// x for loads: a node a thread reads is written by no other thread of the launch (neighbouring
   /// lines) or by itself only after it read it, so the read-only path is safe.
   Kokkos::View<const Number*, memory_space, Kokkos::MemoryTraits<Kokkos::RandomAccess>> x_in;
-  Kokkos::View<const Number*, memory_space> b;
-  NodeBox box;
-  Q1Weights1D<Number> w[3];  ///< the weights of a vertex with cells on every side
-  Q1BoundaryLayers boundary;
-  Number laplace = 1, mass = 0, inverse_diagonal = 1;
-  bool boundary_residual = true;
   /// The lines: vertex c_d = 1 + parity_d + 2 t_d in the directions before the walk direction.
   int parity[2] = {0, 0};
   FastDivisor by_extent0;
@@ -171,11 +180,6 @@ struct VertexPatchQ1PairKernel {
   /// The segment's last vertex: the next segment's first − 1 (a joint), or the line's last.
   KOKKOS_FORCEINLINE_FUNCTION local_index hi(local_index j) const {
     return j + 1 < segments ? first_parity + (j + 1) * segment : last_vertex;
-  }
-  KOKKOS_FORCEINLINE_FUNCTION Q1Weights1D<Number> weights(int d, local_index i) const {
-    Q1Weights1D<Number> v = w[d];
-    boundary.zero_dirichlet(d, i, v);
-    return v;
   }
   KOKKOS_FORCEINLINE_FUNCTION local_index node(const Line& l, int dx, int dy, local_index p) const {
     return dim == 3 ? box.index(l.c[0] + dx, l.c[1] + dy, p) : box.index(l.c[0] + dx, p, 0);
@@ -286,16 +290,8 @@ void launch_vertex_patch_q1_pair(const PatchKernelArgs<Number, ExecSpace>& args,
   // Segment j ≥ 1 exists while its first vertex 1 + first_parity + j · segment ≤ last_vertex.
   segments = 1 + (last_vertex - 1 - first_parity >= 0 ? (last_vertex - 1 - first_parity) / segment : 0);
   const auto run = [&](auto kernel) {
-    kernel.x = args.x;
+    kernel.assign(args, dir, inverse_diagonal);
     kernel.x_in = args.x;
-    kernel.b = args.b;
-    kernel.box = args.box;
-    for (int d = 0; d < 3; ++d) kernel.w[d] = dir[d].weights(true, true);
-    kernel.laplace = args.laplace;
-    kernel.mass = args.mass;
-    kernel.inverse_diagonal = inverse_diagonal;
-    kernel.boundary_residual = args.boundary_residual;
-    kernel.boundary = Q1BoundaryLayers(args.box);
     for (int d = 0; d < w; ++d) kernel.parity[d] = first.parity[d];
     kernel.by_extent0 = FastDivisor(std::int32_t(first.extent[0]));
     kernel.n_lines = n_lines;
