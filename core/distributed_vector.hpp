@@ -29,10 +29,12 @@ class DistributedVector {
   explicit DistributedVector(std::shared_ptr<const partitioner_type> partitioner, const std::string& name = "vector") {
     reinit(std::move(partitioner), name);
   }
-  /// (Re)allocates for the given layout; all entries zero.
+  /// (Re)allocates for the given layout; all entries zero (set by the fill sweep, not by Kokkos'
+  /// View initialization: see FillSweep).
   void reinit(std::shared_ptr<const partitioner_type> partitioner, const std::string& name = "vector") {
     partitioner_ = std::move(partitioner);
-    data_ = view_type("tensormg::" + name, partitioner_->n_local());
+    data_ = view_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "tensormg::" + name), partitioner_->n_local());
+    fill(Number(0));
   }
   /// Same layout as other, entries zero.
   template <class OtherNumber>
@@ -59,7 +61,9 @@ class DistributedVector {
   }
 
   /// Sets all entries, ghosts included.
-  void fill(Number value) { Kokkos::deep_copy(ExecSpace(), data_, value); }
+  void fill(Number value) {
+    sweep_for<Number, ExecSpace>("tensormg::vector::fill", data_.extent(0), FillSweep<view_type>{data_, value});
+  }
   void copy_from(const DistributedVector& other) { Kokkos::deep_copy(ExecSpace(), data_, other.data_); }
   /// Copies owned entries of a vector of the same layout and another precision.
   template <class OtherNumber>
@@ -140,7 +144,7 @@ class DistributedVector {
   /// this *= a (owned entries; a = 0 sets zeros, NaN included, as BLAS does)
   void scale(Number a) {
     if (a == Number(0)) {
-      Kokkos::deep_copy(ExecSpace(), owned(), Number(0));
+      sweep_for<Number, ExecSpace>("tensormg::vector::fill", std::size_t(n_owned()), FillSweep<view_type>{data_, Number(0)});
       return;
     }
     sweep_for<Number, ExecSpace>("tensormg::vector::scale", std::size_t(n_owned()),

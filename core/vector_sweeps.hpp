@@ -284,6 +284,24 @@ struct AxpbySweep {
   }
 };
 
+/// x_i ← value (nothing loaded); the sum is 0. A vector's fill: a plain range kernel of one entry
+/// per thread (Kokkos 3.4's deep_copy of a value, and its View initialization) took 1.28 ms for
+/// 1.35e8 entries on the H100, floats and doubles alike (0.42 and 0.84 TB/s;
+/// perf/results/h100-2026-12-06-outer-loop/g15, kernel timer), where a sweep's thread stores 32
+/// bytes.
+template <class View>
+struct FillSweep {
+  using Number = typename View::non_const_value_type;
+  struct values {};
+  View x;
+  Number value;
+  KOKKOS_INLINE_FUNCTION values load(std::size_t) const { return {}; }
+  KOKKOS_INLINE_FUNCTION double finish(std::size_t i, const values&) const {
+    x(i) = value;
+    return 0.0;
+  }
+};
+
 /// x_i += a e_i with e of another precision, converted first; the sum is 0 (a sweep for its loads
 /// in flight: a plain range kernel over doubles ran at 2.1 TB/s on the H100, where the sweeps
 /// reach the copy bandwidth, perf/results/h100-2026-12-06-outer-loop/g14).

@@ -60,7 +60,10 @@ int krylov_vectors(const std::string& solver, int restart) {
   if (solver == "cg") return 4;
   if (solver == "gmres") return restart + 4;
   if (solver == "fgmres") return 2 * restart + 4;
-  return 2;  // fmg, vcycle: A x and, unless the cycle works on x in place, the correction (cycle_until_converged)
+  // fmg, vcycle: A x in the solver's precision in mixed precision (cycle_until_converged; in one
+  // precision it is the finest level's b, so this one is spare there); the correction is the
+  // finest level's x, counted with the levels.
+  return 1;
 }
 
 MemoryNeed estimate_solve_memory(const SolveShape& s) {

@@ -25,7 +25,7 @@ struct SolveShape {
   int number_bytes = 8;                    ///< vectors of the outer solver
   int mg_number_bytes = 8;                 ///< vectors of the multigrid
   /// Vectors of the outer iteration besides x and b (CG 4, GMRES(m) m + 4, FGMRES(m) 2m + 4,
-  /// multigrid cycles 2): krylov_vectors().
+  /// multigrid cycles 1): krylov_vectors().
   int outer_vectors = 4;
   bool jacobi = false;         ///< Jacobi-preconditioned Krylov (diagonal + inverse)
   bool multigrid = false;

@@ -31,7 +31,8 @@ MixedFullMultigrid<ExecSpace, Disc>::MixedFullMultigrid(std::shared_ptr<const hi
              hierarchy->n_levels() - 1),
       to_finest_(hierarchy->layout(hierarchy->n_levels() - 2), hierarchy->finest()),
       coarse_b_(hierarchy->layout(hierarchy->n_levels() - 2)->partitioner(), "fmg_coarse_b"),
-      coarse_x_(hierarchy->layout(hierarchy->n_levels() - 2)->partitioner(), "fmg_coarse_x") {}
+      coarse_x_(hierarchy->layout(hierarchy->n_levels() - 2)->partitioner(), "fmg_coarse_x"),
+      residual_(hierarchy->finest()->partitioner(), "cycle_residual") {}
 
 template <class ExecSpace, class Disc>
 SolverResult MixedFullMultigrid<ExecSpace, Disc>::solve(const operator_type& A,
@@ -45,7 +46,7 @@ SolverResult MixedFullMultigrid<ExecSpace, Disc>::solve(const operator_type& A,
   set_entries(start_.level(start_.n_levels() - 1).dirichlet, coarse_b_, 0.0);
   start_.full_multigrid_start(coarse_x_, coarse_b_);
   to_finest_.prolongate(x, coarse_x_);
-  return cycle_until_converged(cycle_, A, x, b, control, CycleStart::prolongated_coarse);
+  return cycle_until_converged(cycle_, A, x, b, control, CycleStart::prolongated_coarse, &residual_);
 }
 
 template class MixedFullMultigrid<DefaultExec, ContinuousQk>;

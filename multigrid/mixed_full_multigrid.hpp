@@ -46,6 +46,8 @@ class MixedFullMultigrid {
   Multigrid<double, ExecSpace, Disc> start_;
   typename Multigrid<double, ExecSpace, Disc>::transfer_type to_finest_;
   mutable DistributedVector<double, ExecSpace> coarse_b_, coarse_x_;
+  /// A x of the cycle loop on the finest layout, allocated with the rest of the setup.
+  mutable DistributedVector<double, ExecSpace> residual_;
 };
 
 }  // namespace tensormg

@@ -180,18 +180,21 @@ template <class Number, class ExecSpace, class Disc>
 void Multigrid<Number, ExecSpace, Disc>::full_multigrid_start(vector_type& x, const vector_type& b) const {
   ScopedRegion region("multigrid::full_multigrid_start");
   const int top = n_levels() - 1;
-  levels_[top].b.copy_from(b);
+  // b and x may be the finest level's own (cycle_until_converged's mixed start).
+  if (b.view().data() != levels_[top].b.view().data()) levels_[top].b.copy_from(b);
   for (int l = top; l > 0; --l) {
     levels_[l].from_coarser->restrict_to(levels_[l - 1].b, levels_[l].b);
     set_entries(levels_[l - 1].dirichlet, levels_[l - 1].b, Number(0));
   }
+  // The one-patch coarse solve adds a correction to x: from zero, not from what the last cycle left.
+  levels_[0].x.fill(Number(0));
   coarse_solve(levels_[0].x, levels_[0].b);
   for (int l = 1; l <= top; ++l) {
     levels_[l].from_coarser->prolongate(levels_[l].x, levels_[l - 1].x);
     // The cycle on level l reuses level l-1's vectors as its coarse-grid scratch.
     vcycle(l, levels_[l].x, levels_[l].b, iteration_order());
   }
-  x.copy_from(levels_[top].x);
+  if (x.view().data() != levels_[top].x.view().data()) x.copy_from(levels_[top].x);
   if (top == 0) copy_entries(levels_[0].dirichlet, x, b);
 }
 
@@ -243,20 +246,28 @@ template <class Number, class MGNumber, class ExecSpace, class Disc>
 SolverResult cycle_until_converged(const Multigrid<MGNumber, ExecSpace, Disc>& mg,
                                    const typename Disc::template Operator<Number, ExecSpace>& A,
                                    DistributedVector<Number, ExecSpace>& x, const DistributedVector<Number, ExecSpace>& b,
-                                   const SolverControl& control, CycleStart start) {
+                                   const SolverControl& control, CycleStart start,
+                                   DistributedVector<Number, ExecSpace>* workspace) {
   using Vector = DistributedVector<Number, ExecSpace>;
   TENSORMG_CHECK(A.layout().n_global_dofs() == mg.fine_operator().layout().n_global_dofs(),
                  "multigrid solve: the operator and the finest multigrid level differ in size");
+  constexpr bool one_precision = std::is_same_v<Number, MGNumber>;
+  // No allocation in the solve: an allocation of 1.35e8 entries with its initialization and its
+  // free took about 2 ms on the H100 (kernel timer, perf/results/h100-2026-12-06-outer-loop/g15),
+  // up to five of them per mixed solve. The finest level's b and x are used by
+  // full_multigrid_start only, never by a cycle on the finest level, so they hold the cycle's
+  // right-hand side and correction (and the mixed start's); A x goes into the caller's workspace,
+  // in one precision on the multigrid's own layout into the finest level's b (the cycle reads its
+  // right-hand side from the argument, never from there), else into a vector allocated here.
+  const auto& top = mg.level(mg.n_levels() - 1);
   const bool full_multigrid = start != CycleStart::none;
   if (start == CycleStart::full_multigrid) {
-    if constexpr (std::is_same_v<Number, MGNumber>) {
+    if constexpr (one_precision) {
       mg.full_multigrid_start(x, b);
     } else {
-      auto bm = mg.fine_operator().make_vector("fmg_b");
-      auto xm = mg.fine_operator().make_vector("fmg_x");
-      bm.copy_converted_from(b);
-      mg.full_multigrid_start(xm, bm);
-      x.copy_converted_from(xm);
+      top.b.copy_converted_from(b);
+      mg.full_multigrid_start(top.x, top.b);
+      x.copy_converted_from(top.x);
     }
   }
   // One cycle's vector work is a few sweeps over the finest level, as many bytes as a
@@ -279,13 +290,21 @@ SolverResult cycle_until_converged(const Multigrid<MGNumber, ExecSpace, Disc>& m
   // perf/results/h100-2026-12-06-outer-loop/g11) outside the V-cycles' own time went 25% of the
   // double and 40% of the mixed Q7 FMG solve (the double start below the finest level included),
   // 29% / 53% at Q1; after: Q1 FMG 1.15x (double), 1.31x (mixed) faster, Q7 1.03x, 1.10x (g15).
-  constexpr bool one_precision = std::is_same_v<Number, MGNumber>;
   const bool in_place = one_precision && mg.consistent_cycle();
   const bool scaled = !one_precision && mg.half_precision_products();
-  Vector r = A.make_vector("cycle_residual");  // A x, then (one precision, not in place; scaled) b − A x
-  DistributedVector<MGNumber, ExecSpace> rm, em;  // the cycle's right-hand side (mixed) and correction
-  if (!in_place) em = mg.fine_operator().make_vector("cycle_correction");
-  if (!one_precision) rm = mg.fine_operator().make_vector("cycle_rhs");
+  // A x, then (one precision, not in place; scaled) b − A x.
+  Vector r = [&]() -> Vector {
+    if (workspace != nullptr) {
+      TENSORMG_CHECK(workspace->n_local() == x.n_local() && workspace->n_owned() == x.n_owned(),
+                     "multigrid solve: the workspace is not of the operator's layout");
+      return *workspace;
+    }
+    if constexpr (one_precision)
+      if (A.layout_ptr() == mg.fine_operator().layout_ptr()) return top.b;
+    return A.make_vector("cycle_residual");
+  }();
+  // The cycle's right-hand side (mixed) and correction (not in place): views of the level's.
+  DistributedVector<MGNumber, ExecSpace> rm = top.b, em = top.x;
   double norm = 0;  // ‖b − A x‖₂ of the current x
   const auto residual = [&] {
     A.vmult(r, x);
@@ -381,7 +400,8 @@ TENSORMG_FOR_EACH_NUMBER_AND_SPACE(TENSORMG_INSTANTIATE_MG)
       DistributedVector<Number, Exec>&, const DistributedVector<Number, Exec>&, const SolverControl&);                \
   template SolverResult cycle_until_converged<Number, MGNumber, Exec, Disc>(                                           \
       const Multigrid<MGNumber, Exec, Disc>&, const typename Disc::template Operator<Number, Exec>&,                   \
-      DistributedVector<Number, Exec>&, const DistributedVector<Number, Exec>&, const SolverControl&, CycleStart);    \
+      DistributedVector<Number, Exec>&, const DistributedVector<Number, Exec>&, const SolverControl&, CycleStart,     \
+      DistributedVector<Number, Exec>*);                                                                               \
   template SolverResult solve_vcycles<Number, MGNumber, Exec, Disc>(                                                   \
       const Multigrid<MGNumber, Exec, Disc>&, const typename Disc::template Operator<Number, Exec>&,                   \
       DistributedVector<Number, Exec>&, const DistributedVector<Number, Exec>&, const SolverControl&);

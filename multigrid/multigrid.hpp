@@ -212,11 +212,15 @@ enum class CycleStart {
 /// In one precision with a consistent cycle (Multigrid::consistent_cycle) each step runs as
 /// x ← V(x, b), the same x without forming b − A x; in mixed precision the cycle sees b − A x,
 /// scaled to 2-norm one where it multiplies in FP16 (Multigrid::half_precision_products).
+/// Nothing of the finest level's size is allocated where the multigrid's finest b and x can serve
+/// (they are overwritten); `workspace`, a vector of A's layout, holds A x where given (else, in
+/// mixed precision or with A on another layout object, one is allocated for the solve).
 template <class Number, class MGNumber, class ExecSpace, class Disc>
 SolverResult cycle_until_converged(const Multigrid<MGNumber, ExecSpace, Disc>& mg,
                                    const typename Disc::template Operator<Number, ExecSpace>& A,
                                    DistributedVector<Number, ExecSpace>& x, const DistributedVector<Number, ExecSpace>& b,
-                                   const SolverControl& control, CycleStart start);
+                                   const SolverControl& control, CycleStart start,
+                                   DistributedVector<Number, ExecSpace>* workspace = nullptr);
 
 /// The V-cycle as a stationary solver from the given x: x ← x + V(0, b − A x) until
 /// ‖b − A x‖ ≤ rtol ‖b − A x_0‖ (or ≤ atol); iterations count the cycles.

@@ -25,8 +25,9 @@ std::vector<double> interpolation_matrix_1d(int degree);
 enum class TransferKernel {
   automatic,        ///< by_node for k = 1, by_parent_cell otherwise (any rank count)
   by_parent_cell,   ///< one team per group of parent cells, sum factorization in scratch (any k)
-  by_node           ///< k = 1 only: one thread per output node, ≤ 2^d (prolongation) or 3^d
-                    ///< (restriction) weights of 1 and 1/2, no scratch, no atomics
+  by_node           ///< k = 1 only: one thread per output node (3D: per segment of a z column),
+                    ///< ≤ 2^d (prolongation) or 3^d (restriction) weights of 1 and 1/2, no
+                    ///< scratch, no atomics
 };
 
 template <class Number, class ExecSpace = DefaultExec>
@@ -38,9 +39,11 @@ class Transfer {
   /// replicated on every rank (LevelHierarchy builds both). Restriction sums the ranks' shares
   /// (into the owners, or over all ranks for a replicated coarse level); prolongation reads the
   /// coarse ghosts. by_node needs k = 1 (InputError otherwise).
+  /// column_nodes: by_node in 3D, the outputs of a z column a thread computes (0: automatic,
+  /// 1: a thread per node).
   Transfer(std::shared_ptr<const ContinuousDofLayout<ExecSpace>> coarse,
            std::shared_ptr<const ContinuousDofLayout<ExecSpace>> fine,
-           TransferKernel kernel = TransferKernel::automatic);
+           TransferKernel kernel = TransferKernel::automatic, int column_nodes = 0);
   TransferKernel kernel() const { return kernel_; }
   /// fine = P coarse.
   void prolongate(vector_type& fine, const vector_type& coarse) const;
@@ -53,9 +56,12 @@ class Transfer {
   enum class Mode { assign, add, transpose };
   void apply(Mode mode, vector_type& out, const vector_type& in) const;
   void apply_by_node(Mode mode, vector_type& out, const vector_type& in) const;
+  /// by_node, 3D: outputs of a z column per thread for the output box o.
+  local_index column_nodes(const NodeBox& o) const;
   void launch_parent_cells(Mode mode, vector_type& out, const vector_type& in) const;
   std::shared_ptr<const ContinuousDofLayout<ExecSpace>> coarse_, fine_;
   TransferKernel kernel_ = TransferKernel::automatic;
+  int z_nodes_ = 0;
   std::vector<Number> matrix_;  ///< P on the host, copied into the kernel functor at launch
   void (*launch_)(const TransferArgs<Number, ExecSpace>&) = nullptr;
   bool replicated_coarse_ = false;

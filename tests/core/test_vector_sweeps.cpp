@@ -229,6 +229,40 @@ TYPED_TEST(VectorSweeps, UpdatesWriteEveryEntryOnce) {
   }
 }
 
+/// The fill sweep (DistributedVector::fill, reinit, scale(0)) sets entries [0, n) and no entry
+/// after them, doubles and floats.
+template <class Number, class Exec>
+void check_fill() {
+  using View = Kokkos::View<Number*, typename Exec::memory_space>;
+  for (const std::size_t n : sizes) {
+    View x("x", n + 5);
+    Kokkos::deep_copy(x, Number(-7));
+    sweep_for<Number, Exec>("test::fill", n, FillSweep<View>{x, Number(2.5)});
+    const auto hx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x);
+    std::size_t wrong = 0;
+    for (std::size_t i = 0; i < n + 5; ++i) wrong += hx(i) != (i < n ? Number(2.5) : Number(-7));
+    EXPECT_EQ(wrong, 0u) << "n = " << n << ", " << sizeof(Number) << "-byte entries";
+  }
+}
+
+TYPED_TEST(VectorSweeps, FillWritesEveryEntryAndNoOther) {
+  check_fill<double, TypeParam>();
+  check_fill<float, TypeParam>();
+  // A distributed vector: fill sets ghosts too, scale(0) owned entries (NaN included), reinit zeros.
+  using Exec = TypeParam;
+  const auto layout = make_layout<Exec>(make_mesh(3, {3, 2, 2}, 2, {1.0, 1.0, 1.0}), 2);
+  DistributedVector<float, Exec> v(layout->partitioner(), "v");
+  auto hv = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v.view());
+  for (local_index i = 0; i < v.n_local(); ++i) EXPECT_EQ(hv(i), 0.0f) << i;
+  v.fill(std::numeric_limits<float>::quiet_NaN());
+  v.scale(0.0f);
+  hv = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v.view());
+  for (local_index i = 0; i < v.n_local(); ++i) EXPECT_EQ(i < v.n_owned(), hv(i) == 0.0f) << i;
+  v.fill(3.0f);
+  hv = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v.view());
+  for (local_index i = 0; i < v.n_local(); ++i) EXPECT_EQ(hv(i), 3.0f) << i;
+}
+
 TYPED_TEST(VectorSweeps, ResidualUpdateWritesEveryEntryOnce) {
   check_residual_sweeps<double, TypeParam>();
   check_residual_sweeps<float, TypeParam>();

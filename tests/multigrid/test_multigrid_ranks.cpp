@@ -68,8 +68,10 @@ TYPED_TEST(MultigridRanksTest, TransfersEqualOneRank) {
   for (int dim = 2; dim <= 3; ++dim)
     for (int k : {1, 3})
       for (int replicate : {0, 2})
-        for (const auto kernel : {TransferKernel::automatic, TransferKernel::by_parent_cell}) {
-          if (k != 1 && kernel != TransferKernel::automatic) continue;  // Q1 has two kernels: by node (automatic) and by parent cell
+        for (const auto kernel : {TransferKernel::automatic, TransferKernel::by_parent_cell, TransferKernel::by_node}) {
+          // Q1 has two kernels: by node (automatic: a thread per node on the host, 3D z-column
+          // segments on a GPU; here also segments of 3) and by parent cell
+          if (k != 1 && kernel != TransferKernel::automatic) continue;
           HierarchyOptions ho;
           ho.replicate_below_cells_per_rank = replicate;
           ho.replicate_below_dofs = 0;  // the same levels on the host and the device
@@ -80,9 +82,10 @@ TYPED_TEST(MultigridRanksTest, TransfersEqualOneRank) {
           else EXPECT_GE(h.first_distributed_level(), 1);
           for (int l = 1; l < h.n_levels(); ++l) {
             // The reference on one rank: the automatic kernel (Q1: by node); here the kernel of the loop.
-            const Transfer<double, TypeParam> t(h.layout(l - 1), h.layout(l), kernel), ts(hs.layout(l - 1), hs.layout(l));
-            ASSERT_EQ(t.kernel(), k == 1 && kernel == TransferKernel::automatic ? TransferKernel::by_node
-                                                                                : TransferKernel::by_parent_cell);
+            const Transfer<double, TypeParam> t(h.layout(l - 1), h.layout(l), kernel, kernel == TransferKernel::by_node ? 3 : 0),
+                ts(hs.layout(l - 1), hs.layout(l));
+            ASSERT_EQ(t.kernel(), k == 1 && kernel != TransferKernel::by_parent_cell ? TransferKernel::by_node
+                                                                                   : TransferKernel::by_parent_cell);
             DistributedVector<double, TypeParam> u(h.layout(l - 1)->partitioner()), us(hs.layout(l - 1)->partitioner());
             DistributedVector<double, TypeParam> v(h.layout(l)->partitioner()), vs(hs.layout(l)->partitioner());
             fill_random(*h.layout(l - 1), u, 7);
@@ -90,7 +93,8 @@ TYPED_TEST(MultigridRanksTest, TransfersEqualOneRank) {
             t.prolongate(v, u);
             ts.prolongate(vs, us);
             const std::string what = " level " + std::to_string(l) + " dim=" + std::to_string(dim) + " k=" + std::to_string(k) +
-                                     " replicate=" + std::to_string(replicate) + (kernel == TransferKernel::by_parent_cell ? " by parent cell" : "");
+                                     " replicate=" + std::to_string(replicate) + (kernel == TransferKernel::by_parent_cell ? " by parent cell" : "") +
+                                     (kernel == TransferKernel::by_node ? " column segments of 3" : "");
             EXPECT_LE(difference_to_reference(*h.layout(l), v, vs), 1e-14) << "prolongation" << what;
             fill_random(*h.layout(l), v, 8);
             fill_random(*hs.layout(l), vs, 8);
