@@ -48,6 +48,11 @@ class DgLaplaceOperator {
 
   /// dst = A src. Updates src's ghosts.
   void vmult(vector_type& dst, const vector_type& src) const;
+  /// r = b − A x (the multigrid cycle's residual): A x, then b − A x.
+  void residual(vector_type& r, const vector_type& x, const vector_type& b) const {
+    vmult(r, x);
+    r.axpby(Number(1), b, Number(-1));
+  }
   /// The diagonal of A, owned entries.
   void compute_diagonal(vector_type& diag) const;
 

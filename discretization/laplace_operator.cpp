@@ -50,6 +50,16 @@ void set_entries(const Kokkos::View<local_index*, typename ExecSpace::memory_spa
 }
 
 namespace {
+/// dst_i −= src_i at the given nodes.
+template <class Number, class ExecSpace>
+void subtract_entries(const Kokkos::View<local_index*, typename ExecSpace::memory_space>& nodes,
+                      DistributedVector<Number, ExecSpace>& dst, const DistributedVector<Number, ExecSpace>& src) {
+  const auto d = dst.view();
+  const auto s = src.view();
+  Kokkos::parallel_for("tensormg::operator::dirichlet_rows", Kokkos::RangePolicy<ExecSpace>(0, nodes.extent(0)),
+                       KOKKOS_LAMBDA(local_index i) { d(nodes(i)) -= s(nodes(i)); });
+}
+
 /// The gathering options' counts (0: automatic); a local InputError.
 void check_gather_counts(const LaplaceOptions& options) {
   TENSORMG_CHECK(options.gather_z_nodes >= 0, "gather z nodes must be >= 0 (0: automatic), given " << options.gather_z_nodes);
@@ -124,7 +134,8 @@ std::vector<double> LaplaceOperator<Number, ExecSpace>::matrices_1d() const {
 }
 
 template <class Number, class ExecSpace>
-void LaplaceOperator<Number, ExecSpace>::apply(vector_type& dst, const vector_type& src, bool constrained) const {
+void LaplaceOperator<Number, ExecSpace>::apply(vector_type& dst, const vector_type& src, bool constrained,
+                                               const vector_type* rhs) const {
   ScopedRegion region("tensormg::operator::laplace::vmult");
   src.update_ghosts();
   CellKernelArgs<Number, ExecSpace> args;
@@ -142,7 +153,13 @@ void LaplaceOperator<Number, ExecSpace>::apply(vector_type& dst, const vector_ty
   if (options_.scatter == ScatterMode::gather) {  // every node of the box stored, ghosts included
     if (layout_->degree() >= 2) kernels_.gather(args);
     else apply_laplace_q1_gather<Number, ExecSpace>(args.src, args.dst, args.box, q1_, args.laplace, args.mass,
-                                                    constrained, gather_z_nodes_);
+                                                    constrained, gather_z_nodes_,
+                                                    rhs != nullptr ? rhs->view() : typename vector_type::view_type());
+    if (rhs != nullptr && layout_->degree() == 1) {  // formed by the kernel: b − A x, ghosts −(A x)
+      dst.compress_add();
+      if (constrained) subtract_entries(boundary_owned_, dst, src);  // Dirichlet rows b − x (the kernel stored b)
+      return;
+    }
   } else {
     dst.fill(Number(0));
     if (options_.scatter != ScatterMode::coloring) {
@@ -160,6 +177,12 @@ void LaplaceOperator<Number, ExecSpace>::apply(vector_type& dst, const vector_ty
   }
   dst.compress_add();
   if (constrained) copy_entries(boundary_owned_, dst, src);
+  if (rhs != nullptr) dst.axpby(Number(1), *rhs, Number(-1));
+}
+
+template <class Number, class ExecSpace>
+void LaplaceOperator<Number, ExecSpace>::residual(vector_type& r, const vector_type& x, const vector_type& b) const {
+  apply(r, x, true, &b);
 }
 
 template <class Number, class ExecSpace>

@@ -62,6 +62,10 @@ class LaplaceOperator {
   void vmult(vector_type& dst, const vector_type& src) const;
   /// dst = A_full src without any boundary treatment (for lifting inhomogeneous Dirichlet data).
   void vmult_unconstrained(vector_type& dst, const vector_type& src) const;
+  /// r = b − A x, A with Dirichlet rows as identity (r = b − x there): the multigrid cycle's
+  /// residual. The Q1 gathering kernel forms it as it stores each node (one pass: b read, r
+  /// written); the other kernels form A x, then b − A x.
+  void residual(vector_type& r, const vector_type& x, const vector_type& b) const;
   /// The diagonal of the constrained operator (1 on Dirichlet rows), owned entries.
   void compute_diagonal(vector_type& diag) const;
 
@@ -85,7 +89,8 @@ class LaplaceOperator {
   std::vector<double> matrices_1d() const;
 
  private:
-  void apply(vector_type& dst, const vector_type& src, bool constrained) const;
+  /// dst = A src, or with rhs dst = rhs − A src (rhs: owned entries).
+  void apply(vector_type& dst, const vector_type& src, bool constrained, const vector_type* rhs = nullptr) const;
   std::shared_ptr<const ContinuousDofLayout<ExecSpace>> layout_;
   LaplaceOptions options_;
   LaplaceKernelTable<Number, ExecSpace> kernels_;  // launchers of this (dim, k), looked up once

@@ -28,6 +28,9 @@ struct LaplaceQ1Gather {
   using memory_space = typename ExecSpace::memory_space;
   Kokkos::View<const Number*, memory_space> src;
   Kokkos::View<Number*, memory_space> dst;
+  /// Where given (the multigrid residual), dst = rhs − A src: owned node i stores rhs(i) − (A src)_i
+  /// (a Dirichlet row rhs(i)), a ghost −(A src)_i, which compress_add subtracts at its owner.
+  Kokkos::View<const Number*, memory_space> rhs;
   NodeBox box;
   Q1Direction<Number> dir[3];
   Number laplace = 1, mass = 0;
@@ -37,6 +40,12 @@ struct LaplaceQ1Gather {
   Q1BoundaryLayers boundary;
 
   KOKKOS_FORCEINLINE_FUNCTION bool dirichlet(int d, local_index i) const { return boundary.contains(d, i); }
+
+  /// Stores node idx's value a of A src (or rhs − a).
+  KOKKOS_FORCEINLINE_FUNCTION void store(local_index idx, Number a) const {
+    if (rhs.data() == nullptr) dst(idx) = a;
+    else dst(idx) = (idx < box.n_owned ? rhs(idx) : Number(0)) - a;
+  }
 
   /// Node coordinate i's weights in direction d: zero towards a neighbour outside the box (no cell
   /// there) and, for the constrained operator, towards a Dirichlet node.
@@ -76,7 +85,7 @@ struct LaplaceQ1Gather {
       const Q1Weights1D<Number> wz = weights(2, iz);
       const bool skip = skip_boundary_output && (skip_xy || dirichlet(2, iz));
       const local_index idx = fast ? ix + box.o[0] * (iy + box.o[1] * iz) : box.index(ix, iy, iz);
-      dst(idx) = skip ? Number(0) : q1::combine_planes(mm, st, wz, laplace, mass);
+      store(idx, skip ? Number(0) : q1::combine_planes(mm, st, wz, laplace, mass));
     }
   }
 
@@ -99,7 +108,7 @@ struct LaplaceQ1Gather {
       if (fast_xy) plane<true>(ix, iy, 0, x, y, wx, wy, mm, st);
       else plane<false>(ix, iy, 0, x, y, wx, wy, mm, st);
       const bool skip = skip_boundary_output && skip_xy;
-      dst(fast_xy ? ix + box.o[0] * iy : box.index(ix, iy, 0)) = skip ? Number(0) : q1::combine_plane(mm, st, laplace, mass);
+      store(fast_xy ? ix + box.o[0] * iy : box.index(ix, iy, 0), skip ? Number(0) : q1::combine_plane(mm, st, laplace, mass));
     } else {
       const local_index nz = box.n[2];
       const local_index z0 = (rest / box.n[1]) * z_chunk;
@@ -111,16 +120,18 @@ struct LaplaceQ1Gather {
 };
 
 /// dst = A src on every node of the box (owned and ghost) by gathering; `z_chunk` nodes per 3D
-/// thread (0: the whole column).
+/// thread (0: the whole column). With rhs (not empty): dst = rhs − A src (LaplaceQ1Gather::rhs).
 template <class Number, class ExecSpace>
 void apply_laplace_q1_gather(const Kokkos::View<const Number*, typename ExecSpace::memory_space>& src,
                              const Kokkos::View<Number*, typename ExecSpace::memory_space>& dst, const NodeBox& box,
                              const Q1Direction<Number> (&dir)[3], Number laplace, Number mass, bool constrained,
-                             local_index z_chunk) {
+                             local_index z_chunk,
+                             const Kokkos::View<const Number*, typename ExecSpace::memory_space>& rhs = {}) {
   if (box.n[0] == 0 || box.n[1] == 0 || (box.dim == 3 && box.n[2] == 0)) return;
   const auto run = [&](auto kernel) {
     kernel.src = src;
     kernel.dst = dst;
+    kernel.rhs = rhs;
     kernel.box = box;
     for (int d = 0; d < 3; ++d) kernel.dir[d] = dir[d];
     kernel.laplace = laplace;

@@ -113,11 +113,15 @@ int run(const PoissonOptions& o, Environment& env) {
           });
     layout = hierarchy->finest();
     replicated_levels = hierarchy->first_distributed_level();
-    // Mixed full multigrid starts in double below the finest level (mixed_full_multigrid.hpp).
+    // Mixed full multigrid keeps its start's iterates in double below the finest level
+    // (mixed_full_multigrid.hpp).
     if constexpr (!std::is_same_v<Number, MGNumber>) {
       if (o.solver == "fmg" && hierarchy->n_levels() >= 2)
         phase("multigrid (float cycle, double start)",
-              [&] { mixed_fmg = std::make_unique<MixedFullMultigrid<Exec, Disc>>(hierarchy, lo, mo); });
+              [&] {
+                mixed_fmg = std::make_unique<MixedFullMultigrid<Exec, Disc>>(hierarchy, lo, mo,
+                                                                             parse_mixed_start(o.mixed_start));
+              });
     }
     if (!mixed_fmg) phase("multigrid", [&] { mg = std::make_unique<Multigrid<MGNumber, Exec, Disc>>(hierarchy, lo, mo); });
     if constexpr (std::is_same_v<Number, MGNumber>) A_ptr = mg->fine_operator_ptr();
@@ -256,6 +260,7 @@ int run(const PoissonOptions& o, Environment& env) {
     m["smoother"] = mg->n_levels() > 1 ? mg->level(mg->n_levels() - 1).smoother->description() : "none";
     m["precision"] = number_name<MGNumber>();
     m["smoothing_order"] = to_string(smoothing_order);
+    if (mixed_fmg) m["mixed_start"] = to_string(mixed_fmg->start_kind());
     Json t = Json::object();
     for (const auto& [name, seconds] : mg->times()) t[name] = seconds;
     m["times"] = t;
@@ -312,6 +317,7 @@ int run(const PoissonOptions& o, Environment& env) {
       std::printf("  %-24s %d (coarsest: %s), %s in %s, %s smoothing order\n", "multigrid levels", mg->n_levels(),
                   mg->coarse_is_single_patch() ? "one patch solve" : "CG", mg->n_levels() > 1 ? mg->level(mg->n_levels() - 1).smoother->description().c_str() : "-",
                   number_name<MGNumber>(), to_string(smoothing_order).c_str());
+      if (mixed_fmg) std::printf("  %-24s %s\n", "mixed start", to_string(mixed_fmg->start_kind()).c_str());
       for (const auto& [name, seconds] : mg->times())
         std::printf("    %-22s %.4f s\n", name.c_str(), seconds);
     }

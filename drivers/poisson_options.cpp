@@ -11,6 +11,7 @@
 #include "core/error.hpp"
 #include "core/krylov.hpp"
 #include "discretization/dg_poisson.hpp"
+#include "multigrid/mixed_full_multigrid.hpp"
 #include "discretization/poisson_problem.hpp"
 #include "drivers/command_line.hpp"
 #include "multigrid/multigrid.hpp"
@@ -96,6 +97,9 @@ void validate_poisson_options(PoissonOptions& o) {
                  "--solver fmg|vcycle");
   (void)parse_smoother_kind(o.smoother);
   (void)parse_smoothing_order(o.smoothing_order);
+  (void)parse_mixed_start(o.mixed_start);
+  TENSORMG_CHECK(o.mixed_start == "auto" || (o.precision == "mixed" && o.solver == "fmg"),
+                 "--mixed-start applies to --precision mixed --solver fmg only");
   (void)parse_patch_kernel(o.smoother_kernel);
   (void)parse_halo_overlap(o.halo_overlap);
   (void)parse_halo_transport(o.halo_transport);
@@ -188,6 +192,7 @@ Json poisson_options_record(const PoissonOptions& o) {
   j["cells_per_team"] = o.cells_per_team;
   j["smoother"] = o.smoother;
   j["smoothing_order"] = o.smoothing_order;
+  j["mixed_start"] = o.mixed_start;
   j["smoother_kernel"] = o.smoother_kernel;
   j["patch_residual"] = o.patch_residual;
   j["halo_overlap"] = o.halo_overlap;
@@ -231,6 +236,10 @@ void add_poisson_options(CLI::App& app, PoissonOptions& o) {
   app.add_option("--smoothing-order", o.smoothing_order,
                  "colour order of the V-cycle's smoothing steps: auto (symmetric under CG/GMRES, forward in fmg and "
                  "vcycle), symmetric or forward (same order in both steps: fewer cycles, not symmetric)");
+  app.add_option("--mixed-start", o.mixed_start,
+                 "--precision mixed --solver fmg: the start's cycles below the finest level (its iterate in double "
+                 "either way): auto (corrections unless the float cycle multiplies in FP16), double (double V-cycles) "
+                 "or corrections (float V-cycles correcting the double residual)");
   app.add_option("--smoother-kernel", o.smoother_kernel, "vertex-patch kernel: auto (measured default per dim, k), global, separate or fused");
   app.add_option("--patch-residual", o.patch_residual,
                  "vertex-patch local residual: auto (the tuning table's choice per dim, k), full (x read on the whole "

@@ -38,6 +38,7 @@ struct PoissonOptions {
   int cells_per_team = 0;
   std::string smoother = "vertex-patch";
   std::string smoothing_order = "auto";
+  std::string mixed_start = "auto";  ///< MixedStart of mixed-precision full multigrid
   std::string smoother_kernel = "auto";
   std::string patch_residual = "auto";
   /// cg: fast-diagonalization or inverse; dg: full, dirichlet or clamped (paper 002 §3.1); the

@@ -1,9 +1,19 @@
 #include "multigrid/mixed_full_multigrid.hpp"
 
+#include "core/enum_names.hpp"
 #include "core/error.hpp"
 #include "core/profiling.hpp"
 
 namespace tensormg {
+
+namespace {
+constexpr EnumName<MixedStart> mixed_start_names[] = {{MixedStart::automatic, "auto"},
+                                                      {MixedStart::double_cycles, "double"},
+                                                      {MixedStart::float_corrections, "corrections"}};
+}  // namespace
+
+std::string to_string(MixedStart s) { return enum_name(mixed_start_names, s); }
+MixedStart parse_mixed_start(const std::string& text) { return parse_enum(mixed_start_names, text, "mixed start"); }
 
 namespace {
 template <class Hierarchy>
@@ -17,7 +27,8 @@ const std::shared_ptr<const Hierarchy>& with_two_levels(const std::shared_ptr<co
 
 template <class ExecSpace, class Disc>
 MixedFullMultigrid<ExecSpace, Disc>::MixedFullMultigrid(std::shared_ptr<const hierarchy_type> hierarchy,
-                                                        operator_options op_options, MultigridOptions options)
+                                                        operator_options op_options, MultigridOptions options,
+                                                        MixedStart start)
     : cycle_(with_two_levels(hierarchy), op_options, options),
       start_(hierarchy, op_options,
              [&] {
@@ -32,7 +43,43 @@ MixedFullMultigrid<ExecSpace, Disc>::MixedFullMultigrid(std::shared_ptr<const hi
       to_finest_(hierarchy->layout(hierarchy->n_levels() - 2), hierarchy->finest()),
       coarse_b_(hierarchy->layout(hierarchy->n_levels() - 2)->partitioner(), "fmg_coarse_b"),
       coarse_x_(hierarchy->layout(hierarchy->n_levels() - 2)->partitioner(), "fmg_coarse_x"),
-      residual_(hierarchy->finest()->partitioner(), "cycle_residual") {}
+      residual_(hierarchy->finest()->partitioner(), "cycle_residual") {
+  start_kind_ = start != MixedStart::automatic ? start
+                : cycle_.half_precision_products() ? MixedStart::double_cycles
+                                                   : MixedStart::float_corrections;
+  TENSORMG_CHECK_COLLECTIVE(hierarchy->finest()->mesh().comm(),
+                            start_kind_ != MixedStart::float_corrections || !cycle_.half_precision_products(),
+                            "the mixed start's float corrections need a float cycle without FP16 products; with the FP16 "
+                            "contraction use the double start (--mixed-start double or auto)");
+}
+
+template <class ExecSpace, class Disc>
+void MixedFullMultigrid<ExecSpace, Disc>::corrections_start() const {
+  ScopedRegion region("multigrid::mixed_full_multigrid_start");
+  // Algorithm 2.2 lines 1–4 on the start's levels 0..T, the iterate and its residual in double;
+  // each level's cycle a float V-cycle on the float hierarchy's same level (which leaves that
+  // level's own b and x alone: they hold the correction's right-hand side and the correction).
+  const int top = start_.n_levels() - 1;
+  const auto& st = start_.level(top);
+  if (coarse_b_.view().data() != st.b.view().data()) st.b.copy_from(coarse_b_);
+  for (int l = top; l > 0; --l) {
+    start_.level(l).from_coarser->restrict_to(start_.level(l - 1).b, start_.level(l).b);
+    set_entries(start_.level(l - 1).dirichlet, start_.level(l - 1).b, 0.0);
+  }
+  start_.level(0).x.fill(0.0);
+  start_.coarse_solve(start_.level(0).x, start_.level(0).b);
+  for (int l = 1; l <= top; ++l) {
+    const auto& d = start_.level(l);
+    const auto& f = cycle_.level(l);
+    d.from_coarser->prolongate(d.x, start_.level(l - 1).x);
+    d.op->residual(d.r, d.x, d.b);
+    f.b.copy_converted_from(d.r);
+    f.x.fill(0.0f);
+    cycle_.vcycle(l, f.x, f.b, cycle_.iteration_order());
+    d.x.add_converted(1.0, f.x);
+  }
+  coarse_x_.copy_from(st.x);
+}
 
 template <class ExecSpace, class Disc>
 SolverResult MixedFullMultigrid<ExecSpace, Disc>::solve(const operator_type& A,
@@ -44,7 +91,8 @@ SolverResult MixedFullMultigrid<ExecSpace, Disc>::solve(const operator_type& A,
                  "mixed full multigrid: the operator must live on the finest layout of the hierarchy");
   to_finest_.restrict_to(coarse_b_, b);
   set_entries(start_.level(start_.n_levels() - 1).dirichlet, coarse_b_, 0.0);
-  start_.full_multigrid_start(coarse_x_, coarse_b_);
+  if (start_kind_ == MixedStart::float_corrections) corrections_start();
+  else start_.full_multigrid_start(coarse_x_, coarse_b_);
   to_finest_.prolongate(x, coarse_x_);
   return cycle_until_converged(cycle_, A, x, b, control, CycleStart::prolongated_coarse, &residual_);
 }

@@ -150,10 +150,7 @@ void Multigrid<Number, ExecSpace, Disc>::vcycle(int l, vector_type& x, const vec
   const Level& c = levels_[l - 1];
   step("vector operations", [&] { copy_entries(f.dirichlet, x, b); });
   step("smoothing", [&] { f.smoother->smooth(x, b, pre); });
-  step("residual", [&] {
-    f.op->vmult(f.r, x);
-    f.r.axpby(Number(1), b, Number(-1));
-  });
+  step("residual", [&] { f.op->residual(f.r, x, b); });
   step("transfer", [&] {
     f.from_coarser->restrict_to(c.b, f.r);
     set_entries(c.dirichlet, c.b, Number(0));

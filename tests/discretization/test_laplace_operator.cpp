@@ -125,6 +125,44 @@ TYPED_TEST(LaplaceOperatorTest, GatherMatchesAssembledMatrixAndCellKernel) {
   }
 }
 
+/// The multigrid residual r = b − A x (LaplaceOperator::residual): the Q1 gathering kernel forms
+/// it in its pass (z segments of the row's length, a node per thread, whole columns), the other
+/// kernels by A x then b − A x; both against vmult and b − A x, Dirichlet rows b − x; r's old
+/// entries do not matter. On several ranks the ghosts' shares reach their owners.
+TYPED_TEST(LaplaceOperatorTest, ResidualIsRightHandSideMinusProduct) {
+  for (int dim = 2; dim <= 3; ++dim)
+    for (int k : {1, 2, 3})
+      for (int z_nodes : {0, 1, 100}) {
+        if (k > 1 && z_nodes > 0) continue;
+        LaplaceOptions options;
+        options.gather_z_nodes = z_nodes;
+        options.mass_coefficient = 0.5;
+        const auto layout = make_layout<TypeParam>(make_mesh(dim, {3, 2, 3}, 1, {1.0, 0.7, 1.9}), k);
+        const LaplaceOperator<double, TypeParam> op(layout, options);
+        auto x = op.make_vector(), b = op.make_vector(), r = op.make_vector(), ax = op.make_vector();
+        fill_random(*layout, x, 71 + k);
+        fill_random(*layout, b, 72 + k);
+        r.fill(1e30);
+        op.residual(r, x, b);
+        op.vmult(ax, x);
+        ax.axpby(1.0, b, -1.0);
+        const std::string what = "dim=" + std::to_string(dim) + " k=" + std::to_string(k) + " z nodes " + std::to_string(z_nodes);
+        EXPECT_LE(relative_max_difference(r, ax), 1e-14) << what;
+        EXPECT_GT(r.l2_norm(), 0.0) << what;
+        // Float, Q1: the same to float's precision.
+        if (k == 1) {
+          const LaplaceOperator<float, TypeParam> opf(layout, options);
+          auto xf = opf.make_vector(), bf = opf.make_vector(), rf = opf.make_vector(), af = opf.make_vector();
+          xf.copy_converted_from(x);
+          bf.copy_converted_from(b);
+          opf.residual(rf, xf, bf);
+          opf.vmult(af, xf);
+          af.axpby(1.0f, bf, -1.0f);
+          EXPECT_LE(relative_max_difference(rf, af), 1e-6) << what;
+        }
+      }
+}
+
 /// The gathering operator at k >= 2 (laplace_gather.hpp): against the assembled matrix with
 /// Helmholtz terms on the anisotropic meshes, with the tuning row's tile and with tiles of one
 /// segment and z runs of one cell (every tile and run boundary inside the mesh); the automatic

@@ -266,18 +266,32 @@ TYPED_TEST(MultigridTest, MixedPrecisionMatchesDouble) {
     EXPECT_LE(sm.true_residual, 1e-10 * b.l2_norm());
     EXPECT_NEAR(compute_errors(*layout, fm, problem).l2, ed.l2, 1e-3 * ed.l2);
     EXPECT_LE(sm.iterations, sd.iterations + 2);
-    // Mixed full multigrid with the start in double below the finest level: as many cycles as double.
-    const MixedFullMultigrid<TypeParam> mixed(hierarchy);
-    ASSERT_EQ(mixed.start().n_levels(), hierarchy->n_levels() - 1);
-    ASSERT_EQ(mixed.cycle().n_levels(), hierarchy->n_levels());
-    for (int l = 0; l + 1 < hierarchy->n_levels(); ++l) EXPECT_EQ(mixed.start().level(l).layout, hierarchy->layout(l));
+    // Mixed full multigrid with the start's iterate in double below the finest level, its cycles
+    // double or float corrections (automatic: corrections): as many cycles as double.
+    EXPECT_EQ(MixedFullMultigrid<TypeParam>(hierarchy).start_kind(), MixedStart::float_corrections);
     auto fx = A.make_vector();
-    fx.fill(123.0);  // the start ignores x's input
-    const auto sx = mixed.solve(A, fx, b, control);
-    ASSERT_TRUE(sx.converged());
-    EXPECT_LE(sx.iterations, sd.iterations + 1) << "dim=" << dim;
-    EXPECT_LE(sx.true_residual, 1e-10 * b.l2_norm());
-    EXPECT_NEAR(compute_errors(*layout, fx, problem).l2, ed.l2, 1e-3 * ed.l2);
+    for (const MixedStart start : {MixedStart::double_cycles, MixedStart::float_corrections}) {
+      const MixedFullMultigrid<TypeParam> mixed(hierarchy, {}, {}, start);
+      EXPECT_EQ(mixed.start_kind(), start);
+      ASSERT_EQ(mixed.start().n_levels(), hierarchy->n_levels() - 1);
+      ASSERT_EQ(mixed.cycle().n_levels(), hierarchy->n_levels());
+      for (int l = 0; l + 1 < hierarchy->n_levels(); ++l) EXPECT_EQ(mixed.start().level(l).layout, hierarchy->layout(l));
+      fx.fill(123.0);  // the start ignores x's input
+      const auto sx = mixed.solve(A, fx, b, control);
+      const std::string what = "dim=" + std::to_string(dim) + " start " + to_string(start);
+      ASSERT_TRUE(sx.converged()) << what;
+      EXPECT_LE(sx.iterations, sd.iterations + 1) << what;
+      EXPECT_LE(sx.true_residual, 1e-10 * b.l2_norm()) << what;
+      EXPECT_NEAR(compute_errors(*layout, fx, problem).l2, ed.l2, 1e-3 * ed.l2) << what;
+      // The start alone (no cycle after it): its error is the discretization's, double start or not.
+      SolverControl none = control;
+      none.max_iterations = 0;
+      none.rtol = 1e-30;
+      auto fs = A.make_vector();
+      mixed.solve(A, fs, b, none);
+      EXPECT_LE(compute_errors(*layout, fs, problem).l2, 2 * ed.l2) << what;
+    }
+    const MixedFullMultigrid<TypeParam> mixed(hierarchy);
     // An operator on another layout (of equal size) is refused, as is a hierarchy of one level.
     const Multigrid<double, TypeParam> other(brick(dim, {1, 1, 1}, L), k, MPI_COMM_WORLD);
     EXPECT_THROW(mixed.solve(other.fine_operator(), fx, b, control), InputError);
@@ -307,6 +321,7 @@ TYPED_TEST(MultigridTest, RepeatedSolvesBorrowTheFinestLevelAndGiveTheSameResult
     SolverControl control;
     control.rtol = 1e-10;
     control.max_iterations = 50;
+    const MixedFullMultigrid<TypeParam> mixed_double(hierarchy, {}, {}, MixedStart::double_cycles);
     const auto spoil = [](const auto& mg) {  // what any earlier use may have left, at its worst
       for (int l = 0; l < mg.n_levels(); ++l)
         for (auto* v : {&mg.level(l).x, &mg.level(l).b, &mg.level(l).r}) v->fill(1e30f);
@@ -316,13 +331,16 @@ TYPED_TEST(MultigridTest, RepeatedSolvesBorrowTheFinestLevelAndGiveTheSameResult
       spoil(mgf);
       spoil(mixed.cycle());
       spoil(mixed.start());
+      spoil(mixed_double.cycle());
+      spoil(mixed_double.start());
     };
     const std::function<SolverResult(DistributedVector<double, TypeParam>&)> solvers[] = {
         [&](auto& x) { return solve_full_multigrid(mgd, A, x, b, control); },
         [&](auto& x) { return solve_full_multigrid(mgf, A, x, b, control); },
         [&](auto& x) { return solve_vcycles(mgd, A, x, b, control); },
         [&](auto& x) { return solve_vcycles(mgf, A, x, b, control); },
-        [&](auto& x) { return mixed.solve(A, x, b, control); }};
+        [&](auto& x) { return mixed.solve(A, x, b, control); },
+        [&](auto& x) { return mixed_double.solve(A, x, b, control); }};
     int which = 0;
     for (const auto& solve : solvers) {
       auto x1 = A.make_vector(), x2 = A.make_vector();
@@ -331,8 +349,8 @@ TYPED_TEST(MultigridTest, RepeatedSolvesBorrowTheFinestLevelAndGiveTheSameResult
       const auto r2 = solve(x2);
       ASSERT_TRUE(r1.converged()) << "dim=" << dim << " solver " << which;
       EXPECT_EQ(r1.iterations, r2.iterations) << "dim=" << dim << " solver " << which;
-      // Float cycles (solvers 1, 3, 4): the sums' order (atomic adds) may differ in float's last bits.
-      const bool float_cycles = which == 1 || which == 3 || which == 4;
+      // Float cycles (solvers 1, 3, 4, 5): the sums' order (atomic adds) may differ in float's last bits.
+      const bool float_cycles = which == 1 || which >= 3;
       EXPECT_LE(relative_max_difference(x1, x2), float_cycles ? 1e-6 : 1e-13) << "dim=" << dim << " solver " << which;
       ++which;
     }
