@@ -238,9 +238,8 @@ void add_poisson_options(CLI::App& app, PoissonOptions& o) {
                  "vcycle), symmetric or forward (same order in both steps: fewer cycles, not symmetric)");
   app.add_option("--mixed-start", o.mixed_start,
                  "--precision mixed --solver fmg: the start's cycles below the finest level (its iterate in double "
-                 "either way): auto (corrections on a GPU unless the float cycle multiplies in FP16, double on the "
-                 "CPU), double (double V-cycles) "
-                 "or corrections (float V-cycles correcting the double residual)");
+                 "either way): auto (double, measured), double (double V-cycles) or corrections (float V-cycles "
+                 "correcting the double residual; not with FP16 products)");
   app.add_option("--smoother-kernel", o.smoother_kernel, "vertex-patch kernel: auto (measured default per dim, k), global, separate or fused");
   app.add_option("--patch-residual", o.patch_residual,
                  "vertex-patch local residual: auto (the tuning table's choice per dim, k), full (x read on the whole "

@@ -24,9 +24,8 @@
 namespace tensormg {
 
 /// How mixed full multigrid's start cycles on the levels below the finest (the iterate is double
-/// either way): double V-cycles, or float V-cycles correcting the double residual; automatic:
-/// corrections on a GPU unless the float cycle multiplies in FP16
-/// (Multigrid::half_precision_products), whose start keeps double arithmetic; double on the host.
+/// either way): double V-cycles, or float V-cycles correcting the double residual (not with FP16
+/// products: Multigrid::half_precision_products); automatic: double (the measured choice).
 enum class MixedStart { automatic, double_cycles, float_corrections };
 std::string to_string(MixedStart s);
 /// "auto", "double", "corrections"; InputError otherwise.

@@ -267,9 +267,8 @@ TYPED_TEST(MultigridTest, MixedPrecisionMatchesDouble) {
     EXPECT_NEAR(compute_errors(*layout, fm, problem).l2, ed.l2, 1e-3 * ed.l2);
     EXPECT_LE(sm.iterations, sd.iterations + 2);
     // Mixed full multigrid with the start's iterate in double below the finest level, its cycles
-    // double or float corrections (automatic: corrections on a GPU): as many cycles as double.
-    EXPECT_EQ(MixedFullMultigrid<TypeParam>(hierarchy).start_kind(),
-              runs_on_host<TypeParam>() ? MixedStart::double_cycles : MixedStart::float_corrections);
+    // double or float corrections (automatic: double): as many cycles as double.
+    EXPECT_EQ(MixedFullMultigrid<TypeParam>(hierarchy).start_kind(), MixedStart::double_cycles);
     auto fx = A.make_vector();
     for (const MixedStart start : {MixedStart::double_cycles, MixedStart::float_corrections}) {
       const MixedFullMultigrid<TypeParam> mixed(hierarchy, {}, {}, start);
