@@ -150,16 +150,13 @@ void LaplaceOperator<Number, ExecSpace>::apply(vector_type& dst, const vector_ty
   args.skip_boundary_output = constrained;
   args.cells_per_team = cells_per_team_;
   args.gather_tile = gather_tile_;
+  // The Q1 gathering kernel forms b − A x itself (ghosts −(A x), Dirichlet rows b).
+  const bool kernel_residual = rhs != nullptr && options_.scatter == ScatterMode::gather && layout_->degree() == 1;
   if (options_.scatter == ScatterMode::gather) {  // every node of the box stored, ghosts included
     if (layout_->degree() >= 2) kernels_.gather(args);
     else apply_laplace_q1_gather<Number, ExecSpace>(args.src, args.dst, args.box, q1_, args.laplace, args.mass,
                                                     constrained, gather_z_nodes_,
-                                                    rhs != nullptr ? rhs->view() : typename vector_type::view_type());
-    if (rhs != nullptr && layout_->degree() == 1) {  // formed by the kernel: b − A x, ghosts −(A x)
-      dst.compress_add();
-      if (constrained) subtract_entries(boundary_owned_, dst, src);  // Dirichlet rows b − x (the kernel stored b)
-      return;
-    }
+                                                    kernel_residual ? rhs->view() : typename vector_type::view_type());
   } else {
     dst.fill(Number(0));
     if (options_.scatter != ScatterMode::coloring) {
@@ -176,6 +173,10 @@ void LaplaceOperator<Number, ExecSpace>::apply(vector_type& dst, const vector_ty
     }
   }
   dst.compress_add();
+  if (kernel_residual) {
+    if (constrained) subtract_entries(boundary_owned_, dst, src);  // Dirichlet rows b − x
+    return;
+  }
   if (constrained) copy_entries(boundary_owned_, dst, src);
   if (rhs != nullptr) dst.axpby(Number(1), *rhs, Number(-1));
 }

@@ -62,7 +62,7 @@ void MixedFullMultigrid<ExecSpace, Disc>::corrections_start() const {
   // level's own b and x alone: they hold the correction's right-hand side and the correction).
   const int top = start_.n_levels() - 1;
   const auto& st = start_.level(top);
-  if (coarse_b_.view().data() != st.b.view().data()) st.b.copy_from(coarse_b_);
+  st.b.copy_from(coarse_b_);
   for (int l = top; l > 0; --l) {
     start_.level(l).from_coarser->restrict_to(start_.level(l - 1).b, start_.level(l).b);
     set_entries(start_.level(l - 1).dirichlet, start_.level(l - 1).b, 0.0);

@@ -58,8 +58,10 @@ struct TransferByNodeQ1 {
   local_index offset[3] = {0, 0, 0};  ///< coarse coordinate of fine node 0 (fine coordinate / 2)
   local_index z_nodes = 1;            ///< 3D: outputs of a column per thread (1: a thread per node)
 
-  /// Per direction d < 2 of output coordinate i: the inputs' coordinates and weights (as below).
-  /// False where this rank owns no fine node in direction d (restriction: the outputs are zero).
+  /// Per direction d of output coordinate i: the inputs' coordinates and weights. Restriction: the
+  /// fine neighbours 2j − 1, 2j, 2j + 1 of coarse node j, those owned here (false where this rank
+  /// owns no fine node in direction d: the outputs are zero); prolongation: the coarse parents of
+  /// fine node i, one (even i, the second at weight zero) or two (odd).
   KOKKOS_FORCEINLINE_FUNCTION bool taps_of(int d, local_index i, local_index (&at)[taps], Number (&w)[taps]) const {
     if constexpr (mode == 2) {
       if (fine.o[d] == 0) return false;
@@ -163,26 +165,11 @@ struct TransferByNodeQ1 {
     Number w[3][taps] = {};
     bool fast = true;
     for (int d = 0; d < dim; ++d) {
-      if constexpr (mode == 2) {  // fine neighbours 2j−1, 2j, 2j+1 of coarse node j, those owned here
-        if (fine.o[d] == 0) {      // this rank owns no fine node: its share is zero
-          if constexpr (mode == 2) out(o.index(i[0], i[1], i[2])) = Number(0);
-          return;
-        }
-        for (int s = 0; s < 3; ++s) {
-          const local_index f = 2 * (i[d] - offset[d]) + s - 1;
-          const bool owned = f >= 0 && f < fine.o[d];
-          at[d][s] = owned ? f : (f < 0 ? 0 : fine.o[d] - 1);
-          w[d][s] = owned ? (s == 1 ? Number(1) : Number(0.5)) : Number(0);
-        }
-        fast = fast && at[d][2] < src.o[d];
-      } else {  // coarse parents of fine node i: one (even i) or two (odd)
-        const bool odd = i[d] % 2 != 0;
-        at[d][0] = offset[d] + i[d] / 2;
-        at[d][1] = offset[d] + (i[d] + 1) / 2;
-        w[d][0] = odd ? Number(0.5) : Number(1);
-        w[d][1] = odd ? Number(0.5) : Number(0);
-        fast = fast && at[d][1] < src.o[d];
+      if (!taps_of(d, i[d], at[d], w[d])) {  // this rank owns no fine node: its share is zero
+        out(o.index(i[0], i[1], i[2])) = Number(0);
+        return;
       }
+      fast = fast && at[d][taps - 1] < src.o[d];
     }
     if constexpr (dim == 2) w[2][0] = Number(1);
     Number v = 0;
