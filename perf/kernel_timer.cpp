@@ -124,10 +124,11 @@ void kokkosp_finalize_library() {
       small_count += 1;
       continue;
     }
-    const double extra = what.rfind("region ", 0) == 0 ? e.inner : e.bytes / 1e6;
-    std::fprintf(f, "  %12.6f %8.2f %12llu %10.1f %12.3f  %s\n", e.seconds, 100 * e.seconds / total,
-                 static_cast<unsigned long long>(e.calls), 1e6 * e.seconds / std::max<std::uint64_t>(e.calls, 1), extra,
-                 what.c_str());
+    // A region's inner seconds at the precision of its seconds (a check compares the two); bytes in MB.
+    const bool region = what.rfind("region ", 0) == 0;
+    std::fprintf(f, "  %12.6f %8.2f %12llu %10.1f %12.*f  %s\n", e.seconds, 100 * e.seconds / total,
+                 static_cast<unsigned long long>(e.calls), 1e6 * e.seconds / std::max<std::uint64_t>(e.calls, 1),
+                 region ? 6 : 3, region ? e.inner : e.bytes / 1e6, what.c_str());
   }
   std::fprintf(f, "  %12.6f %8.2f %12llu %10s %12s  (%llu entries below 0.1%% each)\n", small, 100 * small / total,
                static_cast<unsigned long long>(small_count), "", "", static_cast<unsigned long long>(small_count));
