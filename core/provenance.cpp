@@ -7,6 +7,7 @@
 #include <fstream>
 #include <thread>
 
+#include "core/simd_pack.hpp"
 #include "tensormg/provenance_generated.hpp"
 
 namespace tensormg {
@@ -65,6 +66,7 @@ Json provenance_record(const std::vector<std::string>& command_line, int ranks, 
   p["compiler"] = TENSORMG_CXX_COMPILER;
   p["kokkos"] = kokkos_configuration();
   p["backend"] = backend_name();
+  p["host_simd_bytes"] = simd::native_bytes();  // the host register of the SIMD kernels (TENSORMG_NATIVE_ARCH)
   p["device"] = device;
   p["host"] = host_name();
   p["date_utc"] = utc_now();

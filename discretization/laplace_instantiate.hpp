@@ -6,6 +6,7 @@
 
 #include "discretization/laplace_gather.hpp"
 #include "discretization/laplace_kernels.hpp"
+#include "discretization/laplace_simd.hpp"
 
 namespace tensormg {
 
@@ -21,6 +22,13 @@ constexpr auto gather_scratch() {
   else return static_cast<std::size_t (*)(const GatherTile&)>(nullptr);
 }
 
+/// The kernel of cells in SIMD lanes: host execution spaces only.
+template <int dim, int k, class Number, class ExecSpace>
+constexpr auto simd_launcher() {
+  if constexpr (runs_on_host<ExecSpace>()) return &launch_cell_batches<dim, k + 1, Number, ExecSpace>;
+  else return static_cast<void (*)(const CellKernelArgs<Number, ExecSpace>&)>(nullptr);
+}
+
 template <int dim, int k, class Number, class ExecSpace>
 LaplaceKernelTable<Number, ExecSpace> laplace_kernels_of() {
   using Kernel = CellOperatorKernel<dim, k + 1, Number, ExecSpace>;
@@ -31,7 +39,8 @@ LaplaceKernelTable<Number, ExecSpace> laplace_kernels_of() {
           Kernel::max_team_size,
           &Kernel::scratch_bytes,
           gather_launcher<dim, k, Number, ExecSpace>(),
-          gather_scratch<dim, k, Number, ExecSpace>()};
+          gather_scratch<dim, k, Number, ExecSpace>(),
+          simd_launcher<dim, k, Number, ExecSpace>()};
 }
 
 }  // namespace tensormg

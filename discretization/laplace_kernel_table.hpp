@@ -59,6 +59,8 @@ struct CellKernelTable {
   /// The gathering operator (continuous, k >= 2; laplace_gather.hpp) and its team scratch.
   launch_fn gather = nullptr;
   std::size_t (*gather_scratch_bytes)(const GatherTile&) = nullptr;
+  /// Host execution spaces: the continuous operator with cells in SIMD lanes (laplace_simd.hpp).
+  launch_fn simd = nullptr;
 };
 
 /// Cells per team of an operator: the user's choice (1..256; 0 = automatic), refused with the

@@ -18,6 +18,7 @@
 
 #include "backends/device_traits.hpp"
 #include "core/even_odd_contraction.hpp"
+#include "core/simd_pack.hpp"
 #include "core/tensor_contraction.hpp"
 #include "discretization/cell_nodes.hpp"
 #include "discretization/laplace_kernel_table.hpp"
@@ -40,32 +41,22 @@ struct EvenOddMatrices1D {
   contraction::EvenOdd<n, Number> entry[dim][2];  // [direction][0: mass, 1: stiffness]
 };
 
-/// One team works on cells_per_team cells in scratch memory. Thread structure: each contraction
-/// step hands one 1D line (n values along the contracted direction) to a thread, so a team of
-/// cells_per_team · n^(d-1) threads does one line each; any team size works (threads stride).
-/// Work item w is line w / cells_per_team of cell w % cells_per_team: neighbouring threads work on
-/// neighbouring cells (consecutive along x), so their global loads and atomic adds are k values
-/// apart, and with an odd cell stride in scratch their shared-memory accesses hit distinct banks.
-/// The first step reads its x-lines straight from the global vector and the last one adds its
-/// z-lines (2D: y-lines) to it, so scratch holds only the two intermediate buffers and a team
-/// passes d − 1 barriers. Up to k = 4, cells of a team that are x-neighbours add their shared
-/// face once (merges_left), which saves 1/(k+1) of the atomic adds.
+/// The contraction steps of the cell kernel on the lines of one cell, with the 1D matrices of its
+/// (dim, k): shared by the cell kernel below (a thread per line, cells in a team's scratch) and the
+/// host's kernel of cells in SIMD lanes (laplace_simd.hpp: Number a simd::Pack, a lane per cell).
+/// Buffers hold node (i, j, l) of a cell at offset(i, j, l) from the cell's start.
 template <int dim, int n, class Number, class ExecSpace>
-struct CellOperatorKernel {
+struct CellSteps {
   /// Launch bounds, unrolling and face merging from the tuning table (laplace_tuning.hpp): without
   /// a register cap nvcc used 102 registers at k = 4 and 185 at k = 6 on sm_90 (25% and 8%
   /// occupancy; 9.6 GDoF/s at k = 6 in 3D on the H100).
   static constexpr LaplaceTuning tuning = laplace_tuning(dim, n - 1, tuning_target<ExecSpace>());
   static_assert(tuning.dim == dim, "no tuning row for this (dim, k)");
-  static constexpr int max_team_size = tuning.max_team_size;
   static constexpr int unroll = tuning.unroll_outputs;
   /// Even-odd form: output pairs o, n − 1 − o (o < half), and the middle row of odd n.
   static constexpr bool even_odd = tuning.even_odd;
   static constexpr int half = n / 2, even_size = (n + 1) / 2;
   static constexpr int pair_unroll = unroll == n ? half : 1;
-  using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<tuning.max_team_size, tuning.min_teams_per_sm>>;
-  using Member = typename Policy::member_type;
-  using ScratchView = Kokkos::View<Number*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
   static constexpr int k = n - 1;
   static constexpr int cell_size = dim == 2 ? n * n : n * n * n;
   static constexpr int lines = cell_size / n;
@@ -74,7 +65,7 @@ struct CellOperatorKernel {
   /// distance of two cells' buffers, so that the lines of neighbouring cells fall into different
   /// banks; the padded strides of a row remove the bank conflicts left (3D k >= 5).
   static constexpr CellScratchStrides strides =
-      (std::is_same_v<Number, float> ? tuning.scratch_float : tuning.scratch_double).resolved(dim, n);
+      (std::is_same_v<simd::scalar_t<Number>, float> ? tuning.scratch_float : tuning.scratch_double).resolved(dim, n);
   static constexpr int stride_x = strides.x, stride_xy = strides.xy, cell_stride = strides.cell;
   static constexpr int cell_extent = dim == 2 ? n * stride_x : n * stride_xy;
   static_assert(stride_x >= n && (dim == 2 || stride_xy >= n * stride_x) && cell_stride >= cell_extent,
@@ -94,9 +85,159 @@ struct CellOperatorKernel {
     else return offset(line % n, line / n, 0);
   }
 
+  std::conditional_t<even_odd, EvenOddMatrices1D<dim, n, Number>, Matrices1D<dim, n, Number>> m;
+
+  /// The matrices from the host copy [direction][mass, stiffness][i][j] (row-major).
+  void set_matrices(const simd::scalar_t<Number>* host) {
+    for (int d = 0; d < dim; ++d)
+      for (int w = 0; w < 2; ++w) {
+        const simd::scalar_t<Number>* a = host + (d * 2 + w) * n * n;
+        if constexpr (even_odd) {
+          // Exact only for centro-symmetric matrices (those of a Cartesian cell: rounding level).
+          const double deviation = contraction::make_even_odd(a, m.entry[d][w]);
+          if (deviation > 64 * std::numeric_limits<simd::scalar_t<Number>>::epsilon())
+            throw std::logic_error("the continuous Q" + std::to_string(n - 1) +
+                                   " operator's 1D matrices are not centro-symmetric (relative deviation " +
+                                   std::to_string(deviation) + "); its kernel needs the even-odd form");
+        } else {
+          for (int i = 0; i < n; ++i)
+            for (int j = 0; j < n; ++j) m.entry[d][w][i][j] = a[i * n + j];
+        }
+      }
+  }
+
+  /// The first step on a line u read from the global vector: t0 = M_x u, t1 = A_x u at
+  /// base + i (i < n).
+  KOKKOS_INLINE_FUNCTION void first_step(const Number (&r)[1][n], Number* t0, Number* t1, int base) const {
+    if constexpr (even_odd) {
+      Number re[1][even_size], ro[1][half];
+      contraction::split_even_odd(r, re, ro);
+      TENSORMG_UNROLL(pair_unroll)
+      for (int o = 0; o < half; ++o) {
+        DeviceTraits<ExecSpace>::template keep_unroll<pair_unroll, half>();
+        Number lo[1], hi[1];
+        contraction::dot_even_odd(m.entry[0][0], o, re, ro, lo, hi);
+        t0[base + o] = lo[0];
+        t0[base + n - 1 - o] = hi[0];
+        contraction::dot_even_odd(m.entry[0][1], o, re, ro, lo, hi);
+        t1[base + o] = lo[0];
+        t1[base + n - 1 - o] = hi[0];
+      }
+      if constexpr (n % 2 == 1) {
+        Number v[1];
+        contraction::dot_even_middle(m.entry[0][0], re, ro, v);
+        t0[base + half] = v[0];
+        contraction::dot_even_middle(m.entry[0][1], re, ro, v);
+        t1[base + half] = v[0];
+      }
+    } else {
+      TENSORMG_UNROLL(unroll)
+      for (int i = 0; i < n; ++i) {
+        DeviceTraits<ExecSpace>::template keep_unroll<unroll, n>();
+        Number sm[1], sa[1];
+        contraction::dot_two(m.entry[0][0][i], m.entry[0][1][i], r, sm, sa);
+        t0[base + i] = sm[0];
+        t1[base + i] = sa[0];
+      }
+    }
+  }
+
+  /// The middle step of 3D on a y-line of both buffers (r0 from t0, r1 from t1), in place:
+  /// t0 = M_y r0, t1 = A_y r0 + M_y r1 at base + j·stride_x (j < n).
+  KOKKOS_INLINE_FUNCTION void middle_step(const Number (&r0)[1][n], const Number (&r1)[1][n], Number* t0, Number* t1,
+                                          int base) const {
+    if constexpr (even_odd) {
+      Number e0[1][even_size], o0[1][half], e1[1][even_size], o1[1][half];
+      contraction::split_even_odd(r0, e0, o0);
+      contraction::split_even_odd(r1, e1, o1);
+      TENSORMG_UNROLL(pair_unroll)
+      for (int o = 0; o < half; ++o) {
+        DeviceTraits<ExecSpace>::template keep_unroll<pair_unroll, half>();
+        Number lo[1], hi[1];
+        contraction::dot_even_odd(m.entry[1][0], o, e0, o0, lo, hi);
+        t0[base + o * stride_x] = lo[0];
+        t0[base + (n - 1 - o) * stride_x] = hi[0];
+        contraction::dot_sum_even_odd(m.entry[1][1], e0, o0, m.entry[1][0], e1, o1, o, lo, hi);
+        t1[base + o * stride_x] = lo[0];
+        t1[base + (n - 1 - o) * stride_x] = hi[0];
+      }
+      if constexpr (n % 2 == 1) {
+        Number v[1];
+        contraction::dot_even_middle(m.entry[1][0], e0, o0, v);
+        t0[base + half * stride_x] = v[0];
+        contraction::dot_sum_even_middle(m.entry[1][1], e0, m.entry[1][0], e1, v);
+        t1[base + half * stride_x] = v[0];
+      }
+    } else {
+      // t1: two independent FMA chains (split).
+      TENSORMG_UNROLL(unroll)
+      for (int jo = 0; jo < n; ++jo) {
+        DeviceTraits<ExecSpace>::template keep_unroll<unroll, n>();
+        Number s0[1], s1[1];
+        contraction::dot_two_sum<contraction::Pair::split>(m.entry[1][0][jo], m.entry[1][1][jo], r0, r1, s0, s1);
+        t0[base + jo * stride_x] = s0[0];
+        t1[base + jo * stride_x] = s1[0];
+      }
+    }
+  }
+
+  /// The last direction's step on a line: v_o = Σ_j A[o][j] r0[j] + Σ_j M[o][j] r1[j] (A, M of
+  /// the last direction), handed to sink(o, v_o) for every o < n.
+  template <class Sink>
+  KOKKOS_INLINE_FUNCTION void last_step(const Number (&r0)[1][n], const Number (&r1)[1][n], const Sink& sink) const {
+    constexpr int last = dim - 1;
+    if constexpr (even_odd) {
+      Number e0[1][even_size], o0[1][half], e1[1][even_size], o1[1][half];
+      contraction::split_even_odd(r0, e0, o0);
+      contraction::split_even_odd(r1, e1, o1);
+      TENSORMG_UNROLL(pair_unroll)
+      for (int o = 0; o < half; ++o) {
+        DeviceTraits<ExecSpace>::template keep_unroll<pair_unroll, half>();
+        Number lo[1], hi[1];
+        contraction::dot_sum_even_odd(m.entry[last][1], e0, o0, m.entry[last][0], e1, o1, o, lo, hi);
+        sink(o, lo[0]);
+        sink(n - 1 - o, hi[0]);
+      }
+      if constexpr (n % 2 == 1) {
+        Number v[1];
+        contraction::dot_sum_even_middle(m.entry[last][1], e0, m.entry[last][0], e1, v);
+        sink(half, v[0]);
+      }
+    } else {
+      // Two independent FMA chains (split), summed at the end.
+      TENSORMG_UNROLL(unroll)
+      for (int o = 0; o < n; ++o) {
+        DeviceTraits<ExecSpace>::template keep_unroll<unroll, n>();
+        Number v[1];
+        contraction::dot_sum<contraction::Pair::split>(m.entry[last][1][o], r0, m.entry[last][0][o], r1, v);
+        sink(o, v[0]);
+      }
+    }
+  }
+};
+
+/// One team works on cells_per_team cells in scratch memory. Thread structure: each contraction
+/// step hands one 1D line (n values along the contracted direction) to a thread, so a team of
+/// cells_per_team · n^(d-1) threads does one line each; any team size works (threads stride).
+/// Work item w is line w / cells_per_team of cell w % cells_per_team: neighbouring threads work on
+/// neighbouring cells (consecutive along x), so their global loads and atomic adds are k values
+/// apart, and with an odd cell stride in scratch their shared-memory accesses hit distinct banks.
+/// The first step reads its x-lines straight from the global vector and the last one adds its
+/// z-lines (2D: y-lines) to it, so scratch holds only the two intermediate buffers and a team
+/// passes d − 1 barriers. Up to k = 4, cells of a team that are x-neighbours add their shared
+/// face once (merges_left), which saves 1/(k+1) of the atomic adds.
+template <int dim, int n, class Number, class ExecSpace>
+struct CellOperatorKernel : CellSteps<dim, n, Number, ExecSpace> {
+  using Steps = CellSteps<dim, n, Number, ExecSpace>;
+  using Steps::tuning, Steps::k, Steps::lines, Steps::cell_stride, Steps::stride_x, Steps::stride_xy, Steps::offset,
+      Steps::x_line_start, Steps::last_line_start, Steps::first_step, Steps::middle_step;
+  static constexpr int max_team_size = tuning.max_team_size;
+  using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<tuning.max_team_size, tuning.min_teams_per_sm>>;
+  using Member = typename Policy::member_type;
+  using ScratchView = Kokkos::View<Number*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
+
   CellKernelArgs<Number, ExecSpace> args;
   detail::CellRange cells;
-  std::conditional_t<even_odd, EvenOddMatrices1D<dim, n, Number>, Matrices1D<dim, n, Number>> m;
 
   /// Scratch per team, in Number units: two buffers per cell.
   KOKKOS_INLINE_FUNCTION static std::size_t scratch_entries(int cells_per_team) {
@@ -207,81 +348,6 @@ struct CellOperatorKernel {
     }
   }
 
-  /// The first step on a line u read from the global vector: t0 = M_x u, t1 = A_x u at
-  /// base + i (i < n).
-  KOKKOS_INLINE_FUNCTION void first_step(const Number (&r)[1][n], Number* t0, Number* t1, int base) const {
-    if constexpr (even_odd) {
-      Number re[1][even_size], ro[1][half];
-      contraction::split_even_odd(r, re, ro);
-      TENSORMG_UNROLL(pair_unroll)
-      for (int o = 0; o < half; ++o) {
-        DeviceTraits<ExecSpace>::template keep_unroll<pair_unroll, half>();
-        Number lo[1], hi[1];
-        contraction::dot_even_odd(m.entry[0][0], o, re, ro, lo, hi);
-        t0[base + o] = lo[0];
-        t0[base + n - 1 - o] = hi[0];
-        contraction::dot_even_odd(m.entry[0][1], o, re, ro, lo, hi);
-        t1[base + o] = lo[0];
-        t1[base + n - 1 - o] = hi[0];
-      }
-      if constexpr (n % 2 == 1) {
-        Number v[1];
-        contraction::dot_even_middle(m.entry[0][0], re, ro, v);
-        t0[base + half] = v[0];
-        contraction::dot_even_middle(m.entry[0][1], re, ro, v);
-        t1[base + half] = v[0];
-      }
-    } else {
-      TENSORMG_UNROLL(unroll)
-      for (int i = 0; i < n; ++i) {
-        DeviceTraits<ExecSpace>::template keep_unroll<unroll, n>();
-        Number sm[1], sa[1];
-        contraction::dot_two(m.entry[0][0][i], m.entry[0][1][i], r, sm, sa);
-        t0[base + i] = sm[0];
-        t1[base + i] = sa[0];
-      }
-    }
-  }
-
-  /// The middle step of 3D on a y-line of both buffers (r0 from t0, r1 from t1), in place:
-  /// t0 = M_y r0, t1 = A_y r0 + M_y r1 at base + j·stride_x (j < n).
-  KOKKOS_INLINE_FUNCTION void middle_step(const Number (&r0)[1][n], const Number (&r1)[1][n], Number* t0, Number* t1,
-                                          int base) const {
-    if constexpr (even_odd) {
-      Number e0[1][even_size], o0[1][half], e1[1][even_size], o1[1][half];
-      contraction::split_even_odd(r0, e0, o0);
-      contraction::split_even_odd(r1, e1, o1);
-      TENSORMG_UNROLL(pair_unroll)
-      for (int o = 0; o < half; ++o) {
-        DeviceTraits<ExecSpace>::template keep_unroll<pair_unroll, half>();
-        Number lo[1], hi[1];
-        contraction::dot_even_odd(m.entry[1][0], o, e0, o0, lo, hi);
-        t0[base + o * stride_x] = lo[0];
-        t0[base + (n - 1 - o) * stride_x] = hi[0];
-        contraction::dot_sum_even_odd(m.entry[1][1], e0, o0, m.entry[1][0], e1, o1, o, lo, hi);
-        t1[base + o * stride_x] = lo[0];
-        t1[base + (n - 1 - o) * stride_x] = hi[0];
-      }
-      if constexpr (n % 2 == 1) {
-        Number v[1];
-        contraction::dot_even_middle(m.entry[1][0], e0, o0, v);
-        t0[base + half * stride_x] = v[0];
-        contraction::dot_sum_even_middle(m.entry[1][1], e0, m.entry[1][0], e1, v);
-        t1[base + half * stride_x] = v[0];
-      }
-    } else {
-      // t1: two independent FMA chains (split).
-      TENSORMG_UNROLL(unroll)
-      for (int jo = 0; jo < n; ++jo) {
-        DeviceTraits<ExecSpace>::template keep_unroll<unroll, n>();
-        Number s0[1], s1[1];
-        contraction::dot_two_sum<contraction::Pair::split>(m.entry[1][0][jo], m.entry[1][1][jo], r0, r1, s0, s1);
-        t0[base + jo * stride_x] = s0[0];
-        t1[base + jo * stride_x] = s1[0];
-      }
-    }
-  }
-
   /// Cells c − 1 and c of the team are neighbours in x (consecutive in a row of the full range):
   /// their last-direction lines at x = k (of c − 1) and x = 0 (of c) add to the same nodes, so
   /// the x = 0 line of c takes the sum of both (the last contraction is linear) and the x = k
@@ -305,44 +371,30 @@ struct CellOperatorKernel {
     }
   }
 
+  /// Adds output o of a line along the last direction, whose other coordinates in the cell are
+  /// (p, q), to its node: the sink of last_step (a struct, not a lambda: see
+  /// core/tensor_contraction.hpp).
+  struct NodeAdder {
+    const CellOperatorKernel& kernel;
+    const CellInfo& info;
+    int p, q;
+    bool inner_line;
+    KOKKOS_FORCEINLINE_FUNCTION void operator()(int o, Number v) const {
+      kernel.add_to_node(info, p, q, o, inner_line && o > 0 && o < k, v);
+    }
+  };
+
   /// Adds v[o] = Σ_j A[o][j] r0[j] + Σ_j M[o][j] r1[j] (A, M of the last direction; r0 already
-  /// scaled by a) to the n
-  /// nodes of a line along the last direction whose other coordinates in the cell are (p, q).
+  /// scaled by a) to the n nodes of a line along the last direction whose other coordinates in the
+  /// cell are (p, q).
   KOKKOS_INLINE_FUNCTION void scatter_line(const CellInfo& info, int p, int q, const Number (&r0)[1][n],
                                            const Number (&r1)[1][n]) const {
-    constexpr int last = dim - 1;
     // Nodes of this line inside the cell (no other cell adds to them) where p, q are. Below k = 3
     // a cell has at most one such node and the check is left out (3D k = 2: it cost 5% of the
     // issue-bound kernel, h200-2026-11-29-even-odd/call3).
     const bool inner_line =
         k >= 3 && args.store_interior && p > 0 && p < k && (dim == 2 || (q > 0 && q < k));
-    if constexpr (even_odd) {
-      Number e0[1][even_size], o0[1][half], e1[1][even_size], o1[1][half];
-      contraction::split_even_odd(r0, e0, o0);
-      contraction::split_even_odd(r1, e1, o1);
-      TENSORMG_UNROLL(pair_unroll)
-      for (int o = 0; o < half; ++o) {
-        DeviceTraits<ExecSpace>::template keep_unroll<pair_unroll, half>();
-        Number lo[1], hi[1];
-        contraction::dot_sum_even_odd(m.entry[last][1], e0, o0, m.entry[last][0], e1, o1, o, lo, hi);
-        add_to_node(info, p, q, o, inner_line && o > 0, lo[0]);
-        add_to_node(info, p, q, n - 1 - o, inner_line && o > 0, hi[0]);
-      }
-      if constexpr (n % 2 == 1) {
-        Number v[1];
-        contraction::dot_sum_even_middle(m.entry[last][1], e0, m.entry[last][0], e1, v);
-        add_to_node(info, p, q, half, inner_line, v[0]);
-      }
-    } else {
-      // Two independent FMA chains (split), summed at the end.
-      TENSORMG_UNROLL(unroll)
-      for (int o = 0; o < n; ++o) {
-        DeviceTraits<ExecSpace>::template keep_unroll<unroll, n>();
-        Number v[1];
-        contraction::dot_sum<contraction::Pair::split>(m.entry[last][1][o], r0, m.entry[last][0][o], r1, v);
-        add_to_node(info, p, q, o, inner_line && o > 0 && o < k, v[0]);
-      }
-    }
+    this->last_step(r0, r1, NodeAdder{*this, info, p, q, inner_line});
   }
 
   /// Adds v to node o of the line (p, q) along the last direction: a plain store where the node
@@ -410,24 +462,12 @@ int default_cells_per_team() {
 template <int dim, int n, class Number, class ExecSpace>
 void launch_cell_operator(const CellKernelArgs<Number, ExecSpace>& args) {
   using Kernel = CellOperatorKernel<dim, n, Number, ExecSpace>;
-  Kernel kernel{args, detail::cell_range(args.box, args.color), {}};
+  Kernel kernel;
+  kernel.args = args;
+  kernel.cells = detail::cell_range(args.box, args.color);
   const local_index cells = kernel.cells.size();
   if (cells == 0) return;
-  for (int d = 0; d < dim; ++d)
-    for (int w = 0; w < 2; ++w) {
-      const Number* a = args.host_matrices + (d * 2 + w) * n * n;
-      if constexpr (Kernel::even_odd) {
-        // Exact only for centro-symmetric matrices (those of a Cartesian cell: rounding level).
-        const double deviation = contraction::make_even_odd(a, kernel.m.entry[d][w]);
-        if (deviation > 64 * std::numeric_limits<Number>::epsilon())
-          throw std::logic_error("the continuous Q" + std::to_string(n - 1) +
-                                 " operator's 1D matrices are not centro-symmetric (relative deviation " +
-                                 std::to_string(deviation) + "); its kernel needs the even-odd form");
-      } else {
-        for (int i = 0; i < n; ++i)
-          for (int j = 0; j < n; ++j) kernel.m.entry[d][w][i][j] = a[i * n + j];
-      }
-    }
+  kernel.set_matrices(args.host_matrices);
   const int league = (cells + args.cells_per_team - 1) / args.cells_per_team;
   const int team_size = runs_on_host<ExecSpace>() ? 1 : args.cells_per_team * Kernel::lines;
   Kokkos::parallel_for("tensormg::operator::laplace::apply", typename Kernel::Policy(league, team_size), kernel);

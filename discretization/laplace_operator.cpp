@@ -17,7 +17,8 @@ constexpr EnumName<ScatterMode> scatter_names[] = {{ScatterMode::automatic, "aut
                                                    {ScatterMode::atomic, "atomic"},
                                                    {ScatterMode::store_interior, "store-interior"},
                                                    {ScatterMode::coloring, "coloring"},
-                                                   {ScatterMode::gather, "gather"}};
+                                                   {ScatterMode::gather, "gather"},
+                                                   {ScatterMode::simd, "simd"}};
 }  // namespace
 
 std::string to_string(ScatterMode m) { return enum_name(scatter_names, m); }
@@ -99,9 +100,10 @@ LaplaceOperator<Number, ExecSpace>::LaplaceOperator(std::shared_ptr<const Contin
   const auto& table = kernels_;
   const LaplaceTuning row = laplace_tuning(dim, k, tuning_target<ExecSpace>());
   if (options_.scatter == ScatterMode::automatic)
-    options_.scatter = row.gather ? ScatterMode::gather : ScatterMode::store_interior;
+    options_.scatter = row.simd ? ScatterMode::simd : row.gather ? ScatterMode::gather : ScatterMode::store_interior;
   // Every rank checks the same options: a refusal is collective (one message, exit code 2).
   collectively(layout_->mesh().comm(), [&] {
+    check_scatter_mode<ExecSpace>(options_.scatter);
     check_gather_counts(options_);
     cells_per_team_ = choose_cells_per_team<ExecSpace>(table, options.cells_per_team,
                                                        "Q" + std::to_string(k) + " in " + std::to_string(dim) + "D");
@@ -157,6 +159,9 @@ void LaplaceOperator<Number, ExecSpace>::apply(vector_type& dst, const vector_ty
     else apply_laplace_q1_gather<Number, ExecSpace>(args.src, args.dst, args.box, q1_, args.laplace, args.mass,
                                                     constrained, gather_z_nodes_,
                                                     kernel_residual ? rhs->view() : typename vector_type::view_type());
+  } else if (options_.scatter == ScatterMode::simd) {
+    dst.fill(Number(0));
+    kernels_.simd(args);
   } else {
     dst.fill(Number(0));
     if (options_.scatter != ScatterMode::coloring) {

@@ -10,7 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "core/device_traits.hpp"
 #include "core/distributed_vector.hpp"
+#include "core/error.hpp"
 #include "discretization/continuous_dof_layout.hpp"
 #include "discretization/laplace_kernel_table.hpp"
 #include "discretization/q1_stencil.hpp"
@@ -19,15 +21,26 @@ namespace tensormg {
 
 /// How cell contributions are summed into the global vector.
 enum class ScatterMode {
-  automatic,       ///< the tuning row's: gather where it says (k = 1), otherwise store_interior
+  automatic,       ///< the tuning row's: simd (host rows where it wins), gather where the row says, else store_interior
   atomic,          ///< all cells in one launch, atomic adds
   store_interior,  ///< all cells in one launch, plain stores at the nodes inside a cell (k >= 3), atomic adds elsewhere
   coloring,        ///< 2^d launches over cells of equal parity, plain adds
-  gather           ///< every node sums its cells' contributions itself: k = 1 the stencil (laplace_q1_gather.hpp),
+  gather,          ///< every node sums its cells' contributions itself: k = 1 the stencil (laplace_q1_gather.hpp),
                    ///< k >= 2 the Kronecker sum of banded 1D matrices by tiles (laplace_gather.hpp)
+  simd             ///< host only: cells in the lanes of a vector register, rows of cells per thread in
+                   ///< parity colours, plain adds (laplace_simd.hpp)
 };
 std::string to_string(ScatterMode m);
 ScatterMode parse_scatter_mode(const std::string& text);
+
+/// Refuses, by a local InputError, a scatter mode ExecSpace does not run (simd on a GPU); the
+/// operator checks it collectively, programs with their options.
+template <class ExecSpace>
+void check_scatter_mode(ScatterMode m) {
+  TENSORMG_CHECK(m != ScatterMode::simd || runs_on_host<ExecSpace>(),
+                 "scatter mode simd (cells in the lanes of CPU vector registers) runs on the host only; on "
+                     << ExecSpace::name() << " choose auto, atomic, store-interior, coloring or gather");
+}
 
 struct LaplaceOptions {
   double laplace_coefficient = 1;  ///< a

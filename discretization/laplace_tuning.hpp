@@ -62,6 +62,9 @@ struct LaplaceTuning {
   /// The cell kernel's scratch layout per number type (the bank pattern differs: a double takes a
   /// bank pair, and a half-warp is served per wavefront).
   CellScratchStrides scratch_double{}, scratch_float{};
+  /// Host rows: the automatic scatter mode is the kernel with cells in SIMD lanes (ScatterMode::simd,
+  /// laplace_simd.hpp); set by laplace_tuning, never by a device row.
+  bool simd = false;
 };
 
 namespace detail {
@@ -106,9 +109,17 @@ constexpr int cells_per_team_of(const LaplaceTuning& row, int lines) {
   return cells > 0 ? cells : 1;
 }
 
+/// Where the host's automatic scatter is the kernel with cells in SIMD lanes (ScatterMode::simd):
+/// on the VM (2 cores, OpenMP, FP64, ~2e6 DoFs, record cpu-2026-12-07-simd) it ran at 2D k = 2..10
+/// 1.4-3.4x and 3D k = 3..8 1.1-2.0x the row's choice (gathered by tiles or the cell kernel), with
+/// 2 lanes (no -march) and 8 (TENSORMG_NATIVE_ARCH, AVX-512) alike; at 3D k = 2 0.68x with 2 lanes
+/// (1.09x with 8), and at k = 1 the gathered stencil is 1.0x (2D) and 3.1x (3D) the SIMD kernel.
+constexpr bool host_simd_wins(int dim, int k) { return dim == 2 ? k >= 2 : k >= 3; }
+
 /// The row of (dim, k) for the target. Host rows: one cell per team of one thread by default, so
 /// launch bounds and team targets do not apply (face merging still runs where a user asks for
-/// several cells per team, and the tests do).
+/// several cells per team, and the tests do); the automatic scatter is the SIMD kernel where
+/// host_simd_wins, else the row's gathering where host_gather.
 constexpr LaplaceTuning laplace_tuning(int dim, int k, TuningTarget target) {
   for (const LaplaceTuning& row : detail::laplace_device_rows)
     if (row.dim == dim && row.k == k) {
@@ -122,6 +133,12 @@ constexpr LaplaceTuning laplace_tuning(int dim, int k, TuningTarget target) {
       if (k >= 2 && row.host_gather) {
         host.reason = "host: gathered by tiles (faster than the cell kernel on the VM), a tile per team of one thread";
         host.record = "cpu-2026-12-02-gather";
+      }
+      if (host_simd_wins(dim, k)) {
+        host.simd = true;
+        host.gather = false;
+        host.reason = "host: cells in SIMD lanes, a row of cells per thread (faster than gathering and the cell kernel on the VM)";
+        host.record = "cpu-2026-12-07-simd";
       }
       return host;
     }

@@ -142,7 +142,7 @@ void validate_poisson_options(PoissonOptions& o) {
   const auto names = poisson_problem_names();
   TENSORMG_CHECK(std::find(names.begin(), names.end(), o.problem) != names.end(),
                  "--problem '" << o.problem << "' is not known; use " << join(names));
-  (void)parse_scatter_mode(o.scatter);
+  check_scatter_mode<DefaultExec>(parse_scatter_mode(o.scatter));
   // Single precision cannot show a relative residual of 1e-8: its default is 1e-5.
   if (!o.rtol_given && o.precision == "float") o.rtol = 1e-5;
   TENSORMG_CHECK(o.rtol >= 0 && o.atol >= 0 && (o.rtol > 0 || o.atol > 0), "--rtol and --atol must be >= 0, one of them > 0");
@@ -281,8 +281,8 @@ void add_poisson_options(CLI::App& app, PoissonOptions& o) {
   app.add_option("--problem", o.problem, "sine (u = prod sin(pi x_i)), exponential (u = exp(sum x_i)) or one (f = 1)");
   app.add_option("--scatter", o.scatter,
                  "operator summation: auto (the tuning table's), atomic, store-interior (plain stores at a cell's interior "
-                 "nodes), coloring or gather (each node sums its cells' contributions: k = 1 its stencil, k >= 2 by tiles "
-                 "of the Kronecker sum of banded 1D matrices)");
+                 "nodes), coloring, gather (each node sums its cells' contributions: k = 1 its stencil, k >= 2 by tiles "
+                 "of the Kronecker sum of banded 1D matrices) or simd (CPU builds: cells in the lanes of vector registers)");
   app.add_option("--cells-per-team", o.cells_per_team, "cells per Kokkos team in the operator (0: automatic)");
   app.add_option("--rtol", o.rtol,
                  "relative residual tolerance (1e-5 with --precision float); a true residual above 10x it exits with code 3");

@@ -271,8 +271,8 @@ int main(int argc, char** argv) {
     app.add_option("--dofs", dofs, "target DoF counts")->delimiter(',');
     app.add_option("--precisions", precisions, "double and/or float")->delimiter(',');
     app.add_option("--scatter", scatters,
-                   "auto (the tuning table's choice), atomic, store-interior, coloring and/or gather (k = 1: the "
-                   "stencil; k >= 2: the Kronecker sum by tiles)")
+                   "auto (the tuning table's choice), atomic, store-interior, coloring, gather (k = 1: the "
+                   "stencil; k >= 2: the Kronecker sum by tiles) and/or simd (host: cells in vector lanes)")
         ->delimiter(',');
     app.add_option("--cells-per-team", cells_per_team, "cells per team (0: automatic)")->delimiter(',');
     app.add_option("--gather-z-nodes", gather_z_nodes,
@@ -322,7 +322,7 @@ int main(int argc, char** argv) {
       // Ranges are checked here, not with CLI::Range: a CLI11 validator changes the option's type
       // name, and parse_command_line then leaves out its decimal / finite-number check ("0x3", "nan").
       TENSORMG_CHECK(repeats >= 1 && repeats <= 10000, "--repeats must be in 1..10000, given " << repeats);
-      for (const auto& s : scatters) (void)parse_scatter_mode(s);
+      for (const auto& s : scatters) check_scatter_mode<Exec>(parse_scatter_mode(s));
       TENSORMG_CHECK(!dg_evaluations.empty(), "--dg-evaluations needs at least one value");
       for (const auto& e : dg_evaluations) (void)parse_dg_evaluation(e);
       TENSORMG_CHECK(!dg_contractions.empty(), "--dg-contractions needs at least one value");

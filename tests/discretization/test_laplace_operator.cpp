@@ -182,7 +182,8 @@ TYPED_TEST(LaplaceOperatorTest, TiledGatherMatchesAssembledMatrix) {
       }
       const LaplaceOperator<double, TypeParam> automatic(make_layout<TypeParam>(test_mesh(dim, k), k));
       const LaplaceTuning row = laplace_tuning(dim, k, tuning_target<TypeParam>());
-      EXPECT_EQ(automatic.options().scatter, row.gather ? ScatterMode::gather : ScatterMode::store_interior);
+      EXPECT_EQ(automatic.options().scatter,
+                row.simd ? ScatterMode::simd : row.gather ? ScatterMode::gather : ScatterMode::store_interior);
     }
 }
 
@@ -225,6 +226,60 @@ TYPED_TEST(LaplaceOperatorTest, TiledGatherMatchesCellKernelOnSeveralTiles) {
       auto xf = gather_float.make_vector(), yf = gather_float.make_vector(), zf = gather_float.make_vector();
       fill_random(cells_float.layout(), xf, 90 + c.k);
       gather_float.vmult(yf, xf);
+      cells_float.vmult(zf, xf);
+      EXPECT_LE(relative_max_difference(yf, zf), 2e-6) << what << " float";
+    }
+  }
+}
+
+/// Cells in SIMD lanes (ScatterMode::simd, host spaces): against the assembled matrix at every
+/// degree (rows of 2 or 3 cells: one partial batch), and against the cell kernel on rows of 19
+/// and 8 cells (full batches and a partial one at any lane count; rows of both parities in y and
+/// z), constrained and not, floats too; refused on a GPU with a collective error.
+TYPED_TEST(LaplaceOperatorTest, SimdLanesMatchAssembledMatrixAndCellKernel) {
+  LaplaceOptions options;
+  options.scatter = ScatterMode::simd;
+  options.mass_coefficient = 0.5;
+  if constexpr (!runs_on_host<TypeParam>()) {
+    try {
+      LaplaceOperator<double, TypeParam> op(make_layout<TypeParam>(test_mesh(3, 2), 2), options);
+      FAIL() << "scatter mode simd accepted on " << TypeParam::name();
+    } catch (const InputError& e) {
+      EXPECT_TRUE(e.collective());
+      EXPECT_NE(std::string(e.what()).find("host only"), std::string::npos) << e.what();
+    }
+  } else {
+    for (int dim = 2; dim <= 3; ++dim)
+      for (int k = 1; k <= tensormg::max_degree(dim); ++k)
+        EXPECT_LE((matrix_free_vs_assembled<double, TypeParam>(dim, k, options, 60 + k)), 1e-12)
+            << "dim=" << dim << " k=" << k;
+    for (int k : {2, 5}) EXPECT_LE((matrix_free_vs_assembled<float, TypeParam>(3, k, options, 70 + k)), 2e-6) << "float k=" << k;
+    struct Case {
+      int dim, k;
+      std::array<int, 3> cells;
+    };
+    const Case cases[] = {{3, 1, {19, 3, 4}}, {3, 3, {19, 3, 2}}, {3, 4, {8, 2, 3}}, {3, 7, {19, 2, 1}},
+                          {2, 2, {19, 5, 1}}, {2, 9, {8, 3, 1}}};
+    for (const Case& c : cases) {
+      const auto layout = make_layout<TypeParam>(make_mesh(c.dim, c.cells, 0, {1.3, 0.6, 2.1}), c.k);
+      LaplaceOptions cell_options = options;
+      cell_options.scatter = ScatterMode::store_interior;
+      const LaplaceOperator<double, TypeParam> cells(layout, cell_options), simd(layout, options);
+      const std::string what = std::to_string(c.dim) + "D k=" + std::to_string(c.k);
+      auto x = simd.make_vector(), y = simd.make_vector(), z = simd.make_vector();
+      fill_random(*layout, x, 80 + c.k);
+      simd.vmult(y, x);
+      cells.vmult(z, x);
+      EXPECT_LE(relative_max_difference(y, z), 1e-13) << what;
+      simd.vmult_unconstrained(y, x);
+      cells.vmult_unconstrained(z, x);
+      EXPECT_LE(relative_max_difference(y, z), 1e-13) << what << " unconstrained";
+      EXPECT_GT(y.l2_norm(), 0.0);
+      const LaplaceOperator<float, TypeParam> cells_float(make_layout<TypeParam>(layout->mesh_ptr(), c.k), cell_options);
+      const LaplaceOperator<float, TypeParam> simd_float(cells_float.layout_ptr(), options);
+      auto xf = simd_float.make_vector(), yf = simd_float.make_vector(), zf = simd_float.make_vector();
+      fill_random(cells_float.layout(), xf, 80 + c.k);
+      simd_float.vmult(yf, xf);
       cells_float.vmult(zf, xf);
       EXPECT_LE(relative_max_difference(yf, zf), 2e-6) << what << " float";
     }

@@ -149,6 +149,13 @@ void check_cell_kernel_rows(tensormg::LaplaceTuning (*table)(int, int, TuningTar
           EXPECT_LE(2 * cell * team_cells * bytes, 40 * 1024) << where << ": " << bytes << "-byte scratch";
           if (dim == 2) EXPECT_EQ(s.xy, 0) << where << ": 2D has no planes";
         }
+        // Cells in SIMD lanes (laplace_simd.hpp): the continuous operator's, host rows only, in
+        // place of the row's gathering.
+        if (r.simd) {
+          EXPECT_TRUE(gathers) << where << ": the SIMD kernel is the continuous operator's";
+          EXPECT_EQ(target, TuningTarget::host) << where << ": the SIMD kernel runs on the host only";
+          EXPECT_FALSE(r.gather) << where << ": one automatic choice";
+        }
         if (target == TuningTarget::device) {
           // The launch uses cells_per_team × lines threads without clamping (laplace_kernels.hpp).
           const int cells = tensormg::cells_per_team_of(r, lines);
