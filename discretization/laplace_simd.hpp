@@ -29,60 +29,117 @@ struct CellBatchKernel : CellSteps<dim, n, simd::Pack<Number, simd::native_width
   using Steps = CellSteps<dim, n, P, ExecSpace>;
   using Steps::k, Steps::lines, Steps::cell_extent, Steps::stride_x, Steps::stride_xy, Steps::offset,
       Steps::x_line_start, Steps::last_line_start;
-  using CellInfo = CellNodes<dim, k>;
 
   CellKernelArgs<Number, ExecSpace> args;
-  detail::CellRange all;  ///< every cell of the box, lexicographic
   /// The launch's colour: rows (y, z) with y ≡ parity_y, z ≡ parity_z (mod 2); rows_y of them along y.
   int parity_y = 0, parity_z = 0;
   local_index rows_y = 0;
 
-  /// The W cells of a batch: lane w holds cell x0 + w of the row, or none past its end.
+  /// The cells of a batch: lane w holds cell (x0 + w, cy, cz) for w < lanes (the row's last batch
+  /// may have fewer than W).
   struct Batch {
-    CellInfo info[W];
-    bool valid[W];
-    /// Every lane valid and on the fast path (owned, no Dirichlet node): node (i, j, l) of lane w
-    /// at first + w·k + i + o_x (j + o_y l).
-    bool fast = true;
-    local_index first = 0;
+    local_index x0 = 0, cy = 0, cz = 0;
+    int lanes = W;
   };
 
-  /// Local index of node (i, j, l) of lane w's cell; -1 for no cell or a skipped Dirichlet node.
-  KOKKOS_INLINE_FUNCTION local_index index(const Batch& b, int w, int i, int j, int l, bool skip_boundary) const {
-    if (b.fast) return b.first + w * k + i + args.box.o[0] * (j + args.box.o[1] * local_index(l));
-    if (!b.valid[w]) return -1;
-    return b.info[w].index(args.box, i, j, l, skip_boundary);
+  /// The lanes' x line (j, l) when all its nodes are owned (no ghost of the rank's upper layer):
+  /// lane w's node i at the returned start + w·k + i; else -1.
+  KOKKOS_INLINE_FUNCTION local_index owned_line(const Batch& b, int j, int l) const {
+    const NodeBox& box = args.box;
+    const local_index ix = b.x0 * k, iy = b.cy * k + j, iz = dim == 3 ? b.cz * k + l : 0;
+    if (ix + b.lanes * k < box.o[0] && iy < box.o[1] && (dim == 2 || iz < box.o[2]))
+      return ix + box.o[0] * (iy + box.o[1] * iz);
+    return -1;
+  }
+  /// Whether the x line (j, l) lies on the Dirichlet boundary in y or z (all its nodes do).
+  KOKKOS_INLINE_FUNCTION bool boundary_line(const Batch& b, int j, int l) const {
+    const NodeBox& box = args.box;
+    const global_index gy = box.offset[1] + b.cy * k + j, gz = box.offset[2] + b.cz * k + l;
+    return gy == 0 || gy == box.global_nodes[1] - 1 || (dim == 3 && (gz == 0 || gz == box.global_nodes[2] - 1));
+  }
+  /// The Dirichlet nodes of an x line in x: the first lane's node 0 at the brick's lower end, the
+  /// last lane's node k at its upper end.
+  KOKKOS_INLINE_FUNCTION bool lower_x_boundary(const Batch& b) const { return args.box.offset[0] + b.x0 * k == 0; }
+  KOKKOS_INLINE_FUNCTION bool upper_x_boundary(const Batch& b) const {
+    return args.box.offset[0] + (b.x0 + b.lanes) * k == args.box.global_nodes[0] - 1;
+  }
+  /// Lane w's node (i, j, l) in general: -1 past the batch's lanes or for a skipped Dirichlet node.
+  KOKKOS_INLINE_FUNCTION local_index node_index(const Batch& b, int w, int i, int j, int l, bool skip_boundary) const {
+    if (w >= b.lanes) return -1;
+    const local_index ix = (b.x0 + w) * k + i, iy = b.cy * k + j, iz = dim == 3 ? b.cz * k + l : 0;
+    if (skip_boundary && args.box.on_boundary(ix, iy, iz)) return -1;
+    return args.box.index(ix, iy, iz);
   }
 
-  /// Adds output o of a last-direction line (p, q) to the lanes' nodes, lane by lane (the sink of
-  /// CellSteps::last_step; host and device annotated like the steps that call it).
+  /// u[i] = the lanes' values at node i of their x line (j, l), Dirichlet nodes as zero where the
+  /// operator is constrained: a line of owned nodes lane by lane from one start, others node by node.
+  KOKKOS_INLINE_FUNCTION void gather_line(const Batch& b, int j, int l, P (&u)[1][n]) const {
+    const bool zero_boundary = args.zero_boundary_input;
+    if (zero_boundary && boundary_line(b, j, l)) {
+      for (int i = 0; i < n; ++i) u[0][i] = P(Number(0));
+      return;
+    }
+    const local_index start = owned_line(b, j, l);
+    if (start >= 0) {
+      const Number* s = args.src.data() + start;
+      if (b.lanes == W) {
+        for (int i = 0; i < n; ++i)
+          for (int w = 0; w < W; ++w) u[0][i].set(w, s[w * k + i]);
+      } else {
+        for (int i = 0; i < n; ++i)
+          for (int w = 0; w < W; ++w) u[0][i].set(w, w < b.lanes ? s[w * k + i] : Number(0));
+      }
+      if (zero_boundary && lower_x_boundary(b)) u[0][0].set(0, Number(0));
+      if (zero_boundary && upper_x_boundary(b)) u[0][k].set(b.lanes - 1, Number(0));
+    } else {
+      for (int i = 0; i < n; ++i)
+        for (int w = 0; w < W; ++w) {
+          const local_index idx = node_index(b, w, i, j, l, zero_boundary);
+          u[0][i].set(w, idx >= 0 ? args.src(idx) : Number(0));
+        }
+    }
+  }
+
+  /// Adds v (a value per lane) to the lanes' node (i, j, l), lane by lane in order (node k of lane w
+  /// is node 0 of lane w + 1); nothing to skipped Dirichlet nodes.
+  KOKKOS_INLINE_FUNCTION void add_to_nodes(const Batch& b, int i, int j, int l, const P& v) const {
+    const bool skip = args.skip_boundary_output;
+    if (skip && boundary_line(b, j, l)) return;
+    const local_index start = owned_line(b, j, l);
+    if (start >= 0) {
+      Number* d = args.dst.data() + start + i;
+      const int first = skip && i == 0 && lower_x_boundary(b) ? 1 : 0;
+      const int last = skip && i == k && upper_x_boundary(b) ? b.lanes - 1 : b.lanes;
+      for (int w = first; w < last; ++w) d[w * k] += v[w];
+    } else {
+      for (int w = 0; w < b.lanes; ++w) {
+        const local_index idx = node_index(b, w, i, j, l, skip);
+        if (idx >= 0) args.dst(idx) += v[w];
+      }
+    }
+  }
+
+  /// The sink of CellSteps::last_step: output o of the last-direction line (p, q) to the lanes'
+  /// nodes (host and device annotated like the steps that call it).
   struct LaneAdder {
     const CellBatchKernel& kernel;
     const Batch& batch;
     int p, q;
     KOKKOS_INLINE_FUNCTION void operator()(int o, const P& v) const {
-      for (int w = 0; w < W; ++w) {
-        const local_index idx = dim == 2 ? kernel.index(batch, w, p, o, 0, kernel.args.skip_boundary_output)
-                                         : kernel.index(batch, w, p, q, o, kernel.args.skip_boundary_output);
-        if (idx >= 0) kernel.args.dst(idx) += v[w];
-      }
+      if constexpr (dim == 2) kernel.add_to_nodes(batch, p, o, 0, v);
+      else kernel.add_to_nodes(batch, p, q, o, v);
     }
   };
 
   /// Row r of the launch's colour.
   void operator()(local_index r) const {
-    const local_index cy = parity_y + 2 * (r % rows_y), cz = dim == 3 ? parity_z + 2 * (r / rows_y) : 0;
+    Batch b;
+    b.cy = parity_y + 2 * (r % rows_y);
+    b.cz = dim == 3 ? parity_z + 2 * (r / rows_y) : 0;
     const local_index cells_x = args.box.cells[0];
-    const local_index row_first = cells_x * (cy + args.box.cells[1] * cz);
     P t0[cell_extent], t1[cell_extent];
-    for (local_index x0 = 0; x0 < cells_x; x0 += W) {
-      Batch b;
-      for (int w = 0; w < W; ++w) {
-        b.valid[w] = x0 + w < cells_x;
-        if (b.valid[w]) b.info[w] = CellInfo(args.box, all, row_first + x0 + w);
-        b.fast = b.fast && b.valid[w] && b.info[w].fast;
-      }
-      b.first = b.info[0].first_node;
+    for (b.x0 = 0; b.x0 < cells_x; b.x0 += W) {
+      b.lanes = cells_x - b.x0 < W ? int(cells_x - b.x0) : W;
       apply(b, t0, t1);
     }
   }
@@ -92,17 +149,7 @@ struct CellBatchKernel : CellSteps<dim, n, simd::Pack<Number, simd::native_width
     for (int line = 0; line < lines; ++line) {
       const int j = line % n, l = dim == 3 ? line / n : 0;
       P u[1][n];
-      if (b.fast) {
-        const Number* s = args.src.data() + index(b, 0, 0, j, l, false);
-        for (int i = 0; i < n; ++i)
-          for (int w = 0; w < W; ++w) u[0][i].set(w, s[w * k + i]);
-      } else {
-        for (int i = 0; i < n; ++i)
-          for (int w = 0; w < W; ++w) {
-            const local_index idx = index(b, w, i, j, l, args.zero_boundary_input);
-            u[0][i].set(w, idx >= 0 ? args.src(idx) : Number(0));
-          }
-      }
+      gather_line(b, j, l, u);
       this->first_step(u, t0, t1, x_line_start(line));
     }
     if constexpr (dim == 3) {
@@ -142,7 +189,6 @@ void launch_cell_batches(const CellKernelArgs<Number, ExecSpace>& args) {
     using Kernel = CellBatchKernel<dim, n, Number, ExecSpace>;
     Kernel kernel;
     kernel.args = args;
-    kernel.all = detail::cell_range(args.box, -1);
     kernel.set_matrices(args.host_matrices);
     const local_index cells_y = args.box.cells[1], cells_z = dim == 3 ? args.box.cells[2] : 1;
     if (args.box.cells[0] == 0) return;
