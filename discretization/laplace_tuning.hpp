@@ -6,6 +6,7 @@
 /// invariants of every row.
 
 #include "core/device_traits.hpp"
+#include "core/simd_pack.hpp"
 
 namespace tensormg {
 
@@ -109,12 +110,18 @@ constexpr int cells_per_team_of(const LaplaceTuning& row, int lines) {
   return cells > 0 ? cells : 1;
 }
 
-/// Where the host's automatic scatter is the kernel with cells in SIMD lanes (ScatterMode::simd):
-/// on the VM (2 cores, OpenMP, FP64, ~2e6 DoFs, record cpu-2026-12-07-simd) it ran at 2D k = 2..10
-/// 1.4-3.4x and 3D k = 3..8 1.1-2.0x the row's choice (gathered by tiles or the cell kernel), with
-/// 2 lanes (no -march) and 8 (TENSORMG_NATIVE_ARCH, AVX-512) alike; at 3D k = 2 0.68x with 2 lanes
-/// (1.09x with 8), and at k = 1 the gathered stencil is 1.0x (2D) and 3.1x (3D) the SIMD kernel.
-constexpr bool host_simd_wins(int dim, int k) { return dim == 2 ? k >= 2 : k >= 3; }
+/// Where the host's automatic scatter is the kernel with cells in SIMD lanes (ScatterMode::simd),
+/// by the lanes of the build's widest register (record cpu-2026-12-07-simd: the VM, 2 cores, FP64,
+/// ~2e6 DoFs, against the row's gathering and the cell kernel, the faster of the two):
+///  - 8 doubles (TENSORMG_NATIVE_ARCH on AVX-512): 2D k = 1 2.5x, k = 2..10 2.3-4.1x; 3D k = 2
+///    1.35x, k = 3..8 2.1-3.9x; 3D k = 1 (0.49x) stays gathered;
+///  - 2 doubles (SSE2, no -march; 4 not measured, treated as 2): 2D k = 2..10 1.07-1.7x, 3D
+///    k = 4..8 1.1-1.6x; 2D k = 1 (0.89x), 3D k = 3 (0.88x and 1.07x in two runs) and 3D k = 2
+///    (0.55x) stay gathered.
+constexpr bool host_simd_wins(int dim, int k) {
+  const bool wide = simd::native_width<double> >= 8;
+  return dim == 2 ? k >= (wide ? 1 : 2) : k >= (wide ? 2 : 4);
+}
 
 /// The row of (dim, k) for the target. Host rows: one cell per team of one thread by default, so
 /// launch bounds and team targets do not apply (face merging still runs where a user asks for
