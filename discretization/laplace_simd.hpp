@@ -5,13 +5,15 @@
 /// once, W the lanes of the host's widest vector register (simd::native_width), lane w holding
 /// cell x0 + w of the row. The arithmetic is the cell kernel's (CellSteps of laplace_kernels.hpp,
 /// even-odd where the tuning row says) on simd::Pack numbers, so one vector FMA does a multiply-add
-/// of W cells; the gather from and the scatter to the global vector go lane by lane.
+/// of W cells. The gather from and the scatter to the global vector go lane by lane: along an x
+/// line of owned nodes from one start (lane w at + w·k), on Dirichlet and ghost lines node by node.
 ///
 /// No atomics: rows of one parity colour (2D: y even / odd, 3D: (y, z) mod 2, 4 colours) share no
 /// node, so one launch per colour runs its rows in parallel with plain adds; within a row one
 /// thread adds the lanes' values in lane order, so the face two x-neighbour cells share is summed
-/// as in sequence. A thread's two cell buffers are local arrays (W cells' values per entry, 2 ·
-/// 64 · 512 B = 64 KiB at 3D k = 7 with 8 lanes): no team, no scratch, no barrier.
+/// as in sequence. A thread's two cell buffers are local arrays of packs (3D k = 7 with 8 lanes:
+/// 2 · 576 entries of 64 B, 72 KiB, in the tuning row's padded layout): no team, no scratch, no
+/// barrier.
 
 #include <Kokkos_Core.hpp>
 
