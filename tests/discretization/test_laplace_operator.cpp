@@ -36,6 +36,23 @@ double matrix_free_vs_assembled(int dim, int k, LaplaceOptions options, std::uin
   return relative_max_difference(y, z);
 }
 
+/// op against reference (same layout) on a random vector: A x within tol, and with `unconstrained`
+/// also the operator without boundary treatment (and a product that is not zero).
+template <class Number, class ExecSpace>
+void expect_same_products(const LaplaceOperator<Number, ExecSpace>& op, const LaplaceOperator<Number, ExecSpace>& reference,
+                          std::uint64_t seed, double tol, const std::string& what, bool unconstrained) {
+  auto x = op.make_vector(), y = op.make_vector(), z = op.make_vector();
+  fill_random(op.layout(), x, seed);
+  op.vmult(y, x);
+  reference.vmult(z, x);
+  EXPECT_LE(relative_max_difference(y, z), tol) << what;
+  if (!unconstrained) return;
+  op.vmult_unconstrained(y, x);
+  reference.vmult_unconstrained(z, x);
+  EXPECT_LE(relative_max_difference(y, z), tol) << what << " unconstrained";
+  EXPECT_GT(y.l2_norm(), 0.0);
+}
+
 TYPED_TEST(LaplaceOperatorTest, MatchesAssembledMatrixForAllDegrees2D) {
   for (int k = 1; k <= 10; ++k)
     EXPECT_LE((matrix_free_vs_assembled<double, TypeParam>(2, k, {}, 10 + k)), 1e-12) << "k=" << k;
@@ -212,22 +229,9 @@ TYPED_TEST(LaplaceOperatorTest, TiledGatherMatchesCellKernelOnSeveralTiles) {
       options.gather_z_nodes = variant == 2 ? (c.cells[c.dim - 1] / 2) * c.k : 0;  // runs of half the cells
       if (!runs_on_host<TypeParam>() && variant == 1) continue;  // a GPU team has a thread per column
       const std::string what = std::to_string(c.dim) + "D k=" + std::to_string(c.k) + " variant " + std::to_string(variant);
-      const LaplaceOperator<double, TypeParam> gather(layout, options);
-      auto x = gather.make_vector(), y = gather.make_vector(), z = gather.make_vector();
-      fill_random(*layout, x, 90 + c.k);
-      gather.vmult(y, x);
-      cells.vmult(z, x);
-      EXPECT_LE(relative_max_difference(y, z), 1e-12) << what;
-      gather.vmult_unconstrained(y, x);
-      cells.vmult_unconstrained(z, x);
-      EXPECT_LE(relative_max_difference(y, z), 1e-12) << what << " unconstrained";
-      EXPECT_GT(y.l2_norm(), 0.0);
-      const LaplaceOperator<float, TypeParam> gather_float(cells_float.layout_ptr(), options);
-      auto xf = gather_float.make_vector(), yf = gather_float.make_vector(), zf = gather_float.make_vector();
-      fill_random(cells_float.layout(), xf, 90 + c.k);
-      gather_float.vmult(yf, xf);
-      cells_float.vmult(zf, xf);
-      EXPECT_LE(relative_max_difference(yf, zf), 2e-6) << what << " float";
+      expect_same_products(LaplaceOperator<double, TypeParam>(layout, options), cells, 90 + c.k, 1e-12, what, true);
+      expect_same_products(LaplaceOperator<float, TypeParam>(cells_float.layout_ptr(), options), cells_float, 90 + c.k,
+                           2e-6, what + " float", false);
     }
   }
 }
@@ -264,24 +268,12 @@ TYPED_TEST(LaplaceOperatorTest, SimdLanesMatchAssembledMatrixAndCellKernel) {
       const auto layout = make_layout<TypeParam>(make_mesh(c.dim, c.cells, 0, {1.3, 0.6, 2.1}), c.k);
       LaplaceOptions cell_options = options;
       cell_options.scatter = ScatterMode::store_interior;
-      const LaplaceOperator<double, TypeParam> cells(layout, cell_options), simd(layout, options);
       const std::string what = std::to_string(c.dim) + "D k=" + std::to_string(c.k);
-      auto x = simd.make_vector(), y = simd.make_vector(), z = simd.make_vector();
-      fill_random(*layout, x, 80 + c.k);
-      simd.vmult(y, x);
-      cells.vmult(z, x);
-      EXPECT_LE(relative_max_difference(y, z), 1e-13) << what;
-      simd.vmult_unconstrained(y, x);
-      cells.vmult_unconstrained(z, x);
-      EXPECT_LE(relative_max_difference(y, z), 1e-13) << what << " unconstrained";
-      EXPECT_GT(y.l2_norm(), 0.0);
+      expect_same_products(LaplaceOperator<double, TypeParam>(layout, options),
+                           LaplaceOperator<double, TypeParam>(layout, cell_options), 80 + c.k, 1e-13, what, true);
       const LaplaceOperator<float, TypeParam> cells_float(make_layout<TypeParam>(layout->mesh_ptr(), c.k), cell_options);
-      const LaplaceOperator<float, TypeParam> simd_float(cells_float.layout_ptr(), options);
-      auto xf = simd_float.make_vector(), yf = simd_float.make_vector(), zf = simd_float.make_vector();
-      fill_random(cells_float.layout(), xf, 80 + c.k);
-      simd_float.vmult(yf, xf);
-      cells_float.vmult(zf, xf);
-      EXPECT_LE(relative_max_difference(yf, zf), 2e-6) << what << " float";
+      expect_same_products(LaplaceOperator<float, TypeParam>(cells_float.layout_ptr(), options), cells_float, 80 + c.k,
+                           2e-6, what + " float", false);
     }
   }
 }
