@@ -130,6 +130,11 @@ void validate_poisson_options(PoissonOptions& o) {
   const ThreadStructure structure = parse_thread_structure(o.thread_structure);
   TENSORMG_CHECK((structure != ThreadStructure::per_patch && structure != ThreadStructure::per_line) || o.degree == 1,
                  "--thread-structure " << o.thread_structure << " smooths Q1 patches (one unknown each): use it with -k 1");
+  TENSORMG_CHECK(structure != ThreadStructure::lanes || o.degree >= 2,
+                 "--thread-structure lanes smooths patches of Q2 and above: use per-line or per-patch with -k 1");
+  TENSORMG_CHECK(structure != ThreadStructure::lanes || runs_on_host<DefaultExec>(),
+                 "--thread-structure lanes puts patches in the lanes of a CPU vector register: this build runs on a "
+                 "GPU; use per-column or per-dof");
   TENSORMG_CHECK(parse_patch_residual(o.patch_residual) != PatchResidual::boundary ||
                      parse_patch_kernel(o.smoother_kernel) != PatchKernel::global,
                  "--patch-residual boundary needs the patch-local residual: --smoother-kernel fused, separate or auto");
@@ -272,7 +277,8 @@ void add_poisson_options(CLI::App& app, PoissonOptions& o) {
                  "shared GPU): auto (default) copies device to device (CUDA IPC) and signals through MPI, staged "
                  "goes through host memory and MPI; the same values either way");
   app.add_option("--thread-structure", o.thread_structure, "vertex-patch threads: auto (the tuning table's: per-patch (GPU) or per-line (CPU) at k = 1, "
-                 "per-column above), per-dof, per-column, per-patch or per-line (k = 1)");
+                 "per-column or lanes (CPU) above), per-dof, per-column, per-patch or per-line (k = 1), lanes (CPU, k >= 2: "
+                 "patches in SIMD lanes)");
   app.add_option("--patches-per-team", o.patches_per_team, "vertex patches per Kokkos team (0: automatic)");
   app.add_option("--threads-per-patch", o.threads_per_patch,
                  "vertex-patch threads per patch, e.g. (2k+1)^(d-1) closure or (2k-1)^(d-1) interior columns (0: automatic)");

@@ -331,6 +331,8 @@ std::vector<VertexPatchOptions> variant_list(const Settings& s, int dim, int k, 
             // A thread per patch or per line exists for k = 1 only (other degrees skip them, as
             // they do any variant they refuse).
             if ((t_s == ThreadStructure::per_patch || t_s == ThreadStructure::per_line) && k != 1) continue;
+            // Patches in SIMD lanes: host, k >= 2, no team shape.
+            if (t_s == ThreadStructure::lanes && (k == 1 || !runs_on_host<DefaultExec>() || ppt != 0 || tpp != 0)) continue;
             add(PatchKernel::automatic, LocalSolver::fast_diagonalization, t_s, ppt, tpp, residual);
           }
         }
@@ -339,11 +341,16 @@ std::vector<VertexPatchOptions> variant_list(const Settings& s, int dim, int k, 
       for (auto kernel : {PatchKernel::global, PatchKernel::separate, PatchKernel::fused})
         for (auto solver : {LocalSolver::fast_diagonalization, LocalSolver::inverse})
           for (auto structure :
-               {ThreadStructure::per_dof, ThreadStructure::per_column, ThreadStructure::per_patch, ThreadStructure::per_line}) {
+               {ThreadStructure::per_dof, ThreadStructure::per_column, ThreadStructure::per_patch, ThreadStructure::per_line,
+                ThreadStructure::lanes}) {
             if (solver == LocalSolver::inverse && !inverse_fits()) continue;
             // A thread per patch or line: k = 1, the fused kernel, the division of fast diagonalization.
             if ((structure == ThreadStructure::per_patch || structure == ThreadStructure::per_line) &&
                 (k != 1 || kernel != PatchKernel::fused || solver != LocalSolver::fast_diagonalization))
+              continue;
+            // Patches in SIMD lanes: host, k >= 2, the fused kernel, fast diagonalization.
+            if (structure == ThreadStructure::lanes && (k == 1 || !runs_on_host<DefaultExec>() || kernel != PatchKernel::fused ||
+                                                        solver != LocalSolver::fast_diagonalization || ppt != 0))
               continue;
             // The Boundary residual is the patch-local residual's (the global kernel refuses it).
             if (kernel == PatchKernel::global && residual == PatchResidual::boundary) continue;
@@ -602,7 +609,7 @@ int main(int argc, char** argv) {
         ->delimiter(',');
     app.add_option("--thread-structures", s.thread_structures,
                    "smoother study, default variant: vertex-patch thread structure(s): auto (the tuning table's), "
-                   "per-column, per-dof, per-patch and/or per-line (k = 1)")
+                   "per-column, per-dof, per-patch and/or per-line (k = 1), lanes (CPU, k >= 2)")
         ->delimiter(',');
     app.add_option("--threads-per-patch", s.threads_per_patch,
                    "smoother study, default variant: threads per patch: auto, interior ((2k-1)^(d-1) columns), closure ((2k+1)^(d-1)) or a number")->delimiter(',');

@@ -20,7 +20,8 @@ constexpr EnumName<ThreadStructure> structure_names[] = {{ThreadStructure::autom
                                                          {ThreadStructure::per_dof, "per-dof"},
                                                          {ThreadStructure::per_column, "per-column"},
                                                          {ThreadStructure::per_patch, "per-patch"},
-                                                         {ThreadStructure::per_line, "per-line"}};
+                                                         {ThreadStructure::per_line, "per-line"},
+                                                         {ThreadStructure::lanes, "lanes"}};
 constexpr EnumName<PatchResidual> residual_names[] = {
     {PatchResidual::automatic, "auto"}, {PatchResidual::full, "full"}, {PatchResidual::boundary, "boundary"}};
 constexpr EnumName<HaloOverlap> halo_overlap_names[] = {

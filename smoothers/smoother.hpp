@@ -67,9 +67,11 @@ enum class ThreadStructure {
   per_column,  ///< one thread per column along the last direction ("2D structure")
   per_patch,   ///< k = 1: one thread per patch, its one unknown's residual and solve in registers
                ///< (smoothers/vertex_patch_q1.hpp); the fused kernel
-  per_line     ///< k = 1: the two colours of a pair (patch_color) in one pass, a thread per segment
+  per_line,    ///< k = 1: the two colours of a pair (patch_color) in one pass, a thread per segment
                ///< of a line of patches along the last direction (vertex_patch_q1.hpp:
                ///< VertexPatchQ1PairKernel); on several ranks a colour per pass as per_patch
+  lanes        ///< host, k >= 2: a thread per W patches of a colour along x, one per lane of a SIMD
+               ///< register (vertex_patch_lanes.hpp); the fused kernel, fast diagonalization
 };
 std::string to_string(PatchKernel v);
 std::string to_string(LocalSolver v);

@@ -4,9 +4,18 @@
 /// it for one (dim, k) and every (number type, execution space); included only by the
 /// translation units smoothers/CMakeLists.txt generates (cmake/TensormgInstantiate.cmake).
 
+#include "smoothers/vertex_patch_lanes.hpp"
 #include "smoothers/vertex_patch_launch.hpp"
 
 namespace tensormg {
+
+/// The lanes kernel's launcher where it exists (host spaces, k >= 2).
+template <int dim, int k, class Number, class ExecSpace>
+constexpr auto lanes_launcher() {
+  void (*launch)(const PatchKernelArgs<Number, ExecSpace>&) = nullptr;
+  if constexpr (runs_on_host<ExecSpace>() && k >= 2) launch = &launch_vertex_patch_lanes<dim, k, Number, ExecSpace>;
+  return launch;
+}
 
 template <int dim, int k, class Number, class ExecSpace>
 PatchKernelTable<Number, ExecSpace> patch_kernels_of() {
@@ -18,7 +27,7 @@ PatchKernelTable<Number, ExecSpace> patch_kernels_of() {
                               : detail::patch_scratch_level<Points>(stage, ppt, threads);
           },
           [](bool per_column) { return per_column ? Columns::threads_per_patch() : Points::threads_per_patch(); },
-          &Columns::interior_threads_per_patch, Columns::tuning};
+          &Columns::interior_threads_per_patch, Columns::tuning, lanes_launcher<dim, k, Number, ExecSpace>()};
 }
 
 }  // namespace tensormg

@@ -23,6 +23,9 @@ struct PatchKernelTable {
   int (*threads_per_patch)(bool per_column) = nullptr;
   int (*interior_threads_per_patch)() = nullptr;
   PatchTuning tuning{};  ///< the row of (dim, k) for ExecSpace (vertex_patch_tuning.hpp)
+  /// The fused step with patches in SIMD lanes (vertex_patch_lanes.hpp): host spaces, k >= 2;
+  /// null elsewhere.
+  void (*launch_lanes)(const PatchKernelArgs<Number, ExecSpace>&) = nullptr;
 };
 
 namespace detail {

@@ -88,9 +88,34 @@ VertexPatchSmoother<Number, ExecSpace>::VertexPatchSmoother(std::shared_ptr<cons
     const bool team_options = options_.kernel == PatchKernel::global || options_.kernel == PatchKernel::separate ||
                               options_.solver == LocalSolver::inverse || options_.patches_per_team != 0 ||
                               options_.threads_per_patch != 0;
-    options_.structure = team_options || !row.per_patch ? ThreadStructure::per_column
-                         : row.per_line                     ? ThreadStructure::per_line
-                                                            : ThreadStructure::per_patch;
+    options_.structure = team_options ? ThreadStructure::per_column
+                         : row.per_patch ? (row.per_line ? ThreadStructure::per_line : ThreadStructure::per_patch)
+                         : row.lanes && kernels_.launch_lanes ? ThreadStructure::lanes
+                                                              : ThreadStructure::per_column;
+  }
+  if (options_.structure == ThreadStructure::lanes) {
+    collectively(mesh.comm(), [&] {
+      TENSORMG_CHECK(kernels_.launch_lanes != nullptr || k == 1,
+                     "the lanes thread structure puts patches in the lanes of a CPU vector register: it runs on "
+                     "the host; on a GPU choose per-column or per-dof");
+      TENSORMG_CHECK(k >= 2, "the lanes thread structure smooths patches of Q2 and above; Q1 patches (one unknown) "
+                             "run per patch or per line");
+      TENSORMG_CHECK(options_.kernel == PatchKernel::automatic || options_.kernel == PatchKernel::fused,
+                     "the lanes thread structure is a fused kernel; the " << to_string(options_.kernel)
+                                                                           << " smoother kernel needs per-column or per-dof");
+      TENSORMG_CHECK(options_.solver == LocalSolver::fast_diagonalization,
+                     "the lanes thread structure solves by fast diagonalization; the dense inverse needs per-column or "
+                     "per-dof");
+      TENSORMG_CHECK(options_.patches_per_team == 0 && options_.threads_per_patch == 0,
+                     "the lanes thread structure runs threads without teams; patches per team and threads per patch "
+                     "must be 0 (automatic)");
+    });
+    options_.kernel = PatchKernel::fused;
+    options_.patches_per_team = options_.threads_per_patch = 1;
+    if (options_.residual == PatchResidual::automatic)
+      options_.residual = row.boundary_residual ? PatchResidual::boundary : PatchResidual::full;
+    if (distributed_) build_halo_box();
+    return;
   }
   if (options_.structure == ThreadStructure::per_patch || options_.structure == ThreadStructure::per_line) {
     const std::string name = to_string(options_.structure);
@@ -282,6 +307,10 @@ void VertexPatchSmoother<Number, ExecSpace>::launch_color(const view_type& x, co
   if (options_.structure == ThreadStructure::per_patch || options_.structure == ThreadStructure::per_line) {
     if (pair) return launch_vertex_patch_q1_pair(args, q1_, q1_inverse_diagonal_, color);
     return launch_vertex_patch_q1(args, q1_, q1_inverse_diagonal_);
+  }
+  if (options_.structure == ThreadStructure::lanes) {
+    args.stage = PatchStage::fused;
+    return kernels_.launch_lanes(args);
   }
   switch (options_.kernel) {
     case PatchKernel::automatic:  // resolved by the constructor

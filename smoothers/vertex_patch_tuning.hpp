@@ -8,6 +8,7 @@
 /// sequential reference.
 
 #include "core/device_traits.hpp"
+#include "core/simd_pack.hpp"
 
 namespace tensormg {
 
@@ -71,7 +72,9 @@ struct PatchTuning {
   /// (0: the same): a float column needs half the registers, so more teams fit without the
   /// spilling the double kernel would suffer. One smoothing step, 4 teams against 3 (H200,
   /// h200-2026-11-29-even-odd-residual/call3): 3D k = 7 FP32 1.11x (FP64 0.83x), k = 8 3 against
-  /// 2 FP32 1.22x (FP64 0.84x); k = 6 FP32 1.00x (left at 3).
+  /// 2 FP32 1.22x (FP64 0.84x); k = 6 FP32 1.00x (left at 3). 3D k = 3, 5 against 4 (H100,
+  /// h100-2026-12-07-time-to-solution/g26, same call, two rounds): FP32 step 14.28 against 13.21
+  /// GDoF/s (1.08x; ncu: 6 teams a SM by registers before, 46.9% occupancy), 6 teams 14.36 / 14.22.
   int float_min_teams_per_sm = 0;
   /// Unrolling of the float kernels' even-odd loops over output pairs (residual and Ŝ) where it
   /// differs from the double ones' (0: half of unroll_interior, all pairs where that unrolls every
@@ -93,6 +96,9 @@ struct PatchTuning {
   /// rounds) FP64 1.14x, FP32 0.95x, 2D 1.04x / 0.91x; the 3D V-cycle at 17M FP64 0.96x; FMG Q1
   /// 135M double 1.05x, mixed 0.97x (h100-2026-12-06-q1-pairs). On for the host rows (patch_tuning).
   bool per_line = false;
+  /// Host, k >= 2: W patches of a colour in the lanes of a SIMD register (ThreadStructure::lanes,
+  /// vertex_patch_lanes.hpp) where the thread structure is automatic. Off on every device row.
+  bool lanes = false;
 };
 
 namespace detail {
@@ -117,7 +123,7 @@ inline constexpr PatchTuning patch_device_rows[] = {
     // a thread per interior column from k = 2 on (v8–v10), team targets 128/160/196/256 (v11).
     {3, 1, 1, 1, false, 256, 4, 1, true, false, true, true, false, 256, 128, "a thread per patch: 6.93x per column (FP64, h200-2026-11-29-q1-stencil/call3); per column: 4 teams of 256 (h100-2026-11-22-smoother/v10-final)", "h200-2026-11-29-q1-stencil/call3", true, 0, false, false, 0, 0, true},
     {3, 2, 1, 1, false, 256, 4, 3, true, false, true, true, true, 128, 128, "interior threads; teams of 128", "h100-2026-11-22-smoother/v11-fused-q7-48k", true, 0, true, true},
-    {3, 3, 1, 1, false, 256, 4, 5, true, false, true, true, true, 160, 128, "teams of 160 (+27% from the register cap)", "h100-2026-11-22-smoother/v11-fused-q7-48k", true, 0, true, true},
+    {3, 3, 1, 1, false, 256, 4, 5, true, false, true, true, true, 160, 128, "teams of 160 (+27% from the register cap); float 5 teams of 256 (51 registers: 8 teams of 160 a SM instead of 6, +8% FP32 step, H100 g26)", "h100-2026-12-07-time-to-solution/g26", true, 0, true, true, 5},
     {3, 4, 1, 1, false, 224, 4, 7, true, true, true, true, true, 196, 128, "4 teams of 224 with 72 registers (+38%, v12); b prefetch +1..3%; float 8 patches (224 threads by the launch bound)", "h100-2026-11-22-smoother/v12-local-arrays-launch-bounds", true, 392, true, true},
     {3, 5, 1, 1, false, 256, 4, 9, true, false, false, true, true, 256, 128, "4 teams (64 registers) since the even-odd residual: +3% FP64, +13% FP32 over 3 (call3); merged steps -10%; prefetch -10% (v19)", "h200-2026-11-29-even-odd-residual/call3", true, 0, true, true},
     {3, 6, 2, 3, false, 128, 3, 2, true, true, false, true, true, 256, 128, "2 columns per thread (+3%), x step 3 (+2%), prefetch +4%; float 2 patches; mode-split solve in FP64 (1.05x), direct in FP32 (mode-split 0.93x)", "h200-2026-12-05-mode-loops/call1", true, 122, true, true, 0, 0, false, true},
@@ -125,6 +131,19 @@ inline constexpr PatchTuning patch_device_rows[] = {
     {3, 8, 1, 1, false, 256, 2, 2, true, false, false, true, true, 256, 128, "2 teams (128 registers; 3 teams -16%), float 3 teams (+22%, call3) and every output pair unrolled (+47%, call5); outputs unrolled by 2", "h100-2026-11-22-smoother/v14-unroll-2", true, 0, true, true, 3, 7},
 };
 }  // namespace detail
+
+/// Where the host's automatic thread structure at k >= 2 is patches in SIMD lanes
+/// (ThreadStructure::lanes), by the lanes of the build's widest register (record
+/// cpu-2026-12-07-lanes: the VM, 2 cores, ~2e6 DoFs, one smoothing step against a thread per
+/// column, FP64 / FP32):
+///  - 8 doubles (TENSORMG_NATIVE_ARCH on AVX-512): 3D k = 2..8 2.2-2.8x / 2.2-5.5x, 2D k = 2..10
+///    1.3-2.9x / 1.5-4.1x;
+///  - 2 doubles (SSE2; 4 not measured, treated as 2): 3D k = 2..8 1.00-1.50x / 1.55-2.1x, 2D
+///    k = 2..8 1.03-1.55x / 1.5-2.2x; 2D k = 9, 10 (1.00x, 0.86x in FP64) stay per column.
+constexpr bool host_lanes_win(int dim, int k) {
+  const bool wide = simd::native_width<double> >= 8;
+  return k >= 2 && (wide || dim == 3 || k <= 8);
+}
 
 /// The row of (dim, k) for the target. Host rows are the device rows with what only pays on a GPU
 /// switched off: the x step in blocks of C (on this VM's OpenMP build k = 6 lost ~7% with 3,
@@ -145,6 +164,10 @@ constexpr PatchTuning patch_tuning(int dim, int k, TuningTarget target) {
         host.per_line = true;
         host.reason = "host: a thread per line (two colours a pass): one smoothing step 1.2-1.8x per patch, FMG Q1 1.23-1.30x on the VM";
         host.record = "cpu-2026-12-06-q1-pairs";
+      } else if (host_lanes_win(dim, k)) {
+        host.lanes = true;
+        host.reason = "host: patches in SIMD lanes (faster than a thread per column on the VM)";
+        host.record = "cpu-2026-12-07-lanes";
       }
       return host;
     }

@@ -12,6 +12,7 @@
 #include <tuple>
 #include <type_traits>
 
+#include "core/simd_pack.hpp"
 #include "discretization/assembled_laplace.hpp"
 #include "smoothers/patch_color.hpp"
 #include "smoothers/patch_matrices.hpp"
@@ -608,7 +609,103 @@ TYPED_TEST(VertexPatchTest, PerPatchRefusesWhatItCannotDo) {
   automatic = {};
   automatic.kernel = PatchKernel::global;
   EXPECT_EQ(structure(q1, automatic), ThreadStructure::per_column);
-  EXPECT_EQ(structure(q2, VertexPatchOptions{}), ThreadStructure::per_column);
+  // k >= 2: per column, or on the host patches in SIMD lanes where the row says so.
+  EXPECT_EQ(structure(q2, VertexPatchOptions{}),
+            patch_tuning(3, 2, tuning_target<TypeParam>()).lanes ? ThreadStructure::lanes : ThreadStructure::per_column);
+}
+
+/// Host, k >= 2: patches in SIMD lanes (vertex_patch_lanes.hpp) against the global-residual step
+/// (itself checked against the sequential Algorithm 2.3 above) for every (dim, k) of the tuning
+/// table, with the full and the boundary residual, both sweep orders, anisotropic cells and
+/// meshes wide enough along x that a row of a colour's patches fills several packs and ends in a
+/// partial one (lanes past the row's end), with patches on the fast path and next to the Dirichlet
+/// boundary; a Helmholtz term; float against the double step. On a GPU the structure is refused.
+TYPED_TEST(VertexPatchTest, LanesMatchGlobalResidualStep) {
+  using Smoother = VertexPatchSmoother<double, TypeParam>;
+  VertexPatchOptions lanes;
+  lanes.structure = ThreadStructure::lanes;
+  if constexpr (!runs_on_host<TypeParam>()) {
+    const auto q2 = std::make_shared<LaplaceOperator<double, TypeParam>>(make_layout<TypeParam>(make_mesh(3, {2, 2, 2}, 0), 2));
+    try {
+      Smoother smoother(q2, lanes);
+      ADD_FAILURE() << "accepted on a GPU: " << smoother.description();
+    } catch (const InputError& e) {
+      EXPECT_TRUE(e.collective());
+      EXPECT_NE(std::string(e.what()).find("runs on the host"), std::string::npos) << e.what();
+    }
+    return;
+  } else {
+    constexpr int W = simd::native_width<double>;
+    for (const PatchTuning& row : detail::patch_device_rows) {
+      const int dim = row.dim, k = row.k;
+      if (k == 1 || (sanitized && k > 3 && k != 7)) continue;
+      // 2 W + 3 patches of a colour along x at most: two whole packs and a partial one.
+      const int cells_x = 4 * W + 7;
+      for (const LaplaceOptions lo : {LaplaceOptions{}, LaplaceOptions{1.5, 0.8}}) {
+        if (lo.mass_coefficient != 0 && k != 3) continue;
+        const auto layout = make_layout<TypeParam>(make_mesh(dim, {cells_x, 5, dim == 3 ? 4 : 1}, 0, {1.0, 0.3, 0.5}), k);
+        const auto op = std::make_shared<LaplaceOperator<double, TypeParam>>(layout, lo);
+        auto x0 = op->make_vector(), b = op->make_vector(), x = op->make_vector(), y = op->make_vector();
+        fill_random(*layout, x0, 61 + k);
+        fill_random(*layout, b, 62 + k);
+        const Smoother global(op, {PatchKernel::global, LocalSolver::fast_diagonalization, ThreadStructure::per_column, 1});
+        for (const auto residual : {PatchResidual::full, PatchResidual::boundary}) {
+          VertexPatchOptions options = lanes;
+          options.residual = residual;
+          const Smoother smoother(op, options);
+          EXPECT_EQ(smoother.options().structure, ThreadStructure::lanes);
+          for (const auto order : {SweepOrder::forward, SweepOrder::reverse}) {
+            x.copy_from(x0);
+            y.copy_from(x0);
+            global.smooth(x, b, order);
+            smoother.smooth(y, b, order);
+            EXPECT_LE(relative_max_difference(x, y), 1e-11) << "dim=" << dim << " k=" << k << " mass=" << lo.mass_coefficient
+                                                            << " " << smoother.description()
+                                                            << (order == SweepOrder::forward ? " forward" : " reverse");
+            EXPECT_GT(relative_max_difference(y, x0), 1e-2) << "the step must change x";
+          }
+        }
+        if (lo.mass_coefficient != 0 || (sanitized && k > 2)) continue;
+        // float lanes against the double step
+        const auto opf = std::make_shared<LaplaceOperator<float, TypeParam>>(layout);
+        auto xf = opf->make_vector(), bf = opf->make_vector();
+        xf.copy_converted_from(x0);
+        bf.copy_converted_from(b);
+        VertexPatchSmoother<float, TypeParam>(opf, lanes).smooth(xf, bf, SweepOrder::forward);
+        x.copy_from(x0);
+        global.smooth(x, b, SweepOrder::forward);
+        y.copy_converted_from(xf);
+        EXPECT_LE(relative_max_difference(y, x), 2e-4) << "float dim=" << dim << " k=" << k;
+      }
+    }
+  }
+}
+
+TYPED_TEST(VertexPatchTest, LanesRefuseWhatTheyCannotDo) {
+  if constexpr (runs_on_host<TypeParam>()) {
+    const auto q1 = std::make_shared<LaplaceOperator<double, TypeParam>>(make_layout<TypeParam>(make_mesh(2, {2, 2, 1}, 0), 1));
+    const auto q2 = std::make_shared<LaplaceOperator<double, TypeParam>>(make_layout<TypeParam>(make_mesh(2, {2, 2, 1}, 0), 2));
+    const auto refused = [](auto op, const VertexPatchOptions& options, const char* text) {
+      try {
+        VertexPatchSmoother<double, TypeParam> smoother(op, options);
+        ADD_FAILURE() << "accepted: " << smoother.description();
+      } catch (const InputError& e) {
+        EXPECT_TRUE(e.collective());
+        EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
+      }
+    };
+    VertexPatchOptions o;
+    o.structure = ThreadStructure::lanes;
+    refused(q1, o, "Q2 and above");
+    o.kernel = PatchKernel::separate;
+    refused(q2, o, "separate smoother kernel");
+    o.kernel = PatchKernel::fused;
+    o.solver = LocalSolver::inverse;
+    refused(q2, o, "fast diagonalization");
+    o.solver = LocalSolver::fast_diagonalization;
+    o.threads_per_patch = 4;
+    refused(q2, o, "threads per patch");
+  }
 }
 
 TYPED_TEST(VertexPatchTest, InvalidOptionsAreRefused) {
