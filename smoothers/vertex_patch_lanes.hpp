@@ -16,7 +16,7 @@
 /// (closure_value); lanes past the end of a row of patches are zero and never stored.
 ///
 /// Scratch per thread (packs): 3D 2 n² ni (after the x step, reused for the solve's two boxes) +
-/// 2 n ni² (after the y step); 2D 2 n ni + 2 ni² (3D k = 8 with 8 doubles a pack: 1.4 MB), team
+/// 2 n ni² (after the y step); 2D 2 n ni + 2 ni² (3D k = 8 with 8 doubles a pack: 1.0 MB), team
 /// scratch of level 1. Host execution spaces only.
 
 #include <Kokkos_Core.hpp>
