@@ -75,10 +75,9 @@ class DistributedVector {
   /// scaled residual a lower-precision multigrid cycle takes.
   template <class OtherNumber>
   void copy_scaled_converted_from(OtherNumber a, const DistributedVector<OtherNumber, ExecSpace>& x) {
-    const auto d = data_;
-    const auto xv = x.view();
-    Kokkos::parallel_for("tensormg::vector::convert", Kokkos::RangePolicy<ExecSpace>(0, n_owned()),
-                         KOKKOS_LAMBDA(local_index i) { d(i) = static_cast<Number>(a * xv(i)); });
+    using Other = typename DistributedVector<OtherNumber, ExecSpace>::view_type;
+    sweep_for<Number, ExecSpace>("tensormg::vector::convert", std::size_t(n_owned()),
+                                 ScaledConvertSweep<view_type, Other>{a, data_, x.view()});
   }
   /// this_i += a x_i with x in another precision, converted to Number first (owned entries).
   template <class OtherNumber>
@@ -101,16 +100,12 @@ class DistributedVector {
 
   /// this_i = a_i b_i (owned entries).
   void pointwise_multiply(const DistributedVector& a, const DistributedVector& b) {
-    const auto d = data_;
-    const auto x = a.view(), y = b.view();
-    Kokkos::parallel_for("tensormg::vector::pointwise_multiply", Kokkos::RangePolicy<ExecSpace>(0, n_owned()),
-                         KOKKOS_LAMBDA(local_index i) { d(i) = x(i) * y(i); });
+    sweep_for<Number, ExecSpace>("tensormg::vector::pointwise_multiply", std::size_t(n_owned()),
+                                 ProductSweep<view_type>{data_, a.view(), b.view()});
   }
   /// this_i = 1 / this_i (owned entries); zeros stay zero.
   void invert_entries() {
-    const auto d = data_;
-    Kokkos::parallel_for("tensormg::vector::invert", Kokkos::RangePolicy<ExecSpace>(0, n_owned()),
-                         KOKKOS_LAMBDA(local_index i) { d(i) = d(i) != Number(0) ? Number(1) / d(i) : Number(0); });
+    sweep_for<Number, ExecSpace>("tensormg::vector::invert", std::size_t(n_owned()), ReciprocalSweep<view_type>{data_});
   }
 
   /// Σ x_i y_i over all owned entries of all ranks, summed in double.

@@ -73,19 +73,25 @@ double cg_residual_update(typename Vector::value_type alpha, const Vector& ap, V
 
 /// x += α p, then p = r + β p, in one pass over three vectors (the x update of the iteration
 /// whose p this is, moved here from the residual's pass: same operations, one vector less read).
+template <class View>
+struct CgDirectionUpdate {
+  using Number = typename View::non_const_value_type;
+  Number alpha, beta;
+  View r, p, x;
+  KOKKOS_INLINE_FUNCTION void operator()(local_index i) const {
+    const Number pi = p(i);
+    x(i) += alpha * pi;
+    p(i) = r(i) + beta * pi;
+  }
+};
+
 template <class Vector>
 void cg_solution_and_direction_update(typename Vector::value_type alpha, typename Vector::value_type beta,
                                       const Vector& r, Vector& p, Vector& x) {
-  using Number = typename Vector::value_type;
   using Exec = typename Vector::execution_space;
-  const auto rv = r.view(), pv = p.view(), xv = x.view();
-  Kokkos::parallel_for(
-      "tensormg::krylov::cg_solution_and_direction_update", Kokkos::RangePolicy<Exec>(0, r.n_owned()),
-      KOKKOS_LAMBDA(local_index i) {
-        const Number pi = pv(i);
-        xv(i) += alpha * pi;
-        pv(i) = rv(i) + beta * pi;
-      });
+  using View = typename Vector::view_type;
+  Kokkos::parallel_for("tensormg::krylov::cg_solution_and_direction_update", Kokkos::RangePolicy<Exec>(0, r.n_owned()),
+                       CgDirectionUpdate<View>{alpha, beta, r.view(), p.view(), x.view()});
 }
 }  // namespace detail
 

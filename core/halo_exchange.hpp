@@ -35,6 +35,28 @@ MPI_Datatype mpi_type() {
   else if constexpr (std::is_same_v<Number, std::int64_t>) return MPI_INT64_T;
   else return MPI_INT;
 }
+
+/// out_i = data(index_i): the pack kernel.
+template <class Out, class Data, class Index>
+struct GatherEntries {
+  Out out;
+  Data data;
+  Index index;
+  KOKKOS_INLINE_FUNCTION void operator()(local_index i) const { out(i) = data(index(i)); }
+};
+
+/// data(index(first + i)) = in(first + i), or += with `add`: the unpack kernels.
+template <class Data, class In, class Index, bool add>
+struct ScatterEntries {
+  Data data;
+  In in;
+  Index index;
+  local_index first;
+  KOKKOS_INLINE_FUNCTION void operator()(local_index i) const {
+    if constexpr (add) data(index(first + i)) += in(first + i);
+    else data(index(first + i)) = in(first + i);
+  }
+};
 }  // namespace detail
 
 /// How a forward exchange moves values between two ranks whose devices can reach each other's
@@ -166,9 +188,9 @@ class HaloExchange {
     const auto out_idx = forward ? send_indices_ : recv_indices_;
     const std::size_t n_out = out_idx.extent(0);
     const auto out_buf = buffer<Number>(0, n_out);
-    Kokkos::parallel_for(
-        "tensormg::halo::pack", Kokkos::RangePolicy<ExecSpace>(0, n_out),
-        KOKKOS_LAMBDA(local_index i) { out_buf(i) = data(out_idx(i)); });
+    Kokkos::parallel_for("tensormg::halo::pack", Kokkos::RangePolicy<ExecSpace>(0, n_out),
+                         detail::GatherEntries<decltype(out_buf), std::decay_t<decltype(data)>, decltype(out_idx)>{
+                             out_buf, data, out_idx});
     ExecSpace().fence();  // the packed values (and the work before them) are complete
     pending_.reserve(4 * neighbors_.size());
     if (has_peers_[dir]) copy_to_peers<Number>(out_buf, dir);
@@ -216,17 +238,17 @@ class HaloExchange {
       pending_.clear();
     }
     if (forward) {
-      Kokkos::parallel_for(
-          "tensormg::halo::unpack", Kokkos::RangePolicy<ExecSpace>(0, n_in),
-          KOKKOS_LAMBDA(local_index i) { data(in_idx(i)) = in_buf(i); });
+      Kokkos::parallel_for("tensormg::halo::unpack", Kokkos::RangePolicy<ExecSpace>(0, n_in),
+                           detail::ScatterEntries<std::decay_t<decltype(data)>, decltype(in_buf), decltype(in_idx), false>{
+                               data, in_buf, in_idx, 0});
     } else {
       // One neighbour at a time: an entry may be received from several neighbours, and adding in
       // a fixed order keeps results bitwise reproducible.
       for (const auto& nb : neighbors_) {
         const local_index off = nb.send_offset;
-        Kokkos::parallel_for(
-            "tensormg::halo::unpack_add", Kokkos::RangePolicy<ExecSpace>(0, nb.send_count),
-            KOKKOS_LAMBDA(local_index i) { data(in_idx(off + i)) += in_buf(off + i); });
+        Kokkos::parallel_for("tensormg::halo::unpack_add", Kokkos::RangePolicy<ExecSpace>(0, nb.send_count),
+                             detail::ScatterEntries<std::decay_t<decltype(data)>, decltype(in_buf), decltype(in_idx), true>{
+                                 data, in_buf, in_idx, off});
       }
     }
   }

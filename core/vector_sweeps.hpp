@@ -73,49 +73,57 @@ Kokkos::View<double*, MemorySpace> sweep_partials(std::size_t count) {
 
 /// The sweep over blocks of B consecutive entries, 4 partial sums per block (the host path; it
 /// runs on any execution space).
+template <int B, class Sweep>
+struct BlockedSum {
+  Sweep sweep;
+  std::size_t n, full;
+  KOKKOS_INLINE_FUNCTION void operator()(std::size_t j, double& s) const {
+    double acc[4] = {0, 0, 0, 0};
+    const std::size_t first = j * B;
+    if (j < full) {
+      for (int k = 0; k < B; ++k) acc[k % 4] += sweep.finish(first + k, sweep.load(first + k));
+    } else {
+      for (std::size_t i = first; i < n; ++i) acc[0] += sweep.finish(i, sweep.load(i));
+    }
+    s += (acc[0] + acc[1]) + (acc[2] + acc[3]);
+  }
+};
+
 template <int B, class ExecSpace, class Sweep>
 double blocked_sweep_sum(const char* label, std::size_t n, const Sweep& sweep) {
   static_assert(B % 4 == 0, "blocks of a multiple of 4 entries");
   const std::size_t full = n / B;
   double sum = 0;
-  Kokkos::parallel_reduce(
-      label, Kokkos::RangePolicy<ExecSpace>(0, full + (n % B != 0 ? 1 : 0)),
-      KOKKOS_LAMBDA(std::size_t j, double& s) {
-        double acc[4] = {0, 0, 0, 0};
-        const std::size_t first = j * B;
-        if (j < full) {
-          for (int k = 0; k < B; ++k) acc[k % 4] += sweep.finish(first + k, sweep.load(first + k));
-        } else {
-          for (std::size_t i = first; i < n; ++i) acc[0] += sweep.finish(i, sweep.load(i));
-        }
-        s += (acc[0] + acc[1]) + (acc[2] + acc[3]);
-      },
-      sum);
+  Kokkos::parallel_reduce(label, Kokkos::RangePolicy<ExecSpace>(0, full + (n % B != 0 ? 1 : 0)),
+                          BlockedSum<B, Sweep>{sweep, n, full}, sum);
   return sum;
 }
 
 /// The sweep's entries i = j + k · stride, k < U, for j < stride = ⌈n / U⌉, by a range reduction.
+template <int U, class Sweep>
+struct StridedSum {
+  Sweep sweep;
+  std::size_t n, stride;
+  KOKKOS_INLINE_FUNCTION void operator()(std::size_t j, double& s) const {
+    typename Sweep::values v[U] = {};
+    TENSORMG_UNROLL_ALL
+    for (int k = 0; k < U; ++k) {
+      const std::size_t i = j + std::size_t(k) * stride;
+      if (i < n) v[k] = sweep.load(i);
+    }
+    TENSORMG_UNROLL_ALL
+    for (int k = 0; k < U; ++k) {
+      const std::size_t i = j + std::size_t(k) * stride;
+      if (i < n) s += sweep.finish(i, v[k]);
+    }
+  }
+};
+
 template <int U, class ExecSpace, class Sweep>
 double range_sweep_sum(const char* label, std::size_t n, const Sweep& sweep) {
-  using Values = typename Sweep::values;
   const std::size_t stride = (n + U - 1) / U;
   double sum = 0;
-  Kokkos::parallel_reduce(
-      label, Kokkos::RangePolicy<ExecSpace>(0, stride),
-      KOKKOS_LAMBDA(std::size_t j, double& s) {
-        Values v[U] = {};
-        TENSORMG_UNROLL_ALL
-        for (int k = 0; k < U; ++k) {
-          const std::size_t i = j + std::size_t(k) * stride;
-          if (i < n) v[k] = sweep.load(i);
-        }
-        TENSORMG_UNROLL_ALL
-        for (int k = 0; k < U; ++k) {
-          const std::size_t i = j + std::size_t(k) * stride;
-          if (i < n) s += sweep.finish(i, v[k]);
-        }
-      },
-      sum);
+  Kokkos::parallel_reduce(label, Kokkos::RangePolicy<ExecSpace>(0, stride), StridedSum<U, Sweep>{sweep, n, stride}, sum);
   return sum;
 }
 
@@ -124,15 +132,14 @@ double range_sweep_sum(const char* label, std::size_t n, const Sweep& sweep) {
 /// in `partials`, then a range reduction over those. team_size must be a team size ExecSpace
 /// can run (256 on a GPU; the host tests take what their backend allows).
 template <int U, class ExecSpace, class Sweep>
-double team_sweep_sum(const char* label, std::size_t n, const Sweep& sweep, int team_size) {
-  using Values = typename Sweep::values;
-  using Policy = Kokkos::TeamPolicy<ExecSpace>;
-  const std::size_t team = std::size_t(team_size), chunk = team * U;
-  const std::size_t teams = (n + chunk - 1) / chunk;
-  const auto partials = sweep_partials<typename ExecSpace::memory_space>(teams);
-  Kokkos::parallel_for(label, Policy(int(teams), team_size), KOKKOS_LAMBDA(const typename Policy::member_type& m) {
+struct TeamPartialSums {
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  Sweep sweep;
+  std::size_t n, team, chunk;
+  Kokkos::View<double*, typename ExecSpace::memory_space> partials;
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& m) const {
     const std::size_t first = std::size_t(m.league_rank()) * chunk + std::size_t(m.team_rank());
-    Values v[U] = {};
+    typename Sweep::values v[U] = {};
     TENSORMG_UNROLL_ALL
     for (int k = 0; k < U; ++k) {
       const std::size_t i = first + std::size_t(k) * team;
@@ -146,44 +153,71 @@ double team_sweep_sum(const char* label, std::size_t n, const Sweep& sweep, int 
     }
     m.team_reduce(Kokkos::Sum<double>(s));
     if (m.team_rank() == 0) partials(m.league_rank()) = s;
-  });
+  }
+};
+
+template <class View>
+struct SumOfEntries {
+  View values;
+  KOKKOS_INLINE_FUNCTION void operator()(std::size_t c, double& s) const { s += values(c); }
+};
+
+template <int U, class ExecSpace, class Sweep>
+double team_sweep_sum(const char* label, std::size_t n, const Sweep& sweep, int team_size) {
+  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  const std::size_t team = std::size_t(team_size), chunk = team * U;
+  const std::size_t teams = (n + chunk - 1) / chunk;
+  const auto partials = sweep_partials<typename ExecSpace::memory_space>(teams);
+  Kokkos::parallel_for(label, Policy(int(teams), team_size),
+                       TeamPartialSums<U, ExecSpace, Sweep>{sweep, n, team, chunk, partials});
   double sum = 0;
-  Kokkos::parallel_reduce(
-      "tensormg::sweep_partials_sum", Kokkos::RangePolicy<ExecSpace>(0, teams),
-      KOKKOS_LAMBDA(std::size_t c, double& s) { s += partials(c); }, sum);
+  Kokkos::parallel_reduce("tensormg::sweep_partials_sum", Kokkos::RangePolicy<ExecSpace>(0, teams),
+                          SumOfEntries<decltype(partials)>{partials}, sum);
   return sum;
 }
 
 /// A sweep whose terms are not summed (it stores): on a GPU the team path's entries (chunks of
 /// 256 · U, each thread's U entries coalesced and loaded before the first is used) by a range
 /// kernel, no reduction and so no wait for a result; on the host blocks of B entries.
+template <int B, class Sweep>
+struct BlockedStores {
+  Sweep sweep;
+  std::size_t n;
+  KOKKOS_INLINE_FUNCTION void operator()(std::size_t j) const {
+    const std::size_t last = j * B + B < n ? j * B + B : n;
+    for (std::size_t i = j * B; i < last; ++i) sweep.finish(i, sweep.load(i));
+  }
+};
+
+template <int U, class Sweep>
+struct ChunkStores {
+  static constexpr std::size_t team = 256;
+  Sweep sweep;
+  std::size_t n;
+  KOKKOS_INLINE_FUNCTION void operator()(std::size_t j) const {
+    const std::size_t first = (j / team) * team * U + j % team;
+    typename Sweep::values v[U] = {};
+    TENSORMG_UNROLL_ALL
+    for (int k = 0; k < U; ++k) {
+      const std::size_t i = first + std::size_t(k) * team;
+      if (i < n) v[k] = sweep.load(i);
+    }
+    TENSORMG_UNROLL_ALL
+    for (int k = 0; k < U; ++k) {
+      const std::size_t i = first + std::size_t(k) * team;
+      if (i < n) sweep.finish(i, v[k]);
+    }
+  }
+};
+
 template <int U, int B, class ExecSpace, class Sweep>
 void sweep_for(const char* label, std::size_t n, const Sweep& sweep) {
-  using Values = typename Sweep::values;
   if constexpr (runs_on_host<ExecSpace>()) {
-    Kokkos::parallel_for(
-        label, Kokkos::RangePolicy<ExecSpace>(0, (n + B - 1) / B), KOKKOS_LAMBDA(std::size_t j) {
-          const std::size_t last = j * B + B < n ? j * B + B : n;
-          for (std::size_t i = j * B; i < last; ++i) sweep.finish(i, sweep.load(i));
-        });
+    Kokkos::parallel_for(label, Kokkos::RangePolicy<ExecSpace>(0, (n + B - 1) / B), BlockedStores<B, Sweep>{sweep, n});
   } else {
-    constexpr std::size_t team = 256;
+    constexpr std::size_t team = ChunkStores<U, Sweep>::team;
     const std::size_t chunks = (n + team * U - 1) / (team * U);  // every chunk with all its threads
-    Kokkos::parallel_for(
-        label, Kokkos::RangePolicy<ExecSpace>(0, chunks * team), KOKKOS_LAMBDA(std::size_t j) {
-          const std::size_t first = (j / team) * team * U + j % team;
-          Values v[U] = {};
-          TENSORMG_UNROLL_ALL
-          for (int k = 0; k < U; ++k) {
-            const std::size_t i = first + std::size_t(k) * team;
-            if (i < n) v[k] = sweep.load(i);
-          }
-          TENSORMG_UNROLL_ALL
-          for (int k = 0; k < U; ++k) {
-            const std::size_t i = first + std::size_t(k) * team;
-            if (i < n) sweep.finish(i, v[k]);
-          }
-        });
+    Kokkos::parallel_for(label, Kokkos::RangePolicy<ExecSpace>(0, chunks * team), ChunkStores<U, Sweep>{sweep, n});
   }
 }
 
@@ -298,6 +332,59 @@ struct FillSweep {
   KOKKOS_INLINE_FUNCTION values load(std::size_t) const { return {}; }
   KOKKOS_INLINE_FUNCTION double finish(std::size_t i, const values&) const {
     x(i) = value;
+    return 0.0;
+  }
+};
+
+/// x_i = y_i z_i; the sum is 0.
+template <class View>
+struct ProductSweep {
+  using Number = typename View::non_const_value_type;
+  struct values {
+    Number y, z;
+  };
+  View x, y, z;
+  KOKKOS_INLINE_FUNCTION values load(std::size_t i) const { return {y(i), z(i)}; }
+  KOKKOS_INLINE_FUNCTION double finish(std::size_t i, const values& v) const {
+    x(i) = v.y * v.z;
+    return 0.0;
+  }
+};
+
+/// x_i = 1 / x_i where x_i != 0 (zeros stay zero); the sum is 0.
+template <class View>
+struct ReciprocalSweep {
+  using Number = typename View::non_const_value_type;
+  struct values {
+    Number x;
+  };
+  View x;
+  KOKKOS_INLINE_FUNCTION values load(std::size_t i) const { return {x(i)}; }
+  KOKKOS_INLINE_FUNCTION double finish(std::size_t i, const values& v) const {
+    x(i) = v.x != Number(0) ? Number(1) / v.x : Number(0);
+    return 0.0;
+  }
+};
+
+/// x_i = a e_i formed in e's precision and rounded once into x's (another precision); the sum is
+/// 0 (a sweep for its loads in flight, as AddConvertedSweep). A functor, not an extended lambda:
+/// the lambda this replaced (in DistributedVector::copy_scaled_converted_from, a member function
+/// template) called a null host function pointer inside nvcc's __nv_hdl_wrapper_t on the H100 when
+/// tensormg-poisson's mixed FMG start made the first such conversion (g++ 12 had cloned the caller
+/// as copy_scaled_converted_from<double>.constprop.0; perf/results/h100-2026-12-07-time-to-solution/g27).
+template <class View, class OtherView>
+struct ScaledConvertSweep {
+  using Number = typename View::non_const_value_type;
+  using Other = typename OtherView::non_const_value_type;
+  struct values {
+    Other e;
+  };
+  Other a;
+  View x;
+  OtherView e;
+  KOKKOS_INLINE_FUNCTION values load(std::size_t i) const { return {e(i)}; }
+  KOKKOS_INLINE_FUNCTION double finish(std::size_t i, const values& v) const {
+    x(i) = static_cast<Number>(a * v.e);
     return 0.0;
   }
 };

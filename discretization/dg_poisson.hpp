@@ -11,24 +11,34 @@ namespace tensormg {
 
 /// v = f at every owned node (cell by cell; shared faces get each cell's own value). f: a
 /// trivially copyable functor with KOKKOS_INLINE_FUNCTION double operator()(double, double, double).
+namespace detail {
+template <class View, class F>
+struct DgInterpolation {
+  CellBox box;
+  NodeCoordinates c;
+  View d;
+  F f;
+  KOKKOS_INLINE_FUNCTION void operator()(local_index l) const {
+    using Number = typename View::non_const_value_type;
+    const int n = box.degree + 1;
+    const local_index cell = l / box.cell_dofs;
+    const int node = l - cell * box.cell_dofs;
+    local_index cc[3];
+    box.coordinates(cell, cc);
+    const int i[3] = {node % n, (node / n) % n, node / (n * n)};
+    double x[3] = {0, 0, 0};
+    for (int e = 0; e < box.dim; ++e) x[e] = c.global(e, (box.offset[e] + cc[e]) * box.degree + i[e]);
+    d(l) = static_cast<Number>(f(x[0], x[1], x[2]));
+  }
+};
+}  // namespace detail
+
 template <class Number, class ExecSpace, class F>
 void interpolate_on_device(const DgDofLayout<ExecSpace>& layout, DistributedVector<Number, ExecSpace>& v, const F& f) {
   const CellBox box = layout.box();
-  const NodeCoordinates c = layout.node_coordinates();
-  const auto d = v.view();
-  const int dim = box.dim, n = box.degree + 1;
-  Kokkos::parallel_for(
-      "tensormg::dg::interpolate", Kokkos::RangePolicy<ExecSpace>(0, box.n_owned_cells * box.cell_dofs),
-      KOKKOS_LAMBDA(local_index l) {
-        const local_index cell = l / box.cell_dofs;
-        const int node = l - cell * box.cell_dofs;
-        local_index cc[3];
-        box.coordinates(cell, cc);
-        const int i[3] = {node % n, (node / n) % n, node / (n * n)};
-        double x[3] = {0, 0, 0};
-        for (int e = 0; e < dim; ++e) x[e] = c.global(e, (box.offset[e] + cc[e]) * box.degree + i[e]);
-        d(l) = static_cast<Number>(f(x[0], x[1], x[2]));
-      });
+  using View = typename DistributedVector<Number, ExecSpace>::view_type;
+  Kokkos::parallel_for("tensormg::dg::interpolate", Kokkos::RangePolicy<ExecSpace>(0, box.n_owned_cells * box.cell_dofs),
+                       detail::DgInterpolation<View, F>{box, layout.node_coordinates(), v.view(), f});
 }
 
 /// b = M f_I + Σ over boundary faces ∫_F g_I (σ_b v − ∂ₙv) (g_I: u interpolated on the face's

@@ -26,6 +26,23 @@ void for_each_owned_node(const ContinuousDofLayout<ExecSpace>& layout, F&& f) {
       }
 }
 
+namespace detail {
+template <class View, class F>
+struct NodeInterpolation {
+  NodeBox box;
+  NodeCoordinates c;
+  View d;
+  F f;
+  KOKKOS_INLINE_FUNCTION void operator()(local_index l) const {
+    using Number = typename View::non_const_value_type;
+    const int dim = box.dim;
+    const local_index ix = l % box.o[0], iy = (l / box.o[0]) % box.o[1], iz = l / (box.o[0] * box.o[1]);
+    const double x = c.local(0, ix), y = dim >= 2 ? c.local(1, iy) : 0.0, z = dim == 3 ? c.local(2, iz) : 0.0;
+    d(l) = static_cast<Number>(f(x, y, z));
+  }
+};
+}  // namespace detail
+
 /// v(node) = f(x, y, z) on owned nodes, evaluated in ExecSpace: f is a trivially copyable functor
 /// with a KOKKOS_INLINE_FUNCTION double operator()(double, double, double) (z = 0 in 2D, as y
 /// and z in 1D). Ghosts are left as they are. The same coordinates as interpolate().
@@ -33,16 +50,10 @@ template <class Number, class ExecSpace, class F>
 void interpolate_on_device(const ContinuousDofLayout<ExecSpace>& layout, DistributedVector<Number, ExecSpace>& v,
                            const F& f) {
   const NodeBox box = layout.box();
-  const NodeCoordinates c = layout.node_coordinates();
-  const auto d = v.view();
-  const int dim = box.dim;
+  using View = typename DistributedVector<Number, ExecSpace>::view_type;
   // Owned nodes come first, in lexicographic order of the owned box: local index = position.
-  Kokkos::parallel_for(
-      "tensormg::interpolate", Kokkos::RangePolicy<ExecSpace>(0, box.n_owned), KOKKOS_LAMBDA(local_index l) {
-        const local_index ix = l % box.o[0], iy = (l / box.o[0]) % box.o[1], iz = l / (box.o[0] * box.o[1]);
-        const double x = c.local(0, ix), y = dim >= 2 ? c.local(1, iy) : 0.0, z = dim == 3 ? c.local(2, iz) : 0.0;
-        d(l) = static_cast<Number>(f(x, y, z));
-      });
+  Kokkos::parallel_for("tensormg::interpolate", Kokkos::RangePolicy<ExecSpace>(0, box.n_owned),
+                       detail::NodeInterpolation<View, F>{box, layout.node_coordinates(), v.view(), f});
 }
 
 /// v(node) = f(node coordinates) on owned nodes, on the host; ghosts are left as they are.

@@ -60,24 +60,34 @@ struct GridRange {
 /// directions from dim on are [0, 1)).
 using RankRanges = std::function<void(int rank, GridRange& owned, GridRange& box)>;
 
+namespace detail {
+template <class View>
+struct OwnedPointsCopy {
+  View vector, box_data;
+  local_index o0, o1, n0, n1, a0, a1, a2, q;
+  bool to_box;
+  KOKKOS_INLINE_FUNCTION void operator()(local_index i) const {
+    const local_index p = i / q, v = i - p * q;
+    const local_index ix = p % o0, iy = (p / o0) % o1, iz = p / (o0 * o1);
+    const local_index j = ((ix + a0) + n0 * ((iy + a1) + n1 * (iz + a2))) * q + v;
+    if (to_box) box_data(j) = vector(i);
+    else vector(i) = box_data(j);
+  }
+};
+}  // namespace detail
+
 /// Copies between the owned entries of a layout vector and the same points of a halo box.
-/// (A free function: nvcc takes device lambdas only there or in public members.)
 template <class Number, class ExecSpace>
 void copy_owned_points(const Kokkos::View<Number*, typename ExecSpace::memory_space>& vector,
                        const Kokkos::View<Number*, typename ExecSpace::memory_space>& box_data, const local_index owned[3],
                        const local_index box[3], const local_index at[3], int per_point, bool to_box) {
-  const local_index o0 = owned[0], o1 = owned[1], n = owned[0] * owned[1] * owned[2] * per_point;
-  const local_index n0 = box[0], n1 = box[1], a0 = at[0], a1 = at[1], a2 = at[2], q = per_point;
+  const local_index n = owned[0] * owned[1] * owned[2] * per_point;
   if (n == 0) return;
-  Kokkos::parallel_for(
-      to_box ? "tensormg::smoother::halo_box::copy_in" : "tensormg::smoother::halo_box::copy_out",
-      Kokkos::RangePolicy<ExecSpace>(0, n), KOKKOS_LAMBDA(local_index i) {
-        const local_index p = i / q, v = i - p * q;
-        const local_index ix = p % o0, iy = (p / o0) % o1, iz = p / (o0 * o1);
-        const local_index j = ((ix + a0) + n0 * ((iy + a1) + n1 * (iz + a2))) * q + v;
-        if (to_box) box_data(j) = vector(i);
-        else vector(i) = box_data(j);
-      });
+  using View = Kokkos::View<Number*, typename ExecSpace::memory_space>;
+  Kokkos::parallel_for(to_box ? "tensormg::smoother::halo_box::copy_in" : "tensormg::smoother::halo_box::copy_out",
+                       Kokkos::RangePolicy<ExecSpace>(0, n),
+                       detail::OwnedPointsCopy<View>{vector, box_data, owned[0], owned[1], box[0], box[1], at[0], at[1],
+                                                     at[2], local_index(per_point), to_box});
 }
 
 /// The smoothers' halo work (copies into and out of the box, refreshes) run through it: fenced
