@@ -104,15 +104,16 @@ struct ParentCellTransferKernel {
     team.team_barrier();
   }
 
+  /// The dim steps from buffer a; returns the buffer that holds the result (b in 3D, a in 2D).
   template <bool restriction>
-  KOKKOS_FORCEINLINE_FUNCTION void contract_all(const Member& team, int cells, Number*& src, Number*& dst) const {
-    step<0, restriction>(team, cells, src, dst);
-    step<1, restriction>(team, cells, dst, src);
+  KOKKOS_FORCEINLINE_FUNCTION Number* contract_all(const Member& team, int cells, Number* a, Number* b) const {
+    step<0, restriction>(team, cells, a, b);
+    step<1, restriction>(team, cells, b, a);
     if constexpr (dim == 3) {
-      step<2, restriction>(team, cells, src, dst);
-      Number* t = src;
-      src = dst;
-      dst = t;
+      step<2, restriction>(team, cells, a, b);
+      return b;
+    } else {
+      return a;
     }
   }
 
@@ -121,11 +122,13 @@ struct ParentCellTransferKernel {
     else apply<false>(team);
   }
 
-  /// One team's parents: gather, contract, scatter. The sizes are compile-time constants per
-  /// direction of the transfer, so that turning a thread's running number into a cell and a
-  /// point is multiplications, not run-time divisions (before: the point's three coordinates and
-  /// the cell divided by sizes chosen at run time, ~8 divisions a node; 3D Q3's restriction and
-  /// prolongation ran at a fifth of the H100's copy rate, floats no faster than doubles).
+  /// One team's parents: gather, contract, scatter. Gather and scatter give a thread a row of a
+  /// cell's points along x: the row's coordinates and index once, then its points one after
+  /// another, at consecutive indices where the row lies in the owned part of the box (NodeBox),
+  /// point by point through NodeBox::index where it reaches the ghosts. Sizes are compile-time
+  /// constants per direction of the transfer. (Before: a thread per point, which turned its
+  /// running number into a cell and three coordinates by ~8 run-time integer divisions; 3D Q3's
+  /// restriction then ran at 0.15 TB/s on the H100, floats no faster than doubles, g29.)
   template <bool restriction>
   KOKKOS_FORCEINLINE_FUNCTION void apply(const Member& team) const {
     Number* a = static_cast<Number*>(team.team_scratch(level).get_shmem(2 * sizeof(Number) * box * cells_per_team));
@@ -136,46 +139,76 @@ struct ParentCellTransferKernel {
     // Gather: the parent's nodes, or (restriction) the children's nodes this parent owns (the
     // lower parent takes the nodes of a shared face, also across ranks: a rank reads only its owned
     // fine nodes, and each fine node enters the restriction once over all ranks).
-    constexpr int n_in = restriction ? nf : nc;
-    constexpr int in_size = dim == 2 ? n_in * n_in : n_in * n_in * n_in;
-    for (int w = team.team_rank(); w < cells * in_size; w += team.team_size()) {
-      const int cell = w / in_size, e = w - cell * in_size;
+    constexpr unsigned n_in = restriction ? nf : nc;
+    constexpr unsigned rows_in = dim == 2 ? n_in : n_in * n_in;
+    for (unsigned w = team.team_rank(); w < unsigned(cells) * rows_in; w += team.team_size()) {
+      const unsigned cell = w / rows_in, r = w - cell * rows_in;
+      const int i1 = int(r % n_in), i2 = dim == 3 ? int(r / n_in) : 0;
       local_index cc[3], cn[3];
-      parent(first + cell, cc, cn);
-      const int i[3] = {e % n_in, (e / n_in) % n_in, dim == 3 ? e / (n_in * n_in) : 0};
-      Number v = 0;
+      parent(first + local_index(cell), cc, cn);
+      Number* row = a + cell * box + r * n_in;
       if constexpr (restriction) {
-        bool owned = true;
-        for (int d = 0; d < dim; ++d)
-          owned = owned && (i[d] < 2 * k || coarse.offset[d] + cn[d] + k == coarse.global_nodes[d] - 1);
-        if (owned) v = args.in(fine.index(2 * cc[0] * k + i[0], 2 * cc[1] * k + i[1], dim == 3 ? 2 * cc[2] * k + i[2] : 0));
+        // Owned by this parent: points below 2k, and those at 2k of the domain's last parent.
+        const bool last0 = coarse.offset[0] + cn[0] + k == coarse.global_nodes[0] - 1;
+        bool owned = i1 < 2 * k || coarse.offset[1] + cn[1] + k == coarse.global_nodes[1] - 1;
+        if (dim == 3) owned = owned && (i2 < 2 * k || coarse.offset[2] + cn[2] + k == coarse.global_nodes[2] - 1);
+        const local_index x = 2 * cc[0] * k, y = 2 * cc[1] * k + i1, z = dim == 3 ? 2 * cc[2] * k + i2 : 0;
+        if (!owned) {
+          for (unsigned i = 0; i < n_in; ++i) row[i] = 0;
+        } else if (x + local_index(n_in) <= fine.o[0] && y < fine.o[1] && z < fine.o[2]) {
+          const Number* in = args.in.data() + (x + fine.o[0] * (y + fine.o[1] * z));
+          for (unsigned i = 0; i < n_in; ++i) row[i] = i < 2 * k || last0 ? in[i] : Number(0);
+        } else {
+          for (unsigned i = 0; i < n_in; ++i)
+            row[i] = i < 2 * k || last0 ? args.in(fine.index(x + local_index(i), y, z)) : Number(0);
+        }
       } else {
-        v = args.in(coarse.index(cn[0] + i[0], cn[1] + i[1], dim == 3 ? cn[2] + i[2] : 0));
+        const local_index x = cn[0], y = cn[1] + i1, z = dim == 3 ? cn[2] + i2 : 0;
+        if (x + local_index(n_in) <= coarse.o[0] && y < coarse.o[1] && z < coarse.o[2]) {
+          const Number* in = args.in.data() + (x + coarse.o[0] * (y + coarse.o[1] * z));
+          for (unsigned i = 0; i < n_in; ++i) row[i] = in[i];
+        } else {
+          for (unsigned i = 0; i < n_in; ++i) row[i] = args.in(coarse.index(x + local_index(i), y, z));
+        }
       }
-      a[cell * box + e] = v;
     }
     team.team_barrier();
-    Number* src = a;
-    Number* dst = b;
-    contract_all<restriction>(team, cells, src, dst);
-    // src holds the result.
-    constexpr int n_out = restriction ? nc : nf;
-    constexpr int out_size = dim == 2 ? n_out * n_out : n_out * n_out * n_out;
-    for (int w = team.team_rank(); w < cells * out_size; w += team.team_size()) {
-      const int cell = w / out_size, e = w - cell * out_size;
+    const Number* result = contract_all<restriction>(team, cells, a, b);
+    // Scatter: restriction adds the parent's coarse values (atomically: neighbours share nodes);
+    // prolongation writes the children's nodes but those the next parent along a direction writes.
+    constexpr unsigned n_out = restriction ? nc : nf;
+    constexpr unsigned rows_out = dim == 2 ? n_out : n_out * n_out;
+    for (unsigned w = team.team_rank(); w < unsigned(cells) * rows_out; w += team.team_size()) {
+      const unsigned cell = w / rows_out, r = w - cell * rows_out;
+      const int i1 = int(r % n_out), i2 = dim == 3 ? int(r / n_out) : 0;
       local_index cc[3], cn[3];
-      parent(first + cell, cc, cn);
-      const int i[3] = {e % n_out, (e / n_out) % n_out, dim == 3 ? e / (n_out * n_out) : 0};
-      const Number value = src[cell * box + e];
+      parent(first + local_index(cell), cc, cn);
+      const Number* row = result + cell * box + r * n_out;
       if constexpr (restriction) {
-        Kokkos::atomic_add(&args.out(coarse.index(cn[0] + i[0], cn[1] + i[1], dim == 3 ? cn[2] + i[2] : 0)), value);
+        const local_index x = cn[0], y = cn[1] + i1, z = dim == 3 ? cn[2] + i2 : 0;
+        if (x + local_index(n_out) <= coarse.o[0] && y < coarse.o[1] && z < coarse.o[2]) {
+          Number* out = args.out.data() + (x + coarse.o[0] * (y + coarse.o[1] * z));
+          for (unsigned i = 0; i < n_out; ++i) Kokkos::atomic_add(out + i, row[i]);
+        } else {
+          for (unsigned i = 0; i < n_out; ++i) Kokkos::atomic_add(&args.out(coarse.index(x + local_index(i), y, z)), row[i]);
+        }
       } else {
-        bool written_by_next = false;
-        for (int d = 0; d < dim; ++d) written_by_next = written_by_next || (i[d] == 2 * k && cc[d] != args.parents[d] - 1);
+        bool written_by_next = i1 == 2 * k && cc[1] != args.parents[1] - 1;
+        if (dim == 3) written_by_next = written_by_next || (i2 == 2 * k && cc[2] != args.parents[2] - 1);
         if (written_by_next) continue;
-        const local_index idx = fine.index(2 * cc[0] * k + i[0], 2 * cc[1] * k + i[1], dim == 3 ? 2 * cc[2] * k + i[2] : 0);
-        if (args.mode == 1) args.out(idx) += value;
-        else args.out(idx) = value;
+        // The point at 2k along x belongs to the next parent but on the last one.
+        const unsigned n_row = cc[0] != args.parents[0] - 1 ? n_out - 1 : n_out;
+        const local_index x = 2 * cc[0] * k, y = 2 * cc[1] * k + i1, z = dim == 3 ? 2 * cc[2] * k + i2 : 0;
+        const bool add = args.mode == 1;
+        if (x + local_index(n_row) <= fine.o[0] && y < fine.o[1] && z < fine.o[2]) {
+          Number* out = args.out.data() + (x + fine.o[0] * (y + fine.o[1] * z));
+          for (unsigned i = 0; i < n_row; ++i) out[i] = add ? out[i] + row[i] : row[i];
+        } else {
+          for (unsigned i = 0; i < n_row; ++i) {
+            const local_index idx = fine.index(x + local_index(i), y, z);
+            args.out(idx) = add ? args.out(idx) + row[i] : row[i];
+          }
+        }
       }
     }
   }
