@@ -48,9 +48,23 @@ struct ParentCellTransferKernel {
   FastDivisor by_parents[2];  ///< parents[0], parents[1]
   Number P[nf][nc];
 
+  /// What a team's threads share about one of its parents, filled once per team: the index of
+  /// its first input and first output node where all of its nodes on that side lie in the owned
+  /// part of the box (else -1: those go point by point through NodeBox::index), and flags.
+  struct CellEntry {
+    local_index first_in, first_out;
+    local_index c;   ///< the parent's number
+    unsigned flags;  ///< bit d: restriction, the last parent of the domain in d (owns its nodes at
+                     ///< 2k); prolongation, the next parent in d writes the nodes at 2k
+  };
+
+  /// Scratch of a team: the two buffers and the parents' table (8-byte aligned after them).
+  KOKKOS_INLINE_FUNCTION static constexpr std::size_t buffer_bytes(int cells) { return (2 * sizeof(Number) * box * cells + 7) / 8 * 8; }
+  /// A multiple of 16: where the scratch is level 1 (global memory, 3D k >= 7 in double), teams'
+  /// scratches follow one another at this stride, and the table's 4-byte entries must stay
+  /// aligned in each (a View<char*>'s shmem_size, n + 1 bytes, misaligned them: g31).
   static std::size_t scratch_bytes(int cells) {
-    return Kokkos::View<Number*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>::shmem_size(
-        2 * std::size_t(box) * cells);
+    return (buffer_bytes(cells) + sizeof(CellEntry) * std::size_t(cells) + 15) / 16 * 16;
   }
 
   /// Parent c's place among the parents (cc) and its first coarse node (cn). The two divisions
@@ -122,94 +136,107 @@ struct ParentCellTransferKernel {
     else apply<false>(team);
   }
 
-  /// One team's parents: gather, contract, scatter. Gather and scatter give a thread a row of a
-  /// cell's points along x: the row's coordinates and index once, then its points one after
-  /// another, at consecutive indices where the row lies in the owned part of the box (NodeBox),
-  /// point by point through NodeBox::index where it reaches the ghosts. Sizes are compile-time
-  /// constants per direction of the transfer. (Before: a thread per point, which turned its
-  /// running number into a cell and three coordinates by ~8 run-time integer divisions; 3D Q3's
-  /// restriction then ran at 0.15 TB/s on the H100, floats no faster than doubles, g29.)
+  /// First index of a parent's nodes [x, x + n) × [y, y + n) × [z, z + n) where they all lie in
+  /// the owned part of the box (consecutive along x, NodeBox's owned-first numbering), else -1.
+  template <int n>
+  KOKKOS_FORCEINLINE_FUNCTION static local_index owned_first(const NodeBox& box, local_index x, local_index y, local_index z) {
+    const bool owned = x + n <= box.o[0] && y + n <= box.o[1] && (dim == 2 || z + n <= box.o[2]);
+    return owned ? x + box.o[0] * (y + box.o[1] * z) : local_index(-1);
+  }
+
+  /// One team's parents: a table of them, gather, contract, scatter. Gather and scatter give a
+  /// thread a point (consecutive threads, consecutive points along x: coalesced), which finds its
+  /// parent in the table and its index from the parent's first index where the parent's nodes are
+  /// all owned; sizes are compile-time constants per direction of the transfer. (Before: each
+  /// point turned its running number into a cell and three coordinates by ~8 run-time integer
+  /// divisions and its index through NodeBox::index: 3D Q3's restriction at 57M DoFs took 1.34 ms
+  /// in float on the H100, 0.17 TB/s, and floats were no faster than doubles; a thread per row of
+  /// points had 2.7x fewer instructions but its loads, 32 rows a warp, were slower in double, g30.)
   template <bool restriction>
   KOKKOS_FORCEINLINE_FUNCTION void apply(const Member& team) const {
-    Number* a = static_cast<Number*>(team.team_scratch(level).get_shmem(2 * sizeof(Number) * box * cells_per_team));
+    char* shmem = static_cast<char*>(
+        team.team_scratch(level).get_shmem(buffer_bytes(cells_per_team) + sizeof(CellEntry) * cells_per_team));
+    Number* a = reinterpret_cast<Number*>(shmem);
     Number* b = a + box * cells_per_team;
+    CellEntry* table = reinterpret_cast<CellEntry*>(shmem + buffer_bytes(cells_per_team));
     const local_index first = team.league_rank() * cells_per_team;
     const int cells = n_parents - first < cells_per_team ? int(n_parents - first) : cells_per_team;
     const NodeBox &coarse = args.coarse, &fine = args.fine;
+    for (int t = team.team_rank(); t < cells; t += team.team_size()) {
+      local_index cc[3], cn[3];
+      parent(first + t, cc, cn);
+      const local_index fx = 2 * cc[0] * k, fy = 2 * cc[1] * k, fz = dim == 3 ? 2 * cc[2] * k : 0;
+      CellEntry entry;
+      entry.c = first + t;
+      entry.flags = 0;
+      for (int d = 0; d < dim; ++d) {
+        const bool bit = restriction ? coarse.offset[d] + cn[d] + k == coarse.global_nodes[d] - 1
+                                     : cc[d] != args.parents[d] - 1;
+        entry.flags |= bit ? 1u << d : 0u;
+      }
+      const local_index coarse_first = owned_first<nc>(coarse, cn[0], cn[1], dim == 3 ? cn[2] : 0);
+      const local_index fine_first = owned_first<nf>(fine, fx, fy, fz);
+      entry.first_in = restriction ? fine_first : coarse_first;
+      entry.first_out = restriction ? coarse_first : fine_first;
+      table[t] = entry;
+    }
+    team.team_barrier();
     // Gather: the parent's nodes, or (restriction) the children's nodes this parent owns (the
     // lower parent takes the nodes of a shared face, also across ranks: a rank reads only its owned
     // fine nodes, and each fine node enters the restriction once over all ranks).
     constexpr unsigned n_in = restriction ? nf : nc;
-    constexpr unsigned rows_in = dim == 2 ? n_in : n_in * n_in;
-    for (unsigned w = team.team_rank(); w < unsigned(cells) * rows_in; w += team.team_size()) {
-      const unsigned cell = w / rows_in, r = w - cell * rows_in;
-      const int i1 = int(r % n_in), i2 = dim == 3 ? int(r / n_in) : 0;
-      local_index cc[3], cn[3];
-      parent(first + local_index(cell), cc, cn);
-      Number* row = a + cell * box + r * n_in;
-      if constexpr (restriction) {
-        // Owned by this parent: points below 2k, and those at 2k of the domain's last parent.
-        const bool last0 = coarse.offset[0] + cn[0] + k == coarse.global_nodes[0] - 1;
-        bool owned = i1 < 2 * k || coarse.offset[1] + cn[1] + k == coarse.global_nodes[1] - 1;
-        if (dim == 3) owned = owned && (i2 < 2 * k || coarse.offset[2] + cn[2] + k == coarse.global_nodes[2] - 1);
-        const local_index x = 2 * cc[0] * k, y = 2 * cc[1] * k + i1, z = dim == 3 ? 2 * cc[2] * k + i2 : 0;
-        if (!owned) {
-          for (unsigned i = 0; i < n_in; ++i) row[i] = 0;
-        } else if (x + local_index(n_in) <= fine.o[0] && y < fine.o[1] && z < fine.o[2]) {
-          const Number* in = args.in.data() + (x + fine.o[0] * (y + fine.o[1] * z));
-          for (unsigned i = 0; i < n_in; ++i) row[i] = i < 2 * k || last0 ? in[i] : Number(0);
+    constexpr unsigned in_size = dim == 2 ? n_in * n_in : n_in * n_in * n_in;
+    const NodeBox& in_box = restriction ? fine : coarse;
+    for (unsigned w = team.team_rank(); w < unsigned(cells) * in_size; w += team.team_size()) {
+      const unsigned cell = w / in_size, e = w - cell * in_size;
+      const unsigned i0 = e % n_in, i1 = (e / n_in) % n_in, i2 = dim == 3 ? e / (n_in * n_in) : 0;
+      const CellEntry entry = table[cell];
+      Number v = 0;
+      bool owned = true;
+      if constexpr (restriction)
+        owned = (i0 < 2 * k || (entry.flags & 1u)) && (i1 < 2 * k || (entry.flags & 2u)) &&
+                (dim == 2 || i2 < 2 * k || (entry.flags & 4u));
+      if (owned) {
+        if (entry.first_in >= 0) {
+          v = args.in.data()[entry.first_in + local_index(i0) + in_box.o[0] * (local_index(i1) + in_box.o[1] * local_index(i2))];
         } else {
-          for (unsigned i = 0; i < n_in; ++i)
-            row[i] = i < 2 * k || last0 ? args.in(fine.index(x + local_index(i), y, z)) : Number(0);
-        }
-      } else {
-        const local_index x = cn[0], y = cn[1] + i1, z = dim == 3 ? cn[2] + i2 : 0;
-        if (x + local_index(n_in) <= coarse.o[0] && y < coarse.o[1] && z < coarse.o[2]) {
-          const Number* in = args.in.data() + (x + coarse.o[0] * (y + coarse.o[1] * z));
-          for (unsigned i = 0; i < n_in; ++i) row[i] = in[i];
-        } else {
-          for (unsigned i = 0; i < n_in; ++i) row[i] = args.in(coarse.index(x + local_index(i), y, z));
+          local_index cc[3], cn[3];
+          parent(entry.c, cc, cn);
+          v = restriction ? args.in(fine.index(2 * cc[0] * k + i0, 2 * cc[1] * k + i1, dim == 3 ? 2 * cc[2] * k + i2 : 0))
+                          : args.in(coarse.index(cn[0] + i0, cn[1] + i1, dim == 3 ? cn[2] + i2 : 0));
         }
       }
+      a[cell * box + e] = v;
     }
     team.team_barrier();
     const Number* result = contract_all<restriction>(team, cells, a, b);
     // Scatter: restriction adds the parent's coarse values (atomically: neighbours share nodes);
     // prolongation writes the children's nodes but those the next parent along a direction writes.
     constexpr unsigned n_out = restriction ? nc : nf;
-    constexpr unsigned rows_out = dim == 2 ? n_out : n_out * n_out;
-    for (unsigned w = team.team_rank(); w < unsigned(cells) * rows_out; w += team.team_size()) {
-      const unsigned cell = w / rows_out, r = w - cell * rows_out;
-      const int i1 = int(r % n_out), i2 = dim == 3 ? int(r / n_out) : 0;
-      local_index cc[3], cn[3];
-      parent(first + local_index(cell), cc, cn);
-      const Number* row = result + cell * box + r * n_out;
-      if constexpr (restriction) {
-        const local_index x = cn[0], y = cn[1] + i1, z = dim == 3 ? cn[2] + i2 : 0;
-        if (x + local_index(n_out) <= coarse.o[0] && y < coarse.o[1] && z < coarse.o[2]) {
-          Number* out = args.out.data() + (x + coarse.o[0] * (y + coarse.o[1] * z));
-          for (unsigned i = 0; i < n_out; ++i) Kokkos::atomic_add(out + i, row[i]);
-        } else {
-          for (unsigned i = 0; i < n_out; ++i) Kokkos::atomic_add(&args.out(coarse.index(x + local_index(i), y, z)), row[i]);
-        }
-      } else {
-        bool written_by_next = i1 == 2 * k && cc[1] != args.parents[1] - 1;
-        if (dim == 3) written_by_next = written_by_next || (i2 == 2 * k && cc[2] != args.parents[2] - 1);
+    constexpr unsigned out_size = dim == 2 ? n_out * n_out : n_out * n_out * n_out;
+    const NodeBox& out_box = restriction ? coarse : fine;
+    const bool add = args.mode == 1;
+    for (unsigned w = team.team_rank(); w < unsigned(cells) * out_size; w += team.team_size()) {
+      const unsigned cell = w / out_size, e = w - cell * out_size;
+      const unsigned i0 = e % n_out, i1 = (e / n_out) % n_out, i2 = dim == 3 ? e / (n_out * n_out) : 0;
+      const CellEntry entry = table[cell];
+      if constexpr (!restriction) {
+        const bool written_by_next = (i0 == 2 * k && (entry.flags & 1u)) || (i1 == 2 * k && (entry.flags & 2u)) ||
+                                     (dim == 3 && i2 == 2 * k && (entry.flags & 4u));
         if (written_by_next) continue;
-        // The point at 2k along x belongs to the next parent but on the last one.
-        const unsigned n_row = cc[0] != args.parents[0] - 1 ? n_out - 1 : n_out;
-        const local_index x = 2 * cc[0] * k, y = 2 * cc[1] * k + i1, z = dim == 3 ? 2 * cc[2] * k + i2 : 0;
-        const bool add = args.mode == 1;
-        if (x + local_index(n_row) <= fine.o[0] && y < fine.o[1] && z < fine.o[2]) {
-          Number* out = args.out.data() + (x + fine.o[0] * (y + fine.o[1] * z));
-          for (unsigned i = 0; i < n_row; ++i) out[i] = add ? out[i] + row[i] : row[i];
-        } else {
-          for (unsigned i = 0; i < n_row; ++i) {
-            const local_index idx = fine.index(x + local_index(i), y, z);
-            args.out(idx) = add ? args.out(idx) + row[i] : row[i];
-          }
-        }
       }
+      const Number value = result[cell * box + e];
+      local_index idx;
+      if (entry.first_out >= 0) {
+        idx = entry.first_out + local_index(i0) + out_box.o[0] * (local_index(i1) + out_box.o[1] * local_index(i2));
+      } else {
+        local_index cc[3], cn[3];
+        parent(entry.c, cc, cn);
+        idx = restriction ? coarse.index(cn[0] + i0, cn[1] + i1, dim == 3 ? cn[2] + i2 : 0)
+                          : fine.index(2 * cc[0] * k + i0, 2 * cc[1] * k + i1, dim == 3 ? 2 * cc[2] * k + i2 : 0);
+      }
+      if constexpr (restriction) Kokkos::atomic_add(&args.out(idx), value);
+      else args.out(idx) = add ? args.out(idx) + value : value;
     }
   }
 };
