@@ -147,8 +147,7 @@ struct ParentCellTransferKernel {
   /// One team's parents: a table of them, gather, contract, scatter. Gather and scatter give a
   /// thread a point (consecutive threads, consecutive points along x: coalesced), which finds its
   /// parent in the table and its index from the parent's first index where the parent's nodes are
-  /// all owned; sizes are compile-time constants per direction of the transfer; a thread moves
-  /// `batch` points at once, loads before stores. (Before: each
+  /// all owned; sizes are compile-time constants per direction of the transfer. (Before: each
   /// point turned its running number into a cell and three coordinates by ~8 run-time integer
   /// divisions and its index through NodeBox::index: 3D Q3's restriction at 57M DoFs took 1.34 ms
   /// in float on the H100, 0.17 TB/s, and floats were no faster than doubles; a thread per row of
@@ -182,117 +181,63 @@ struct ParentCellTransferKernel {
       table[t] = entry;
     }
     team.team_barrier();
-    // Gather, `batch` points a thread at a time: their loads first, then their stores to scratch
-    // (a store through the scratch pointer may alias global memory for all the compiler knows, so
-    // one point at a time waited out each load's latency).
-    const local_index total_in = cells * local_index(restriction ? nf_size : nc_size);
-    for (local_index w0 = team.team_rank(); w0 < total_in; w0 += batch * team.team_size()) {
-      Number v[batch];
-      int at[batch];
-      TENSORMG_UNROLL(batch)
-      for (int u = 0; u < batch; ++u) {
-        const local_index w = w0 + u * team.team_size();
-        v[u] = 0;
-        at[u] = -1;
-        if (w < total_in) {
-          const local_index i = input_index<restriction>(unsigned(w), table, at[u]);
-          if (i >= 0) v[u] = args.in.data()[i];
+    // Gather: the parent's nodes, or (restriction) the children's nodes this parent owns (the
+    // lower parent takes the nodes of a shared face, also across ranks: a rank reads only its owned
+    // fine nodes, and each fine node enters the restriction once over all ranks).
+    constexpr unsigned n_in = restriction ? nf : nc;
+    constexpr unsigned in_size = dim == 2 ? n_in * n_in : n_in * n_in * n_in;
+    const NodeBox& in_box = restriction ? fine : coarse;
+    for (unsigned w = team.team_rank(); w < unsigned(cells) * in_size; w += team.team_size()) {
+      const unsigned cell = w / in_size, e = w - cell * in_size;
+      const unsigned i0 = e % n_in, i1 = (e / n_in) % n_in, i2 = dim == 3 ? e / (n_in * n_in) : 0;
+      const CellEntry entry = table[cell];
+      Number v = 0;
+      bool owned = true;
+      if constexpr (restriction)
+        owned = (i0 < 2 * k || (entry.flags & 1u)) && (i1 < 2 * k || (entry.flags & 2u)) &&
+                (dim == 2 || i2 < 2 * k || (entry.flags & 4u));
+      if (owned) {
+        if (entry.first_in >= 0) {
+          v = args.in.data()[entry.first_in + local_index(i0) + in_box.o[0] * (local_index(i1) + in_box.o[1] * local_index(i2))];
+        } else {
+          local_index cc[3], cn[3];
+          parent(entry.c, cc, cn);
+          v = restriction ? args.in(fine.index(2 * cc[0] * k + i0, 2 * cc[1] * k + i1, dim == 3 ? 2 * cc[2] * k + i2 : 0))
+                          : args.in(coarse.index(cn[0] + i0, cn[1] + i1, dim == 3 ? cn[2] + i2 : 0));
         }
       }
-      TENSORMG_UNROLL(batch)
-      for (int u = 0; u < batch; ++u)
-        if (at[u] >= 0) a[at[u]] = v[u];
+      a[cell * box + e] = v;
     }
     team.team_barrier();
     const Number* result = contract_all<restriction>(team, cells, a, b);
-    // Scatter, `batch` points at a time likewise: restriction adds the parent's coarse values
-    // (atomically: neighbours share nodes); prolongation writes the children's nodes but those the
-    // next parent along a direction writes (mode add: their old values loaded first).
-    const local_index total_out = cells * local_index(restriction ? nc_size : nf_size);
+    // Scatter: restriction adds the parent's coarse values (atomically: neighbours share nodes);
+    // prolongation writes the children's nodes but those the next parent along a direction writes.
+    constexpr unsigned n_out = restriction ? nc : nf;
+    constexpr unsigned out_size = dim == 2 ? n_out * n_out : n_out * n_out * n_out;
+    const NodeBox& out_box = restriction ? coarse : fine;
     const bool add = args.mode == 1;
-    Number* out = args.out.data();
-    for (local_index w0 = team.team_rank(); w0 < total_out; w0 += batch * team.team_size()) {
-      local_index idx[batch];
-      Number value[batch];
-      TENSORMG_UNROLL(batch)
-      for (int u = 0; u < batch; ++u) {
-        const local_index w = w0 + u * team.team_size();
-        idx[u] = -1;
-        value[u] = 0;
-        if (w < total_out) {
-          int at;
-          idx[u] = output_index<restriction>(unsigned(w), table, at);
-          value[u] = result[at];
-        }
+    for (unsigned w = team.team_rank(); w < unsigned(cells) * out_size; w += team.team_size()) {
+      const unsigned cell = w / out_size, e = w - cell * out_size;
+      const unsigned i0 = e % n_out, i1 = (e / n_out) % n_out, i2 = dim == 3 ? e / (n_out * n_out) : 0;
+      const CellEntry entry = table[cell];
+      if constexpr (!restriction) {
+        const bool written_by_next = (i0 == 2 * k && (entry.flags & 1u)) || (i1 == 2 * k && (entry.flags & 2u)) ||
+                                     (dim == 3 && i2 == 2 * k && (entry.flags & 4u));
+        if (written_by_next) continue;
       }
-      if constexpr (restriction) {
-        TENSORMG_UNROLL(batch)
-        for (int u = 0; u < batch; ++u)
-          if (idx[u] >= 0) Kokkos::atomic_add(out + idx[u], value[u]);
+      const Number value = result[cell * box + e];
+      local_index idx;
+      if (entry.first_out >= 0) {
+        idx = entry.first_out + local_index(i0) + out_box.o[0] * (local_index(i1) + out_box.o[1] * local_index(i2));
       } else {
-        if (add) {
-          TENSORMG_UNROLL(batch)
-          for (int u = 0; u < batch; ++u) value[u] += idx[u] >= 0 ? out[idx[u]] : Number(0);
-        }
-        TENSORMG_UNROLL(batch)
-        for (int u = 0; u < batch; ++u)
-          if (idx[u] >= 0) out[idx[u]] = value[u];
+        local_index cc[3], cn[3];
+        parent(entry.c, cc, cn);
+        idx = restriction ? coarse.index(cn[0] + i0, cn[1] + i1, dim == 3 ? cn[2] + i2 : 0)
+                          : fine.index(2 * cc[0] * k + i0, 2 * cc[1] * k + i1, dim == 3 ? 2 * cc[2] * k + i2 : 0);
       }
+      if constexpr (restriction) Kokkos::atomic_add(&args.out(idx), value);
+      else args.out(idx) = add ? args.out(idx) + value : value;
     }
-  }
-
-  /// Points a thread moves at once in the gather and the scatter.
-  static constexpr int batch = 4;
-  static constexpr int nc_size = dim == 2 ? nc * nc : nc * nc * nc;
-  static constexpr int nf_size = dim == 2 ? nf * nf : nf * nf * nf;
-
-  /// Point w of the team's gather (cell w / size, point w % size of the parent's input nodes,
-  /// lexicographic): its index in the input vector, -1 for a fine node the parent does not own
-  /// (restriction: the lower parent takes the nodes of a shared face, also across ranks, so a rank
-  /// reads only its owned fine nodes and each enters the restriction once over all ranks); `at`,
-  /// its place in the team's first buffer.
-  template <bool restriction>
-  KOKKOS_FORCEINLINE_FUNCTION local_index input_index(unsigned w, const CellEntry* table, int& at) const {
-    constexpr unsigned n = restriction ? nf : nc, size = restriction ? nf_size : nc_size;
-    const unsigned cell = w / size, e = w - cell * size;
-    const unsigned i0 = e % n, i1 = (e / n) % n, i2 = dim == 3 ? e / (n * n) : 0;
-    at = int(cell * box + e);
-    const CellEntry entry = table[cell];
-    if constexpr (restriction) {
-      const bool owned = (i0 < 2 * k || (entry.flags & 1u)) && (i1 < 2 * k || (entry.flags & 2u)) &&
-                         (dim == 2 || i2 < 2 * k || (entry.flags & 4u));
-      if (!owned) return -1;
-    }
-    const NodeBox& in_box = restriction ? args.fine : args.coarse;
-    if (entry.first_in >= 0)
-      return entry.first_in + local_index(i0) + in_box.o[0] * (local_index(i1) + in_box.o[1] * local_index(i2));
-    local_index cc[3], cn[3];
-    parent(entry.c, cc, cn);
-    return restriction ? args.fine.index(2 * cc[0] * k + i0, 2 * cc[1] * k + i1, dim == 3 ? 2 * cc[2] * k + i2 : 0)
-                       : args.coarse.index(cn[0] + i0, cn[1] + i1, dim == 3 ? cn[2] + i2 : 0);
-  }
-
-  /// Point w of the team's scatter: its index in the output vector, -1 for a fine node the next
-  /// parent writes (prolongation); `at`, its place in the result buffer.
-  template <bool restriction>
-  KOKKOS_FORCEINLINE_FUNCTION local_index output_index(unsigned w, const CellEntry* table, int& at) const {
-    constexpr unsigned n = restriction ? nc : nf, size = restriction ? nc_size : nf_size;
-    const unsigned cell = w / size, e = w - cell * size;
-    const unsigned i0 = e % n, i1 = (e / n) % n, i2 = dim == 3 ? e / (n * n) : 0;
-    at = int(cell * box + e);
-    const CellEntry entry = table[cell];
-    if constexpr (!restriction) {
-      const bool written_by_next = (i0 == 2 * k && (entry.flags & 1u)) || (i1 == 2 * k && (entry.flags & 2u)) ||
-                                   (dim == 3 && i2 == 2 * k && (entry.flags & 4u));
-      if (written_by_next) return -1;
-    }
-    const NodeBox& out_box = restriction ? args.coarse : args.fine;
-    if (entry.first_out >= 0)
-      return entry.first_out + local_index(i0) + out_box.o[0] * (local_index(i1) + out_box.o[1] * local_index(i2));
-    local_index cc[3], cn[3];
-    parent(entry.c, cc, cn);
-    return restriction ? args.coarse.index(cn[0] + i0, cn[1] + i1, dim == 3 ? cn[2] + i2 : 0)
-                       : args.fine.index(2 * cc[0] * k + i0, 2 * cc[1] * k + i1, dim == 3 ? 2 * cc[2] * k + i2 : 0);
   }
 };
 
