@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
-# Device call g35 (2026-12-07, session 68): the parent-cell transfer moving 4 points a thread at
+# Device call for d29c55c, planned as g35 (2026-12-07, session 68) and widened as g36 (session 69: k = 7 too, longer time guards); neither ran (no machine). The parent-cell transfer moving 4 points a thread at
 # once, loads before stores (new, see commit.txt) against 8a12a0e (v3, one point at a time).
 # (1) Cuda test_multigrid + memcheck of the transfer tests; (2) ncu of one V-cycle's transfer
 # launches, 3D k = 3 (57M) and k = 7 (90.5M), float and double; (3) V-cycle by component; (4) FMG
 # Q2..Q7 double and mixed, two rounds alternating.
 set -u
 R=$OUT/r; mkdir -p $R/solves $R/bench $R/ncu
-for f in .device/bin35*.tar.xz; do tar xJf $f; done
+for f in .device/bin36*.tar.xz; do tar xJf $f; done
 t0=$(date +%s)
 late() { [ $(( $(date +%s) - t0 )) -gt $1 ] && { echo "skipped $2 (time)" >> $R/session.log; return 0; }; return 1; }
-( sleep 180; cd $OUT && tar cJf r-partial.tar.xz r ) & watchdog=$!
+( sleep 540; cd $OUT && tar cJf r-partial.tar.xz r ) & watchdog=$!
 { nvidia-smi --query-gpu=name --format=csv; cat .device/commit.txt; } > $R/env.txt 2>&1
 B=build-cuda
 run() {  # name binary args...
@@ -22,10 +22,10 @@ timeout 120 $B/tests/test_multigrid --gtest_filter='*Cuda*' > $R/test_multigrid.
 echo "test_multigrid exit $? $(grep -aE '^\[  (PASSED|FAILED)' $R/test_multigrid.txt | tr '\n' ' ') $(( $(date +%s) - t0 )) s" >> $R/session.log
 timeout 120 compute-sanitizer --tool memcheck $B/tests/test_multigrid --gtest_filter='*Cuda*Transfer*:*Cuda*Restriction*:*Cuda*Prolongation*:*Cuda*MeshIndependent*' > $R/memcheck-transfer.txt 2>&1
 echo "memcheck transfer tests exit $? $(grep -aE 'ERROR SUMMARY' $R/memcheck-transfer.txt) $(( $(date +%s) - t0 )) s" >> $R/session.log
-for k in 3; do
+for k in 3 7; do
   for bin in v3 new; do
     for p in float double; do
-      late 120 "ncu k$k $bin $p" && continue
+      late 200 "ncu k$k $bin $p" && continue
       timeout 60 ncu --kernel-name-base demangled --kernel-name regex:ParentCellTransfer --launch-count 12 \
         --section SpeedOfLight --section LaunchStats \
         $(bench $bin) --study vcycle --dims 3 --degrees $k --dofs 1e8 --precisions $p --cycles 1 > $R/ncu/transfer-k$k-$p-$bin.txt 2>&1
@@ -35,11 +35,11 @@ for k in 3; do
 done
 echo "ncu done $(( $(date +%s) - t0 )) s" >> $R/session.log
 for bin in v3 new; do
-  late 60 "vcycle $bin" && break
+  late 260 "vcycle $bin" && break
   timeout 60 $(bench $bin) --study vcycle --dims 3 --degrees 2,3,4,7 --dofs 1e8 --precisions double,float --cycles 10 > $R/bench/vcycle-$bin.txt 2>&1
 done
 for round in a b; do
-  late 100 "fmg $round" && break
+  late 330 "fmg $round" && break
   for bin in v3 new; do
     [ $bin = new ] && P=$B/drivers/tensormg-poisson || P=$B/drivers/tensormg-poisson-$bin
     for spec in "-k 3 -r 7" "-k 7 -r 6" "-k 2 -r 8" "-k 4 -r 7" "-k 5 -r 6"; do
