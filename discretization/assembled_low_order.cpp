@@ -186,7 +186,7 @@ template <class ExecSpace>
 AssembledLowOrder<ExecSpace>::AssembledLowOrder(std::shared_ptr<const HexLayout<ExecSpace>> layout,
                                                 LowOrderProblem problem)
     : layout_(std::move(layout)) {
-  const int C = problem == LowOrderProblem::laplace ? 1 : 3;
+  const int C = n_components(problem);
   TENSORMG_CHECK(layout_->components() == C, "the assembled " << to_string(problem) << " operator needs a layout with "
                                                               << C << " components per vertex");
   const local_index n_vertices = layout_->n_local_vertices(), n_cells = layout_->n_cells();
@@ -310,7 +310,7 @@ template <class ExecSpace>
 Kokkos::View<double**, Kokkos::LayoutRight, typename ExecSpace::memory_space> dense_low_order_matrix(
     const HexLayout<ExecSpace>& layout, LowOrderProblem problem, global_index max_dofs) {
   using mem = typename ExecSpace::memory_space;
-  const int C = problem == LowOrderProblem::laplace ? 1 : 3;
+  const int C = n_components(problem);
   const MPI_Comm comm = layout.comm();
   const global_index n = layout.n_global_dofs();
   TENSORMG_CHECK_COLLECTIVE(comm, layout.components() == C,

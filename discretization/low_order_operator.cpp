@@ -297,7 +297,7 @@ void check_lanes_per_cell(int lanes, bool warps, const std::string& name) {
 double low_order_flops_per_cell(LowOrderProblem problem, LowOrderGeometry geometry, LowOrderEvaluation evaluation) {
   // Counted as the kernel does them (an FMA is 2 flops); the shape-function gradients are
   // constants. Inverse: adjugate 9 × 3, determinant 5, reciprocal 1, scaling 9 + 1.
-  const int C = problem == LowOrderProblem::laplace ? 1 : 3;
+  const int C = n_components(problem);
   const bool factorized = evaluation == LowOrderEvaluation::factorized;
   const bool on_the_fly = geometry == LowOrderGeometry::on_the_fly;
   const double inverse = 27 + 5 + 1 + 10;
@@ -363,7 +363,7 @@ template <class ExecSpace>
 LowOrderOperator<ExecSpace>::LowOrderOperator(std::shared_ptr<const HexLayout<ExecSpace>> layout,
                                               const LowOrderOptions& options)
     : layout_(std::move(layout)), options_(options) {
-  const int expected = options_.problem == LowOrderProblem::laplace ? 1 : 3;
+  const int expected = n_components(options_.problem);
   TENSORMG_CHECK(layout_->components() == expected, "the " << to_string(options_.problem) << " operator needs a layout with "
                                                            << expected << " components per vertex, not "
                                                            << layout_->components());

@@ -21,6 +21,9 @@
 namespace tensormg {
 
 enum class LowOrderProblem { laplace, elasticity };
+inline constexpr LowOrderProblem all_low_order_problems[] = {LowOrderProblem::laplace, LowOrderProblem::elasticity};
+/// Unknowns per vertex: the potential (Laplace) or the three displacements (elasticity).
+constexpr int n_components(LowOrderProblem p) { return p == LowOrderProblem::laplace ? 1 : 3; }
 /// How the kernel gets J⁻¹ and w det J: computed from the vertex coordinates at every application
 /// (nothing stored: 24 coordinates per cell read) or read from per-quadrature-point arrays
 /// (10 values per point: 80 per cell).

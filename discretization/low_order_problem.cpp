@@ -164,7 +164,7 @@ double l2_error(const HexLayout<ExecSpace>& layout, const DistributedVector<doub
 void LowOrderManufactured::solution(const double* x, double* u) const {
   const double pi = M_PI;
   const double s = std::sin(pi * x[0]) * std::sin(pi * x[1]) * std::sin(pi * x[2]);
-  const int C = problem == LowOrderProblem::laplace ? 1 : 3;
+  const int C = n_components(problem);
   for (int m = 0; m < C; ++m) u[m] = s;
 }
 

@@ -342,7 +342,7 @@ int run_size(LowOrderProblem problem, double target, const Sweep& sweep, const p
              int rank, Json& results) {
   int ranks = 1;
   MPI_Comm_size(comm, &ranks);
-  const int nc = problem == LowOrderProblem::elasticity ? 3 : 1;
+  const int nc = n_components(problem);
   const int n = cells_for(nc, target);
   const double n_cells = double(n) * n * n, n_vertices = std::pow(double(n) + 1, 3), dofs = nc * n_vertices;
   std::vector<std::string> variants;

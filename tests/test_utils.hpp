@@ -2,6 +2,7 @@
 // Helpers shared by tests: meshes and layouts, reproducible random vectors.
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "discretization/continuous_dof_layout.hpp"
 #include "discretization/node_functions.hpp"
@@ -17,15 +18,19 @@ inline constexpr bool sanitized = true;
 inline constexpr bool sanitized = false;
 #endif
 
-inline std::shared_ptr<const CartesianMesh> make_mesh(int dim, std::array<int, 3> cells, int refinements,
-                                                      std::array<double, 3> upper = {1, 1, 1},
-                                                      std::array<int, 3> rank_grid = {0, 0, 0}) {
+inline BrickDescription brick(int dim, std::array<int, 3> cells, int refinements, std::array<double, 3> upper = {1, 1, 1}) {
   BrickDescription b;
   b.dim = dim;
   b.coarse_cells = cells;
   b.refinements = refinements;
   b.upper = upper;
-  return std::make_shared<CartesianMesh>(b, MPI_COMM_WORLD, rank_grid);
+  return b;
+}
+
+inline std::shared_ptr<const CartesianMesh> make_mesh(int dim, std::array<int, 3> cells, int refinements,
+                                                      std::array<double, 3> upper = {1, 1, 1},
+                                                      std::array<int, 3> rank_grid = {0, 0, 0}) {
+  return std::make_shared<CartesianMesh>(brick(dim, cells, refinements, upper), MPI_COMM_WORLD, rank_grid);
 }
 
 template <class ExecSpace>
@@ -46,6 +51,15 @@ template <class Number, class ExecSpace>
 void fill_random(const ContinuousDofLayout<ExecSpace>& layout, DistributedVector<Number, ExecSpace>& v,
                  std::uint64_t seed) {
   fill_by_global_index(layout, v, [seed](global_index g) { return random_value(g, seed); });
+}
+
+/// This rank's owned entries, as doubles on the host.
+template <class Number, class ExecSpace>
+std::vector<double> to_host(const DistributedVector<Number, ExecSpace>& v) {
+  const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v.view());
+  std::vector<double> out(v.n_owned());
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = double(h(i));
+  return out;
 }
 
 /// max_i |a_i - b_i| / max_i |b_i| over owned entries of all ranks.

@@ -31,14 +31,9 @@ TYPED_TEST_SUITE(BakeOffTest, ExecSpaces, ExecSpaceName);
 
 constexpr BakeOff all_problems[] = {BakeOff::bp1_0, BakeOff::bp3_5, BakeOff::bp3_0};
 
-std::shared_ptr<const CartesianMesh> brick(std::array<int, 3> cells, int refinements,
-                                           std::array<double, 3> upper = {1, 1, 1}, MPI_Comm comm = MPI_COMM_WORLD) {
-  BrickDescription b;
-  b.dim = 3;
-  b.coarse_cells = cells;
-  b.refinements = refinements;
-  b.upper = upper;
-  return std::make_shared<CartesianMesh>(b, comm);
+std::shared_ptr<const CartesianMesh> mesh_3d(std::array<int, 3> cells, int refinements,
+                                             std::array<double, 3> upper = {1, 1, 1}, MPI_Comm comm = MPI_COMM_WORLD) {
+  return std::make_shared<CartesianMesh>(brick(3, cells, refinements, upper), comm);
 }
 
 template <class ExecSpace>
@@ -64,7 +59,7 @@ BakeOffOperator<Number, ExecSpace> make_operator(std::shared_ptr<const DeformedG
 }
 
 template <class View>
-std::vector<double> to_host(const View& v) {
+std::vector<double> view_to_host(const View& v) {
   const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
   return std::vector<double>(h.data(), h.data() + h.extent(0));
 }
@@ -77,13 +72,13 @@ double global_sum(double local) {
 
 TYPED_TEST(BakeOffTest, UndeformedBrickHasTheAffineFactors) {
   const std::array<double, 3> upper{1.0, 0.7, 1.9};
-  const auto mesh = brick({2, 3, 2}, 0, upper);
+  const auto mesh = mesh_3d({2, 3, 2}, 0, upper);
   const auto g = geometry<TypeParam>(mesh, 3, Deformation::none, 0.3);
   for (const auto rule : {BakeOffQuadrature::gauss, BakeOffQuadrature::gauss_lobatto}) {
     const auto f = g->template factors<double>(rule, true);
     const auto t = bake_off_tables_1d(3, rule);
     const auto h = mesh->h();
-    const auto data = to_host(f.data);
+    const auto data = view_to_host(f.data);
     const int q = t.q, points = f.points;
     ASSERT_EQ(f.components, 7);
     double worst = 0;
@@ -103,17 +98,17 @@ TYPED_TEST(BakeOffTest, TrilinearCellsIntegrateTheVolumeExactly) {
   // for k >= 2 and with k + 2 Gauss points; the boundary vertices stay, so the volume is the brick's.
   for (int k : {2, 4})
     for (const auto rule : {BakeOffQuadrature::gauss, BakeOffQuadrature::gauss_lobatto}) {
-      const auto g = geometry<TypeParam>(brick({2, 2, 3}, 1, {1.0, 2.0, 1.5}), k, Deformation::random, 0.3);
+      const auto g = geometry<TypeParam>(mesh_3d({2, 2, 3}, 1, {1.0, 2.0, 1.5}), k, Deformation::random, 0.3);
       const auto f = g->template factors<double>(rule, false);
       double volume = 0;
-      for (double v : to_host(f.data)) volume += v;
+      for (double v : view_to_host(f.data)) volume += v;
       EXPECT_NEAR(global_sum(volume), 3.0, 1e-12) << "k=" << k;
     }
 }
 
 TYPED_TEST(BakeOffTest, InvertedCellsAreReportedWithTheirIndex) {
   // det J = 1 + ε π Σ_d cos(π t_d) Π_{e≠d} sin(π t_e) for the sine map: 1 − επ < 0 at (1, ½, ½).
-  const auto g = geometry<TypeParam>(brick({2, 2, 2}, 1), 2, Deformation::sine, 0.5);
+  const auto g = geometry<TypeParam>(mesh_3d({2, 2, 2}, 1), 2, Deformation::sine, 0.5);
   try {
     (void)g->template factors<double>(BakeOffQuadrature::gauss, true);
     ADD_FAILURE() << "an inverted mesh was accepted";
@@ -122,9 +117,9 @@ TYPED_TEST(BakeOffTest, InvertedCellsAreReportedWithTheirIndex) {
     EXPECT_NE(std::string(e.what()).find("cell"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("det J <= 0"), std::string::npos) << e.what();
   }
-  EXPECT_THROW((geometry<TypeParam>(brick({1, 1, 1}, 1), 2, Deformation::sine, -0.1)), InputError);
-  EXPECT_THROW((geometry<TypeParam>(brick({1, 1, 1}, 1), 2, Deformation::sine, std::nan(""))), InputError);
-  EXPECT_THROW((BakeOffOperator<double, TypeParam>(geometry<TypeParam>(brick({1, 1, 1}, 1), 2, Deformation::sine, 0.1),
+  EXPECT_THROW((geometry<TypeParam>(mesh_3d({1, 1, 1}, 1), 2, Deformation::sine, -0.1)), InputError);
+  EXPECT_THROW((geometry<TypeParam>(mesh_3d({1, 1, 1}, 1), 2, Deformation::sine, std::nan(""))), InputError);
+  EXPECT_THROW((BakeOffOperator<double, TypeParam>(geometry<TypeParam>(mesh_3d({1, 1, 1}, 1), 2, Deformation::sine, 0.1),
                                                    BakeOffOptions{BakeOff::bp3_5, -1.0})),
                InputError);
 }
@@ -139,8 +134,8 @@ double elements_vs_matrices(std::shared_ptr<const DeformedGeometry<ExecSpace>> g
   for (std::size_t i = 0; i < h.extent(0); ++i) h(i) = random_value(global_index(i), 3);
   Kokkos::deep_copy(src, h);
   op.apply_elements(dst, src);
-  const auto got = to_host(dst);
-  const auto expected = reference.apply_elements(to_host(src));
+  const auto got = view_to_host(dst);
+  const auto expected = reference.apply_elements(view_to_host(src));
   double diff = 0, scale = 0;
   for (std::size_t i = 0; i < got.size(); ++i) {
     diff = std::max(diff, std::abs(got[i] - expected[i]));
@@ -155,7 +150,7 @@ TYPED_TEST(BakeOffTest, ElementKernelsMatchElementMatrices) {
   for (const auto kind : {Deformation::sine, Deformation::random})
     for (const auto p : all_problems)
       for (int k = 1; k <= (sanitized ? 3 : 8); ++k) {  // under the sanitizers (testing::sanitized) k <= 3
-        const auto mesh = k <= 4 ? brick({2, 3, 2}, 0, {1.0, 0.7, 1.9}) : brick({1, 1, 1}, 0);
+        const auto mesh = k <= 4 ? mesh_3d({2, 3, 2}, 0, {1.0, 0.7, 1.9}) : mesh_3d({1, 1, 1}, 0);
         const auto g = geometry<TypeParam>(mesh, k, kind, kind == Deformation::sine ? 0.05 : 0.25);
         for (const auto io : {BakeOffElementIo::lines, BakeOffElementIo::staged})
           EXPECT_LE(elements_vs_matrices<TypeParam>(g, p, io), 1e-12)
@@ -166,7 +161,7 @@ TYPED_TEST(BakeOffTest, ElementKernelsMatchElementMatrices) {
 TYPED_TEST(BakeOffTest, FullOperatorMatchesAssembledMatrix) {
   for (const auto p : all_problems)
     for (int k = 1; k <= 3; ++k) {
-      const auto g = geometry<TypeParam>(brick({2, 2, 2}, 1, {1.0, 0.7, 1.9}), k, Deformation::sine, 0.05);
+      const auto g = geometry<TypeParam>(mesh_3d({2, 2, 2}, 1, {1.0, 0.7, 1.9}), k, Deformation::sine, 0.05);
       const AssembledBakeOff<TypeParam> reference(*g, p, 0.75);
       // Fused: the continuous vector read and added to along lines, or staged through scratch
       // node by node; interior nodes stored (or, the baseline, added atomically too).
@@ -195,7 +190,7 @@ TYPED_TEST(BakeOffTest, TeamShapesAndElementIoAgree) {
   // and fused gathers (the team's node maps in scratch: cells with Dirichlet nodes and without):
   // all the same result.
   for (const auto p : all_problems) {
-    const auto g = geometry<TypeParam>(brick({3, 3, 5}, 0), 3, Deformation::random, 0.2);
+    const auto g = geometry<TypeParam>(mesh_3d({3, 3, 5}, 0), 3, Deformation::random, 0.2);
     std::vector<double> reference, reference_full;
     // {max |got − ref|, max |ref|}, the first result taken as the reference.
     const auto max_difference = [](const std::vector<double>& got, std::vector<double>& ref) {
@@ -220,13 +215,13 @@ TYPED_TEST(BakeOffTest, TeamShapesAndElementIoAgree) {
         for (std::size_t i = 0; i < h.extent(0); ++i) h(i) = random_value(global_index(i), 9);
         Kokkos::deep_copy(src, h);
         op.apply_elements(dst, src);
-        auto [diff, scale] = max_difference(to_host(dst), reference);
+        auto [diff, scale] = max_difference(view_to_host(dst), reference);
         EXPECT_LE(diff, 1e-14 * scale) << to_string(p) << " cells per team " << cpt << " " << to_string(io);
         // The full operator, gather and scatter fused into the kernel.
         auto x = op.make_vector(), y = op.make_vector();
         fill_random(g->layout(), x, 13);
         op.vmult(y, x);
-        std::tie(diff, scale) = max_difference(to_host(y.view()), reference_full);
+        std::tie(diff, scale) = max_difference(view_to_host(y.view()), reference_full);
         EXPECT_GT(scale, 0);
         EXPECT_LE(diff, 1e-14 * scale) << to_string(p) << " full operator, cells per team " << cpt << " " << to_string(io);
       }
@@ -254,7 +249,7 @@ std::pair<double, double> trilinear_vs_stored(std::shared_ptr<const DeformedGeom
   Kokkos::deep_copy(src, h);
   stored.apply_elements(a, src);
   trilinear.apply_elements(b, src);
-  const auto ha = to_host(a), hb = to_host(b);
+  const auto ha = view_to_host(a), hb = view_to_host(b);
   double local[2] = {0, 0};
   for (std::size_t i = 0; i < ha.size(); ++i) {
     local[0] = std::max(local[0], std::abs(ha[i] - hb[i]));
@@ -277,7 +272,7 @@ TYPED_TEST(BakeOffTest, TrilinearGeometryEqualsTheStoredFactors) {
   for (const auto kind : {Deformation::none, Deformation::random})
     for (const auto p : all_problems)
       for (int k = 1; k <= (sanitized ? 3 : 8); ++k) {  // under the sanitizers (testing::sanitized) k <= 3
-        const auto mesh = k <= 4 ? brick({2, 2, 5}, 0, {1.0, 0.7, 1.9}) : brick({2, 2, 3}, 0);
+        const auto mesh = k <= 4 ? mesh_3d({2, 2, 5}, 0, {1.0, 0.7, 1.9}) : mesh_3d({2, 2, 3}, 0);
         const auto g = geometry<TypeParam>(mesh, k, kind, 0.3);
         for (const int cpt : {1, k <= 4 ? 3 : 0})
           for (const auto io : {BakeOffElementIo::lines, BakeOffElementIo::staged}) {
@@ -298,14 +293,14 @@ TYPED_TEST(BakeOffTest, TrilinearGeometryRefusesCurvedAndInvertedCells) {
   o.geometry = BakeOffGeometry::trilinear;
   // The sine map is not trilinear.
   try {
-    (void)BakeOffOperator<double, TypeParam>(geometry<TypeParam>(brick({2, 1, 1}, 1), 2, Deformation::sine, 0.05), o);
+    (void)BakeOffOperator<double, TypeParam>(geometry<TypeParam>(mesh_3d({2, 1, 1}, 1), 2, Deformation::sine, 0.05), o);
     ADD_FAILURE() << "the trilinear geometry accepted the sine deformation";
   } catch (const InputError& e) {
     EXPECT_TRUE(e.collective());
     EXPECT_NE(std::string(e.what()).find("needs trilinear cells"), std::string::npos) << e.what();
   }
   // Vertices moved by up to 0.95 h: some cell turns inside out; the same cell as the stored factors name.
-  const auto g = geometry<TypeParam>(brick({3, 3, 3}, 0), 2, Deformation::random, 0.95);
+  const auto g = geometry<TypeParam>(mesh_3d({3, 3, 3}, 0), 2, Deformation::random, 0.95);
   std::string stored_message, trilinear_message;
   for (const auto geometry_kind : {BakeOffGeometry::stored, BakeOffGeometry::trilinear})
     for (const auto p : {BakeOff::bp3_5, BakeOff::bp1_0}) {
@@ -327,8 +322,8 @@ TYPED_TEST(BakeOffTest, AffineCaseEqualsTheCartesianOperator) {
   // On affine cells k + 2 Gauss points integrate mass and stiffness exactly: BP1.0 is the mass
   // matrix and BP3.0 the Laplace operator plus λ mass of the Cartesian code, at every degree.
   for (int k = 1; k <= max_degree(3); ++k) {
-    const auto g = geometry<TypeParam>(brick({1, 2, 1}, 1, {1.0, 0.7, 1.9}), k, Deformation::none, 0);
-    const auto layout = make_layout<TypeParam>(brick({1, 2, 1}, 1, {1.0, 0.7, 1.9}), k);
+    const auto g = geometry<TypeParam>(mesh_3d({1, 2, 1}, 1, {1.0, 0.7, 1.9}), k, Deformation::none, 0);
+    const auto layout = make_layout<TypeParam>(mesh_3d({1, 2, 1}, 1, {1.0, 0.7, 1.9}), k);
     for (const auto p : {BakeOff::bp1_0, BakeOff::bp3_0}) {
       const double lambda = 0.5;
       const auto op = make_operator<double, TypeParam>(g, p, lambda);
@@ -372,7 +367,7 @@ TYPED_TEST(BakeOffTest, KernelDotEqualsVmultAndDot) {
   // and kernel_dot off (the default) take the dot-product path.
   for (const auto p : all_problems)
     for (int k : {1, 2, 3, 5}) {
-      const auto g = geometry<TypeParam>(brick({2, 3, 2}, k <= 2 ? 1 : 0), k, Deformation::random, 0.1);
+      const auto g = geometry<TypeParam>(mesh_3d({2, 3, 2}, k <= 2 ? 1 : 0), k, Deformation::random, 0.1);
       for (const auto geo : {BakeOffGeometry::stored, BakeOffGeometry::trilinear})
         for (const auto io : {BakeOffElementIo::lines, BakeOffElementIo::staged}) {
           BakeOffOptions o;
@@ -403,7 +398,7 @@ TYPED_TEST(BakeOffTest, FusedCgFollowsTextbookCg) {
   // algorithm). A mutation (x not given the last α p at the stop) fails it.
   for (const bool kernel_dot : {false, true}) {
     for (const auto p : all_problems) {
-      const auto g = geometry<TypeParam>(brick({2, 2, 3}, 1), 3, Deformation::random, 0.1);
+      const auto g = geometry<TypeParam>(mesh_3d({2, 2, 3}, 1), 3, Deformation::random, 0.1);
       BakeOffOptions o;
       o.problem = p;
       o.lambda = 0.75;
@@ -438,7 +433,7 @@ TYPED_TEST(BakeOffTest, FusedCgFollowsTextbookCg) {
 TYPED_TEST(BakeOffTest, OperatorsAreSymmetricPositiveDefinite) {
   for (const auto kind : {Deformation::sine, Deformation::random})
     for (const auto p : all_problems) {
-      const auto g = geometry<TypeParam>(brick({2, 2, 1}, 1), 3, kind, kind == Deformation::sine ? 0.05 : 0.25);
+      const auto g = geometry<TypeParam>(mesh_3d({2, 2, 1}, 1), 3, kind, kind == Deformation::sine ? 0.05 : 0.25);
       const auto op = make_operator<double, TypeParam>(g, p, 0.0);  // BP3.x: the pure stiffness
       auto x = op.make_vector(), y = op.make_vector(), ax = op.make_vector(), ay = op.make_vector();
       fill_random(g->layout(), x, 1);
@@ -454,7 +449,7 @@ TYPED_TEST(BakeOffTest, OperatorsAreSymmetricPositiveDefinite) {
 
 TYPED_TEST(BakeOffTest, FloatOperatorsMatchDouble) {
   for (const auto p : all_problems) {
-    const auto g = geometry<TypeParam>(brick({2, 2, 2}, 1), 4, Deformation::sine, 0.05);
+    const auto g = geometry<TypeParam>(mesh_3d({2, 2, 2}, 1), 4, Deformation::sine, 0.05);
     const auto d = make_operator<double, TypeParam>(g, p);
     const auto f = make_operator<float, TypeParam>(g, p);
     auto x = d.make_vector(), y = d.make_vector();
@@ -482,8 +477,8 @@ std::pair<double, int> manufactured_solve(std::shared_ptr<const CartesianMesh> m
   const auto rule = quadrature_of(p);
   const auto t = op.tables();
   const int n = t.n, q = t.q, n3 = n * n * n, q3 = q * q * q;
-  const auto points = to_host(g->quadrature_points(rule));
-  const auto mass = to_host(g->template factors<double>(rule, false).data);  // w det J
+  const auto points = view_to_host(g->quadrature_points(rule));
+  const auto mass = view_to_host(g->template factors<double>(rule, false).data);  // w det J
   const std::size_t cells = mass.size() / q3;
   // Load vector b_e[i] = Σ_p w det J f(x_p) φ_i(ξ_p), and the exact values at the points.
   auto b_e = op.make_element_vector();
@@ -517,7 +512,7 @@ std::pair<double, int> manufactured_solve(std::shared_ptr<const CartesianMesh> m
   // ‖u_h − u‖² by the same quadrature.
   auto u_e = op.make_element_vector();
   op.gather(u_e, u);
-  const auto uh = to_host(u_e);
+  const auto uh = view_to_host(u_e);
   double error = 0;
   for (std::size_t c = 0; c < cells; ++c)
     for (int pt = 0; pt < q3; ++pt) {
@@ -536,8 +531,8 @@ TYPED_TEST(BakeOffTest, ManufacturedSolutionConvergesAtRateKPlusOne) {
   for (const auto p : {BakeOff::bp3_0, BakeOff::bp3_5})
     for (int k = 1; k <= (sanitized ? 2 : 3); ++k) {  // under the sanitizers (testing::sanitized) k <= 2
       const int coarse = k == 1 ? 2 : 1;
-      const double e0 = manufactured_solve<TypeParam>(brick({2, 2, 2}, coarse), k, p).first;
-      const double e1 = manufactured_solve<TypeParam>(brick({2, 2, 2}, coarse + 1), k, p).first;
+      const double e0 = manufactured_solve<TypeParam>(mesh_3d({2, 2, 2}, coarse), k, p).first;
+      const double e1 = manufactured_solve<TypeParam>(mesh_3d({2, 2, 2}, coarse + 1), k, p).first;
       const double rate = std::log2(e0 / e1);
       if (world_rank() == 0) std::printf("%s k=%d: L2 errors %.3e %.3e, rate %.2f\n", to_string(p).c_str(), k, e0, e1, rate);
       EXPECT_GE(rate, k + 1 - 0.3) << to_string(p) << " k=" << k << " errors " << e0 << " " << e1;
@@ -548,8 +543,8 @@ TYPED_TEST(BakeOffTest, OneRankAndAllRanksSolveAlike) {
   // Every rank also solves the whole problem alone (MPI_COMM_SELF): same iterations, same error.
   for (const auto p : {BakeOff::bp1_0, BakeOff::bp3_5}) {
     const int k = 2;
-    const auto all = manufactured_solve<TypeParam>(brick({2, 2, 2}, 1), k, p);
-    const auto alone = manufactured_solve<TypeParam>(brick({2, 2, 2}, 1, {1, 1, 1}, MPI_COMM_SELF), k, p);
+    const auto all = manufactured_solve<TypeParam>(mesh_3d({2, 2, 2}, 1), k, p);
+    const auto alone = manufactured_solve<TypeParam>(mesh_3d({2, 2, 2}, 1, {1, 1, 1}, MPI_COMM_SELF), k, p);
     EXPECT_LE(std::abs(all.second - alone.second), 1) << to_string(p);
     EXPECT_NEAR(all.first, alone.first, 1e-10 * alone.first) << to_string(p);
   }

@@ -109,7 +109,7 @@ void fill_random_dg(const DgDofLayout<ExecSpace>& layout, DistributedVector<Numb
 }
 
 template <class Number, class ExecSpace>
-double matrix_free_vs_assembled(int dim, int k, DgLaplaceOptions options, std::uint64_t seed) {
+double dg_matrix_free_vs_assembled(int dim, int k, DgLaplaceOptions options, std::uint64_t seed) {
   const auto layout = dg_layout<ExecSpace>(dg_test_mesh(dim, k), k);
   const DgLaplaceOperator<Number, ExecSpace> op(layout, options);
   const AssembledDgLaplace<Number, ExecSpace> csr(layout, options);
@@ -122,13 +122,13 @@ double matrix_free_vs_assembled(int dim, int k, DgLaplaceOptions options, std::u
 
 TYPED_TEST(DgLaplace, MatchesAssembledMatrixForAllDegrees2D) {
   for (int k = 1; k <= max_degree(2); ++k)
-    EXPECT_LE((matrix_free_vs_assembled<double, TypeParam>(2, k, {}, 10 + k)), 1e-12) << "k=" << k;
+    EXPECT_LE((dg_matrix_free_vs_assembled<double, TypeParam>(2, k, {}, 10 + k)), 1e-12) << "k=" << k;
 }
 
 TYPED_TEST(DgLaplace, MatchesAssembledMatrixForAllDegrees3D) {
   // Under the sanitizers (testing::sanitized) every other degree.
   for (int k = 1; k <= max_degree(3); k += sanitized ? 2 : 1)
-    EXPECT_LE((matrix_free_vs_assembled<double, TypeParam>(3, k, {}, 20 + k)), 1e-12) << "k=" << k;
+    EXPECT_LE((dg_matrix_free_vs_assembled<double, TypeParam>(3, k, {}, 20 + k)), 1e-12) << "k=" << k;
 }
 
 TYPED_TEST(DgLaplace, PenaltyMassTermAndTeamSizesMatchAssembledMatrix) {
@@ -140,7 +140,7 @@ TYPED_TEST(DgLaplace, PenaltyMassTermAndTeamSizesMatchAssembledMatrix) {
     for (int k : {1, 3, 6})
       for (int cells_per_team : {0, 1, 3}) {
         options.cells_per_team = cells_per_team;
-        EXPECT_LE((matrix_free_vs_assembled<double, TypeParam>(dim, k, options, 7 * k + cells_per_team)), 1e-12)
+        EXPECT_LE((dg_matrix_free_vs_assembled<double, TypeParam>(dim, k, options, 7 * k + cells_per_team)), 1e-12)
             << "dim=" << dim << " k=" << k << " cells per team " << cells_per_team;
       }
 }
@@ -153,19 +153,19 @@ TYPED_TEST(DgLaplace, PatchWiseEvaluationMatchesAssembledMatrix) {
   DgLaplaceOptions options;
   options.evaluation = DgEvaluation::patch;
   if (world_size() > 1) {
-    EXPECT_THROW((matrix_free_vs_assembled<double, TypeParam>(2, 2, options, 1)), InputError);
+    EXPECT_THROW((dg_matrix_free_vs_assembled<double, TypeParam>(2, 2, options, 1)), InputError);
     return;
   }
   for (int dim = 2; dim <= 3; ++dim)  // under the sanitizers every other degree
     for (int k = 1; k <= max_degree(dim); k += sanitized ? 2 : 1)
-      EXPECT_LE((matrix_free_vs_assembled<double, TypeParam>(dim, k, options, 40 + k)), 1e-12) << dim << "D k=" << k;
+      EXPECT_LE((dg_matrix_free_vs_assembled<double, TypeParam>(dim, k, options, 40 + k)), 1e-12) << dim << "D k=" << k;
   options.laplace_coefficient = 2.0;
   options.mass_coefficient = 0.75;
   options.penalty_factor = 3.5;
   for (int dim = 2; dim <= 3; ++dim)
     for (int k : {1, 3, 6}) {
-      EXPECT_LE((matrix_free_vs_assembled<double, TypeParam>(dim, k, options, 60 + k)), 1e-12) << dim << "D k=" << k;
-      EXPECT_LE((matrix_free_vs_assembled<float, TypeParam>(dim, k, options, 70 + k)), 2e-5) << dim << "D k=" << k;
+      EXPECT_LE((dg_matrix_free_vs_assembled<double, TypeParam>(dim, k, options, 60 + k)), 1e-12) << dim << "D k=" << k;
+      EXPECT_LE((dg_matrix_free_vs_assembled<float, TypeParam>(dim, k, options, 70 + k)), 2e-5) << dim << "D k=" << k;
     }
   // Block contractions (tensor cores on CUDA in FP64 at k = 3, m8n8k4, and k = 4, m16n8k16 on
   // blocks padded to 16; else portable) and lines.
@@ -173,9 +173,9 @@ TYPED_TEST(DgLaplace, PatchWiseEvaluationMatchesAssembledMatrix) {
     options.patch_contraction = contraction;
     for (int dim = 2; dim <= 3; ++dim)
       for (int k : {1, 3, 4}) {
-        EXPECT_LE((matrix_free_vs_assembled<double, TypeParam>(dim, k, options, 80 + k)), 1e-12)
+        EXPECT_LE((dg_matrix_free_vs_assembled<double, TypeParam>(dim, k, options, 80 + k)), 1e-12)
             << dim << "D k=" << k << " " << to_string(contraction);
-        EXPECT_LE((matrix_free_vs_assembled<float, TypeParam>(dim, k, options, 90 + k)), 2e-5)
+        EXPECT_LE((dg_matrix_free_vs_assembled<float, TypeParam>(dim, k, options, 90 + k)), 2e-5)
             << dim << "D k=" << k << " " << to_string(contraction);
       }
   }
@@ -185,7 +185,7 @@ TYPED_TEST(DgLaplace, PatchWiseEvaluationMatchesAssembledMatrix) {
 
 TYPED_TEST(DgLaplace, FloatMatchesDouble) {
   for (int dim = 2; dim <= 3; ++dim)
-    for (int k : {2, 5}) EXPECT_LE((matrix_free_vs_assembled<float, TypeParam>(dim, k, {}, 3 + k)), 2e-5) << dim << " " << k;
+    for (int k : {2, 5}) EXPECT_LE((dg_matrix_free_vs_assembled<float, TypeParam>(dim, k, {}, 3 + k)), 2e-5) << dim << " " << k;
 }
 
 TYPED_TEST(DgLaplace, SymmetricPositiveDefiniteAndDiagonal) {

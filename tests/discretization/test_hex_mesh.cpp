@@ -24,7 +24,7 @@ namespace {
 
 using namespace tensormg;
 
-BrickHexOptions brick(global_index n0, global_index n1, global_index n2, double perturbation = 0,
+BrickHexOptions hex_brick(global_index n0, global_index n1, global_index n2, double perturbation = 0,
                       bool renumber = false, std::uint64_t seed = 1) {
   BrickHexOptions o;
   o.cells = {n0, n1, n2};
@@ -132,7 +132,7 @@ void check_brick(const HexMesh& m, const BrickHexOptions& o) {
 }
 
 TEST(BrickHexMesh, SingleCell) {
-  const auto o = brick(1, 1, 1);
+  const auto o = hex_brick(1, 1, 1);
   const auto m = brick_hex_mesh(o);
   check_brick(m, o);
   EXPECT_EQ(m.cells, (std::vector<global_index>{0, 1, 2, 3, 4, 5, 6, 7}));
@@ -146,7 +146,7 @@ TEST(BrickHexMesh, SingleCell) {
 
 TEST(BrickHexMesh, CubeCountsTagsAndOutwardFaces) {
   for (global_index n : {1, 2, 3}) {
-    const auto o = brick(n, n, n);
+    const auto o = hex_brick(n, n, n);
     const auto m = brick_hex_mesh(o);
     check_brick(m, o);
     EXPECT_EQ(m.n_boundary_faces(), 6 * n * n);
@@ -154,7 +154,7 @@ TEST(BrickHexMesh, CubeCountsTagsAndOutwardFaces) {
 }
 
 TEST(BrickHexMesh, NonCubeLexicographic) {
-  auto o = brick(3, 2, 1);
+  auto o = hex_brick(3, 2, 1);
   o.lower = {-1, 0, 0.25};
   o.upper = {2, 1, 0.75};
   const auto m = brick_hex_mesh(o);
@@ -175,7 +175,7 @@ TEST(BrickHexMesh, NonCubeLexicographic) {
 }
 
 TEST(BrickHexMesh, PerturbationMovesInteriorVerticesWithinTheBound) {
-  auto o = brick(4, 3, 5, 0.3, false, 17);
+  auto o = hex_brick(4, 3, 5, 0.3, false, 17);
   o.upper = {2, 1, 0.5};
   auto flat = o;
   flat.perturbation = 0;
@@ -235,7 +235,7 @@ std::multiset<std::vector<double>> face_set(const HexMesh& m) {
 
 TEST(BrickHexMesh, RenumberIsAPermutation) {
   for (const auto& cells : std::vector<std::array<global_index, 3>>{{1, 1, 1}, {3, 2, 4}}) {
-    const auto o = brick(cells[0], cells[1], cells[2], 0.25, true, 5);
+    const auto o = hex_brick(cells[0], cells[1], cells[2], 0.25, true, 5);
     auto plain = o;
     plain.renumber = false;
     const auto m = brick_hex_mesh(o), m0 = brick_hex_mesh(plain);
@@ -268,23 +268,23 @@ TEST(BrickHexMesh, RenumberIsAPermutation) {
 }
 
 TEST(BrickHexMesh, RefusesBadOptions) {
-  auto o = brick(2, 0, 2);
+  auto o = hex_brick(2, 0, 2);
   EXPECT_NE(error_of([&] { brick_hex_mesh(o); }).find("brick cells must be positive"), std::string::npos);
-  o = brick(2, 2, -1);
+  o = hex_brick(2, 2, -1);
   EXPECT_NE(error_of([&] { brick_hex_mesh(o); }).find("brick cells must be positive"), std::string::npos);
   for (double p : {1.0, -0.1, std::nan("")}) {
-    o = brick(2, 2, 2, p);
+    o = hex_brick(2, 2, 2, p);
     EXPECT_NE(error_of([&] { brick_hex_mesh(o); }).find("perturbation must be in [0, 1)"), std::string::npos) << p;
   }
-  o = brick(2, 2, 2);
+  o = hex_brick(2, 2, 2);
   o.upper[1] = 0;
   EXPECT_NE(error_of([&] { brick_hex_mesh(o); }).find("must be less than its upper bound"), std::string::npos);
-  o = brick(global_index(1) << 40, global_index(1) << 40, 1);
+  o = hex_brick(global_index(1) << 40, global_index(1) << 40, 1);
   EXPECT_NE(error_of([&] { brick_hex_mesh(o); }).find("more than 2^62 vertices"), std::string::npos);
 }
 
 TEST(HexMeshCheck, RefusesBadMeshes) {
-  const auto good = brick_hex_mesh(brick(2, 1, 1));
+  const auto good = brick_hex_mesh(hex_brick(2, 1, 1));
   EXPECT_NO_THROW(check_hex_mesh(good));
   auto m = good;
   m.cell_tags.pop_back();
@@ -323,14 +323,14 @@ TEST(HexMeshCheck, RefusesBadMeshes) {
 // ---- Gmsh -------------------------------------------------------------------------------------
 
 TEST(Gmsh, RoundTripThroughText) {
-  auto m = brick_hex_mesh(brick(3, 3, 3, 0.3, true, 3));
+  auto m = brick_hex_mesh(hex_brick(3, 3, 3, 0.3, true, 3));
   for (global_index c = 0; c < m.n_cells(); ++c) m.cell_tags[c] = c % 4 == 0 ? 10 : 1 + int(c % 3);
   m.boundary_tags[0] = 99;
   const std::string text = gmsh_text(m);
   EXPECT_EQ(text.rfind("$MeshFormat\n4.1 0 8\n$EndMeshFormat\n", 0), 0u);
   expect_equal(parse(text), m);
   for (const auto& cells : std::vector<std::array<global_index, 3>>{{1, 1, 1}, {3, 2, 1}}) {
-    const auto b = brick_hex_mesh(brick(cells[0], cells[1], cells[2]));
+    const auto b = brick_hex_mesh(hex_brick(cells[0], cells[1], cells[2]));
     expect_equal(parse(gmsh_text(b)), b);
   }
   // Windows line ends read the same.
@@ -343,12 +343,12 @@ TEST(Gmsh, RoundTripThroughFile) {
   std::string folder = ::testing::TempDir() + "tensormg_hex_mesh_XXXXXX";
   ASSERT_NE(::mkdtemp(folder.data()), nullptr);
   const std::string path = folder + "/brick.msh";
-  const auto m = brick_hex_mesh(brick(2, 3, 2, 0.2, true, 9));
+  const auto m = brick_hex_mesh(hex_brick(2, 3, 2, 0.2, true, 9));
   write_gmsh(path, m, false);
   expect_equal(read_gmsh(path), m);
   const auto e = error_of([&] { write_gmsh(path, m, false); });
   EXPECT_NE(e.find("exists; pass --overwrite to replace it"), std::string::npos) << e;
-  const auto other = brick_hex_mesh(brick(1, 1, 2));
+  const auto other = brick_hex_mesh(hex_brick(1, 1, 2));
   write_gmsh(path, other, true);
   expect_equal(read_gmsh(path), other);
   const auto missing = error_of([&] { read_gmsh(folder + "/missing.msh"); });

@@ -18,6 +18,7 @@
 #include "discretization/low_order_operator.hpp"
 #include "discretization/low_order_problem.hpp"
 #include "tests/test_spaces.hpp"
+#include "tests/test_utils.hpp"
 
 namespace {
 
@@ -28,8 +29,6 @@ template <class ExecSpace>
 class LowOrderTest : public ::testing::Test {};
 TYPED_TEST_SUITE(LowOrderTest, ExecSpaces, ExecSpaceName);
 
-constexpr LowOrderProblem both_problems[] = {LowOrderProblem::laplace, LowOrderProblem::elasticity};
-int components_of(LowOrderProblem p) { return p == LowOrderProblem::laplace ? 1 : 3; }
 
 HexMesh perturbed_brick(global_index nx, global_index ny, global_index nz, double perturbation, bool renumber) {
   BrickHexOptions o;
@@ -50,15 +49,9 @@ HexMaterialOptions layered() {
 }
 
 template <class ExecSpace>
-std::shared_ptr<const HexLayout<ExecSpace>> make_layout(const HexMesh& mesh, LowOrderProblem p, const HexDirichlet& d,
+std::shared_ptr<const HexLayout<ExecSpace>> make_hex_layout(const HexMesh& mesh, LowOrderProblem p, const HexDirichlet& d,
                                                         const HexMaterialOptions& m = {}, MPI_Comm comm = MPI_COMM_WORLD) {
-  return std::make_shared<const HexLayout<ExecSpace>>(mesh, components_of(p), d, m, comm);
-}
-
-template <class ExecSpace>
-std::vector<double> to_host(const DistributedVector<double, ExecSpace>& v) {
-  const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v.view());
-  return std::vector<double>(h.data(), h.data() + v.n_owned());
+  return std::make_shared<const HexLayout<ExecSpace>>(mesh, n_components(p), d, m, comm);
 }
 
 /// A value per (mesh vertex, component) that does not depend on the rank count.
@@ -113,12 +106,12 @@ TYPED_TEST(LowOrderTest, KernelEqualsTheTextbookElementMatrix) {
     for (int d = 0; d < 3; ++d) mesh.points.push_back(x[a][d]);
   for (int a = 0; a < 8; ++a) mesh.cells.push_back(a);
   mesh.cell_tags = {1};
-  for (const auto p : both_problems)
+  for (const auto p : all_low_order_problems)
     for (const auto g : {LowOrderGeometry::on_the_fly, LowOrderGeometry::stored})
     for (const auto ev : {LowOrderEvaluation::pointwise, LowOrderEvaluation::factorized, LowOrderEvaluation::lanes})
     for (const int lanes : lanes_per_cell<TypeParam>()) {
       if (ev != LowOrderEvaluation::lanes && lanes != 1) continue;
-      const auto layout = make_layout<TypeParam>(mesh, p, HexDirichlet::none(), {}, MPI_COMM_SELF);
+      const auto layout = make_hex_layout<TypeParam>(mesh, p, HexDirichlet::none(), {}, MPI_COMM_SELF);
       LowOrderOptions o;
       o.problem = p;
       o.geometry = g;
@@ -127,7 +120,7 @@ TYPED_TEST(LowOrderTest, KernelEqualsTheTextbookElementMatrix) {
       const LowOrderOperator<TypeParam> A(layout, o);
       const auto K = low_order_element_matrix(p, x, layout->host_coefficient()[0], layout->host_lambda()[0],
                                               layout->host_mu()[0]);
-      const int n = 8 * components_of(p);
+      const int n = 8 * n_components(p);
       typename LowOrderOperator<TypeParam>::vector_type e, Ae;
       A.initialize_dof_vector(e);
       A.initialize_dof_vector(Ae);
@@ -154,8 +147,8 @@ TYPED_TEST(LowOrderTest, MatrixFreeEqualsAssembled) {
   HexDirichlet dirichlet = HexDirichlet::none();
   dirichlet.tags = {1, 6};
   dirichlet.planes = {{1, 0.0}};
-  for (const auto p : both_problems) {
-    const auto layout = make_layout<TypeParam>(mesh, p, dirichlet, layered());
+  for (const auto p : all_low_order_problems) {
+    const auto layout = make_hex_layout<TypeParam>(mesh, p, dirichlet, layered());
     const AssembledLowOrder<TypeParam> csr(layout, p);
     typename LowOrderOperator<TypeParam>::vector_type x, y_csr, y_mf, diag;
     x.reinit(layout->partitioner());
@@ -252,9 +245,9 @@ TYPED_TEST(LowOrderTest, DenseMatrixIsTheOperator) {
   const HexMesh mesh = perturbed_brick(4, 3, 5, 0.4, true);
   HexDirichlet dirichlet = HexDirichlet::none();
   dirichlet.tags = {1, 6};
-  for (const auto p : both_problems) {
-    const auto layout = make_layout<TypeParam>(mesh, p, dirichlet, layered());
-    const int C = components_of(p);
+  for (const auto p : all_low_order_problems) {
+    const auto layout = make_hex_layout<TypeParam>(mesh, p, dirichlet, layered());
+    const int C = n_components(p);
     const global_index n = layout->n_global_dofs();
     const auto dense = dense_low_order_matrix(*layout, p, n);
     EXPECT_THROW(dense_low_order_matrix(*layout, p, n - 1), InputError);
@@ -399,7 +392,7 @@ TYPED_TEST(LowOrderTest, LayoutRefusesBadCellsWithTheMeshCheckMessage) {
 TYPED_TEST(LowOrderTest, ColouringSeparatesCellsThatShareAVertex) {
   for (const bool renumber : {false, true}) {
     const HexMesh mesh = perturbed_brick(5, 4, 6, renumber ? 0.3 : 0.0, renumber);
-    const auto layout = make_layout<TypeParam>(mesh, LowOrderProblem::laplace, HexDirichlet{});
+    const auto layout = make_hex_layout<TypeParam>(mesh, LowOrderProblem::laplace, HexDirichlet{});
     const HexColouring<TypeParam> c = hex_cell_colouring(*layout);
     const auto order = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), c.order);
     ASSERT_EQ(local_index(order.extent(0)), layout->n_cells());
@@ -430,18 +423,18 @@ TYPED_TEST(LowOrderTest, ColouringSeparatesCellsThatShareAVertex) {
 
 TYPED_TEST(LowOrderTest, RigidBodyModesAndLinearFieldsPassThePatchTest) {
   const HexMesh mesh = perturbed_brick(4, 5, 3, 0.5, true);
-  for (const auto p : both_problems) {
+  for (const auto p : all_low_order_problems) {
     // Rigid-body modes with the layered material; the linear field (whose flux jumps where the
     // material does) with a uniform one.
-    const auto neumann = make_layout<TypeParam>(mesh, p, HexDirichlet::none(), layered());
-    const auto uniform = make_layout<TypeParam>(mesh, p, HexDirichlet::none());
-    const auto with_boundary = make_layout<TypeParam>(mesh, p, HexDirichlet{});
+    const auto neumann = make_hex_layout<TypeParam>(mesh, p, HexDirichlet::none(), layered());
+    const auto uniform = make_hex_layout<TypeParam>(mesh, p, HexDirichlet::none());
+    const auto with_boundary = make_hex_layout<TypeParam>(mesh, p, HexDirichlet{});
     const LowOrderOperator<TypeParam> A(neumann, {p, LowOrderGeometry::on_the_fly, LowOrderScatter::atomic});
     const LowOrderOperator<TypeParam> A_uniform(uniform, {p, LowOrderGeometry::on_the_fly, LowOrderScatter::atomic});
     typename LowOrderOperator<TypeParam>::vector_type u, Au;
     A.initialize_dof_vector(u);
     A.initialize_dof_vector(Au);
-    const int C = components_of(p);
+    const int C = n_components(p);
     std::vector<PointFunction> kernel;
     if (C == 1) {
       kernel.push_back([](const double*, double* v) { v[0] = 2.5; });
@@ -479,10 +472,10 @@ TYPED_TEST(LowOrderTest, RigidBodyModesAndLinearFieldsPassThePatchTest) {
 // mesh (the patch test by solving).
 TYPED_TEST(LowOrderTest, FusedCgReproducesALinearFieldFromItsBoundaryValues) {
   const HexMesh mesh = perturbed_brick(5, 4, 4, 0.4, true);
-  for (const auto p : both_problems) {
-    const int C = components_of(p);
-    const auto neumann = make_layout<TypeParam>(mesh, p, HexDirichlet::none());
-    const auto layout = make_layout<TypeParam>(mesh, p, HexDirichlet{});
+  for (const auto p : all_low_order_problems) {
+    const int C = n_components(p);
+    const auto neumann = make_hex_layout<TypeParam>(mesh, p, HexDirichlet::none());
+    const auto layout = make_hex_layout<TypeParam>(mesh, p, HexDirichlet{});
     const LowOrderOperator<TypeParam> full(neumann, {p, LowOrderGeometry::on_the_fly, LowOrderScatter::atomic});
     const LowOrderOperator<TypeParam> A(layout, {p, LowOrderGeometry::stored, LowOrderScatter::coloured});
     const PointFunction linear = [C](const double* x, double* v) {
@@ -519,7 +512,7 @@ TYPED_TEST(LowOrderTest, FusedCgReproducesALinearFieldFromItsBoundaryValues) {
 // Fused CG takes the same iterates as textbook CG with the identity preconditioner.
 TYPED_TEST(LowOrderTest, FusedCgMatchesTextbookCg) {
   const HexMesh mesh = perturbed_brick(6, 5, 4, 0.3, true);
-  const auto layout = make_layout<TypeParam>(mesh, LowOrderProblem::elasticity, HexDirichlet{});
+  const auto layout = make_hex_layout<TypeParam>(mesh, LowOrderProblem::elasticity, HexDirichlet{});
   const LowOrderOperator<TypeParam> A(layout, {LowOrderProblem::elasticity, LowOrderGeometry::on_the_fly,
                                                LowOrderScatter::atomic});
   typename LowOrderOperator<TypeParam>::vector_type b, u1, u2;
@@ -539,7 +532,7 @@ TYPED_TEST(LowOrderTest, FusedCgMatchesTextbookCg) {
 
 // MMS on perturbed meshes of 4, 8, 16 cells per direction: L2 errors fall at rate 2.
 TYPED_TEST(LowOrderTest, ManufacturedSolutionsConvergeAtRateTwo) {
-  for (const auto p : both_problems) {
+  for (const auto p : all_low_order_problems) {
     std::vector<double> errors;
     for (const global_index n : {4, 8, 16}) {
       BrickHexOptions o;
@@ -548,7 +541,7 @@ TYPED_TEST(LowOrderTest, ManufacturedSolutionsConvergeAtRateTwo) {
       o.renumber = true;
       o.seed = 5;
       const HexMesh mesh = brick_hex_mesh(o);
-      const auto layout = make_layout<TypeParam>(mesh, p, HexDirichlet{});
+      const auto layout = make_hex_layout<TypeParam>(mesh, p, HexDirichlet{});
       const LowOrderOperator<TypeParam> A(layout, {p, LowOrderGeometry::on_the_fly, LowOrderScatter::atomic});
       const LowOrderManufactured mms{p, layout->host_lambda()[0], layout->host_mu()[0]};
       typename LowOrderOperator<TypeParam>::vector_type b, u;
@@ -572,9 +565,9 @@ TYPED_TEST(LowOrderTest, ManufacturedSolutionsConvergeAtRateTwo) {
 // The device assembly of a constant load equals the host quadrature of the same function.
 TYPED_TEST(LowOrderTest, ConstantLoadOnTheDeviceEqualsTheHostAssembly) {
   const HexMesh mesh = perturbed_brick(5, 4, 6, 0.3, true);
-  for (const auto p : both_problems) {
-    const auto layout = make_layout<TypeParam>(mesh, p, HexDirichlet{});
-    const int C = components_of(p);
+  for (const auto p : all_low_order_problems) {
+    const auto layout = make_hex_layout<TypeParam>(mesh, p, HexDirichlet{});
+    const int C = n_components(p);
     const double f[3] = {1.5, -0.25, 2.0};
     DistributedVector<double, TypeParam> host(layout->partitioner()), device(layout->partitioner());
     assemble_load_vector(*layout, [&](const double*, double* v) { for (int m = 0; m < C; ++m) v[m] = f[m]; }, host);
@@ -598,8 +591,8 @@ TYPED_TEST(LowOrderTest, ListedBoundaryEqualsTheTopologicalOne) {
   for (const HexMesh* listed : {&brick, &refined}) {
     HexMesh unlisted = *listed;
     unlisted.complete_boundary = false;
-    const auto a = make_layout<TypeParam>(*listed, LowOrderProblem::elasticity, boundary);
-    const auto b = make_layout<TypeParam>(unlisted, LowOrderProblem::elasticity, boundary);
+    const auto a = make_hex_layout<TypeParam>(*listed, LowOrderProblem::elasticity, boundary);
+    const auto b = make_hex_layout<TypeParam>(unlisted, LowOrderProblem::elasticity, boundary);
     EXPECT_EQ(a->dirichlet_vertex(), b->dirichlet_vertex());
     EXPECT_EQ(a->constrained_dofs().extent(0), b->constrained_dofs().extent(0));
     // Every cell of a brick 2 cells wide touches its boundary: each rank has Dirichlet vertices.
@@ -611,10 +604,10 @@ TYPED_TEST(LowOrderTest, ListedBoundaryEqualsTheTopologicalOne) {
 
 TYPED_TEST(LowOrderTest, OneRankAndAllRanksAgree) {
   const HexMesh mesh = perturbed_brick(6, 5, 7, 0.3, true);
-  for (const auto p : both_problems) {
-    const auto all = make_layout<TypeParam>(mesh, p, HexDirichlet{}, layered(), MPI_COMM_WORLD);
+  for (const auto p : all_low_order_problems) {
+    const auto all = make_hex_layout<TypeParam>(mesh, p, HexDirichlet{}, layered(), MPI_COMM_WORLD);
     // The single rank keeps the mesh's numbering, the distributed layout reorders (Morton).
-    const auto one = std::make_shared<const HexLayout<TypeParam>>(mesh, components_of(p), HexDirichlet{}, layered(),
+    const auto one = std::make_shared<const HexLayout<TypeParam>>(mesh, n_components(p), HexDirichlet{}, layered(),
                                                                   MPI_COMM_SELF, HexOrdering::mesh);
     const LowOrderOptions o{p, LowOrderGeometry::on_the_fly, LowOrderScatter::coloured};
     const LowOrderOperator<TypeParam> A_all(all, o), A_one(one, o);
@@ -628,7 +621,7 @@ TYPED_TEST(LowOrderTest, OneRankAndAllRanksAgree) {
     A_all.vmult(y_all, x_all);
     A_one.vmult(y_one, x_one);
     const auto ya = to_host(y_all), yo = to_host(y_one);
-    const int C = components_of(p);
+    const int C = n_components(p);
     std::vector<local_index> local_in_one(mesh.n_vertices(), -1);
     for (local_index i = 0; i < one->n_owned_vertices(); ++i) local_in_one[one->mesh_vertex()[i]] = i;
     std::vector<double> expected(ya.size());
@@ -692,7 +685,7 @@ TEST(LowOrderOptions, NamesAndDirichletSetsParse) {
             low_order_flops_per_cell(LowOrderProblem::laplace, LowOrderGeometry::on_the_fly));
   EXPECT_LT(low_order_flops_per_cell(LowOrderProblem::laplace, LowOrderGeometry::stored),
             low_order_flops_per_cell(LowOrderProblem::laplace, LowOrderGeometry::on_the_fly));
-  for (const auto p : both_problems)
+  for (const auto p : all_low_order_problems)
     EXPECT_LT(low_order_flops_per_cell(p, LowOrderGeometry::on_the_fly, LowOrderEvaluation::factorized),
               0.5 * low_order_flops_per_cell(p, LowOrderGeometry::on_the_fly, LowOrderEvaluation::pointwise));
 }

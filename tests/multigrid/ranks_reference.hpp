@@ -1,7 +1,7 @@
 #pragma once
 /// @file
 /// What the multi-rank multigrid tests share (test_multigrid_ranks.cpp, test_halo_exchange_ranks.cpp):
-/// bricks, the comparison with the same computation on one rank (every rank holds the reference on
+/// the comparison with the same computation on one rank (every rank holds the reference on
 /// MPI_COMM_SELF, where local and global indices agree) and bitwise comparisons across ranks.
 #include <mpi.h>
 
@@ -17,15 +17,6 @@
 #include "tests/test_utils.hpp"
 
 namespace tensormg::testing {
-
-inline BrickDescription brick(int dim, std::array<int, 3> cells, int refinements, std::array<double, 3> upper = {1, 1, 1}) {
-  BrickDescription b;
-  b.dim = dim;
-  b.coarse_cells = cells;
-  b.refinements = refinements;
-  b.upper = upper;
-  return b;
-}
 
 /// max |v(global g) − reference(g)| / max |reference| over the owned nodes of all ranks; the
 /// reference lives on MPI_COMM_SELF, where local and global (lexicographic) indices agree.

@@ -26,15 +26,6 @@ TYPED_TEST_SUITE(DgMultigridTest, ExecSpaces, ExecSpaceName);
 template <class Number, class ExecSpace>
 using DgMultigrid = Multigrid<Number, ExecSpace, DgSipg>;
 
-BrickDescription brick(int dim, std::array<int, 3> cells, int refinements, std::array<double, 3> upper = {1, 1, 1}) {
-  BrickDescription b;
-  b.dim = dim;
-  b.coarse_cells = cells;
-  b.refinements = refinements;
-  b.upper = upper;
-  return b;
-}
-
 MultigridOptions with_solver(DgLocalSolver s) {
   MultigridOptions o;
   o.dg_solver = s;

@@ -17,6 +17,7 @@
 #include "multigrid/low_order_multigrid.hpp"
 #include "tests/multigrid/hex_refinement_reference.hpp"
 #include "tests/test_spaces.hpp"
+#include "tests/test_utils.hpp"
 
 namespace {
 
@@ -27,8 +28,6 @@ template <class ExecSpace>
 class LowOrderMultigridTest : public ::testing::Test {};
 TYPED_TEST_SUITE(LowOrderMultigridTest, ExecSpaces, ExecSpaceName);
 
-constexpr LowOrderProblem both_problems[] = {LowOrderProblem::laplace, LowOrderProblem::elasticity};
-int components_of(LowOrderProblem p) { return p == LowOrderProblem::laplace ? 1 : 3; }
 
 HexMesh coarse_brick(global_index nx, global_index ny, global_index nz, double perturbation, bool renumber) {
   BrickHexOptions o;
@@ -46,12 +45,6 @@ HexMaterialOptions layered(int layers) {
   m.contrast = 1e3;
   m.layers = layers;
   return m;
-}
-
-template <class ExecSpace>
-std::vector<double> to_host(const DistributedVector<double, ExecSpace>& v) {
-  const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v.view());
-  return std::vector<double>(h.data(), h.data() + v.n_owned());
 }
 
 double global_max(double local, MPI_Comm comm = MPI_COMM_WORLD) {
@@ -214,8 +207,8 @@ TYPED_TEST(LowOrderMultigridTest, RefinedCellOrderIsTheZOrderOnAnAlignedBrick) {
 // restriction is the transpose, (R u, v) = (u, P v); Dirichlet rows are zero on both sides.
 TYPED_TEST(LowOrderMultigridTest, TransferInterpolatesAndRestrictionIsItsTranspose) {
   const HexMesh coarse = coarse_brick(2, 3, 2, 0.3, true);
-  for (const auto p : both_problems) {
-    const int C = components_of(p);
+  for (const auto p : all_low_order_problems) {
+    const int C = n_components(p);
     for (const bool with_dirichlet : {false, true}) {
       const HexDirichlet d = with_dirichlet ? HexDirichlet{} : HexDirichlet::none();
       const auto h = std::make_shared<const HexHierarchy<TypeParam>>(coarse, 2, C, d, HexMaterialOptions{}, MPI_COMM_WORLD);
@@ -295,8 +288,8 @@ TYPED_TEST(LowOrderMultigridTest, ChebyshevStepFromZeroEqualsTheGeneralStep) {
 // The dense coarse inverse solves A x = b exactly (on any rank count), and refuses a singular operator.
 TYPED_TEST(LowOrderMultigridTest, DenseCoarseInverseSolvesExactly) {
   const HexMesh mesh = coarse_brick(3, 2, 4, 0.25, true);
-  for (const auto p : both_problems) {
-    const auto layout = std::make_shared<const HexLayout<TypeParam>>(mesh, components_of(p), HexDirichlet{}, layered(2),
+  for (const auto p : all_low_order_problems) {
+    const auto layout = std::make_shared<const HexLayout<TypeParam>>(mesh, n_components(p), HexDirichlet{}, layered(2),
                                                                      MPI_COMM_WORLD);
     const LowOrderOperator<TypeParam> A(layout, LowOrderOptions{p});
     const DenseCoarseInverse<LowOrderOperator<TypeParam>> inverse(A, 4000);
@@ -306,7 +299,7 @@ TYPED_TEST(LowOrderMultigridTest, DenseCoarseInverseSolvesExactly) {
     // Dirichlet rows are identity rows: the right-hand side is zero there for a consistent check.
     {
       auto hb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b.view());
-      const int C = components_of(p);
+      const int C = n_components(p);
       for (local_index i = 0; i < layout->n_owned_vertices(); ++i)
         if (layout->dirichlet_vertex()[i])
           for (int m = 0; m < C; ++m) hb(std::size_t(i) * C + m) = 0;
@@ -318,7 +311,7 @@ TYPED_TEST(LowOrderMultigridTest, DenseCoarseInverseSolvesExactly) {
     EXPECT_LE(r.l2_norm(), 1e-10 * b.l2_norm()) << to_string(p);
     EXPECT_THROW(DenseCoarseInverse<LowOrderOperator<TypeParam>>(A, layout->n_global_dofs() - 1), InputError);
     const auto neumann =
-        std::make_shared<const HexLayout<TypeParam>>(mesh, components_of(p), HexDirichlet::none(), HexMaterialOptions{}, MPI_COMM_WORLD);
+        std::make_shared<const HexLayout<TypeParam>>(mesh, n_components(p), HexDirichlet::none(), HexMaterialOptions{}, MPI_COMM_WORLD);
     const LowOrderOperator<TypeParam> singular(neumann, LowOrderOptions{p});
     EXPECT_THROW(DenseCoarseInverse<LowOrderOperator<TypeParam>>(singular, 4000), InputError) << to_string(p);
   }
@@ -334,7 +327,7 @@ struct MgSolve {
 /// times, layered materials (contrast 1e3 in 4 layers), load 1 (Laplace) or (0, 0, −1).
 template <class ExecSpace>
 MgSolve solve(LowOrderProblem p, int refinements, bool multigrid, MPI_Comm comm, global_index dense_max = 4000) {
-  const int C = components_of(p);
+  const int C = n_components(p);
   const HexMesh coarse = coarse_brick(2, 2, 4, 0.25, true);
   const HexDirichlet dirichlet = p == LowOrderProblem::laplace ? HexDirichlet{} : parse_hex_dirichlet("z=0");
   const auto h = std::make_shared<const HexHierarchy<ExecSpace>>(coarse, refinements, C, dirichlet, layered(4), comm);
@@ -372,7 +365,7 @@ MgSolve solve(LowOrderProblem p, int refinements, bool multigrid, MPI_Comm comm,
 // (Jacobi and the coarse CG are compared on two refinements: on three, Jacobi's 1300 elasticity
 // iterations took 4 minutes under the sanitizers.)
 TYPED_TEST(LowOrderMultigridTest, PreconditionsCgWithLayeredMaterials) {
-  for (const auto p : both_problems) {
+  for (const auto p : all_low_order_problems) {
     const MgSolve two = solve<TypeParam>(p, 2, true, MPI_COMM_WORLD);
     const MgSolve three = solve<TypeParam>(p, 3, true, MPI_COMM_WORLD);
     const MgSolve jacobi = solve<TypeParam>(p, 2, false, MPI_COMM_WORLD);
@@ -401,11 +394,11 @@ TYPED_TEST(LowOrderMultigridTest, PreconditionsCgWithLayeredMaterials) {
 
 // The same iterations and the same solution on one rank and on all.
 TYPED_TEST(LowOrderMultigridTest, OneRankAndAllRanksAgree) {
-  for (const auto p : both_problems) {
+  for (const auto p : all_low_order_problems) {
     const MgSolve all = solve<TypeParam>(p, 2, true, MPI_COMM_WORLD);
     const MgSolve one = solve<TypeParam>(p, 2, true, MPI_COMM_SELF);
     EXPECT_EQ(all.result.iterations, one.result.iterations) << to_string(p);
-    const int C = components_of(p);
+    const int C = n_components(p);
     global_index n = 0;
     for (const global_index v : one.mesh_vertex) n = std::max(n, v + 1);
     std::vector<std::size_t> row(n);

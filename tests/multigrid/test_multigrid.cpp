@@ -22,15 +22,6 @@ template <class ExecSpace>
 class MultigridTest : public ::testing::Test {};
 TYPED_TEST_SUITE(MultigridTest, ExecSpaces, ExecSpaceName);
 
-BrickDescription brick(int dim, std::array<int, 3> cells, int refinements, std::array<double, 3> upper = {1, 1, 1}) {
-  BrickDescription b;
-  b.dim = dim;
-  b.coarse_cells = cells;
-  b.refinements = refinements;
-  b.upper = upper;
-  return b;
-}
-
 /// Every (dim, k) the parent-cell transfer is compiled for (multigrid/transfer_kernels.hpp).
 TYPED_TEST(MultigridTest, RestrictionIsTransposeOfProlongation) {
   if (world_size() > 1) GTEST_SKIP() << "single rank";

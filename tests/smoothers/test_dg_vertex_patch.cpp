@@ -149,7 +149,7 @@ double entry(const V& v, std::size_t i) { return double(v(i)); }
 
 /// max |a_i − ref_i| / max |ref_i| over the first `size` entries.
 template <class A, class Ref>
-double relative_max_difference(const A& a, const Ref& ref, std::size_t size) {
+double relative_max_difference_n(const A& a, const Ref& ref, std::size_t size) {
   double worst = 0, scale = 0;
   for (std::size_t i = 0; i < size; ++i) {
     worst = std::max(worst, std::abs(entry(a, i) - entry(ref, i)));
@@ -177,7 +177,7 @@ void compare_step(int dim, int k, std::array<int, 3> cells, DgLocalSolver solver
   smoother.smooth(x, b, forward ? SweepOrder::forward : SweepOrder::reverse);
   reference_step(host_layout, options, solver, forward, hx, hb);
   const auto dx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x.view());
-  EXPECT_LE(relative_max_difference(dx, hx, hx.size()), 1e-11) << "dim=" << dim << " k=" << k << " " << to_string(solver)
+  EXPECT_LE(relative_max_difference_n(dx, hx, hx.size()), 1e-11) << "dim=" << dim << " k=" << k << " " << to_string(solver)
                                   << (forward ? " forward " : " reverse ") << to_string(patch_layout)
                                   << " patches per team " << patches_per_team << " " << to_string(inversion) << " "
                                   << to_string(contraction) << " contraction";
@@ -262,7 +262,7 @@ double blocks_against_lines(int dim, int k, std::array<int, 3> cells, DgLocalSol
   const auto lines = two_steps(op, solver, kernel).first;
   kernel.contraction = DgPatchContraction::blocks;
   const auto blocks = two_steps(op, solver, kernel).first;
-  return relative_max_difference(blocks, lines, lines.extent(0));
+  return relative_max_difference_n(blocks, lines, lines.extent(0));
 }
 
 /// N = 16 (k = 7): block contractions (on CUDA sm_90 the FP64 m16n8k16 tensor cores in the opt-in
@@ -303,7 +303,7 @@ double opt_in_against_block(int k, DgLocalSolver solver) {
   kernel.shared_memory = DgPatchSharedMemory::opt_in;
   const auto [opt_in, opt_in_options] = two_steps(op, solver, kernel);
   EXPECT_EQ(opt_in_options.shared_memory, DgPatchSharedMemory::opt_in);
-  return relative_max_difference(opt_in, block, block.extent(0));
+  return relative_max_difference_n(opt_in, block, block.extent(0));
 }
 
 /// 3D k = 7, 8: the line kernel's buffers (68 and 96 KB per team in FP64) in the opt-in shared
@@ -336,7 +336,7 @@ double fast_against_generic(int dim, int k, DgPatchContraction contraction, DgLo
   EXPECT_EQ(generic_options.scratch_pointer, DgPatchScratchPointer::generic);
   kernel.scratch_pointer = DgPatchScratchPointer::fast;
   const auto fast = two_steps(op, solver, kernel).first;
-  return relative_max_difference(fast, generic, generic.extent(0));
+  return relative_max_difference_n(fast, generic, generic.extent(0));
 }
 
 /// The fast-scratch kernels (line kernel, one and several patches per team; block contractions:
@@ -395,7 +395,7 @@ double float_step_error(int dim, int k, std::array<int, 3> cells, DgLocalSolver 
     for (std::size_t i = 0; i < hx.size(); ++i) hx[i] = h(i);
   }
   const auto fx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x.view());
-  return relative_max_difference(fx, hx, hx.size());
+  return relative_max_difference_n(fx, hx, hx.size());
 }
 
 /// FP16 products in the float smoother (paper 001 §6; tensor cores on CUDA, the emulation

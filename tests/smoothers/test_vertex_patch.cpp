@@ -155,12 +155,6 @@ void reference_smoothing_step(const ContinuousDofLayout<ExecSpace>& layout, doub
   }
 }
 
-template <class Number, class ExecSpace>
-std::vector<double> to_host(const DistributedVector<Number, ExecSpace>& v) {
-  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v.view());
-  return std::vector<double>(h.data(), h.data() + v.n_owned());
-}
-
 template <class ExecSpace>
 void check_against_reference(int dim, int k, std::shared_ptr<const CartesianMesh> mesh, LaplaceOptions lo,
                              const std::vector<VertexPatchOptions>& variants) {
