@@ -162,8 +162,8 @@ TYPED_TEST(DgLaplace, PatchWiseEvaluationMatchesAssembledMatrix) {
   options.laplace_coefficient = 2.0;
   options.mass_coefficient = 0.75;
   options.penalty_factor = 3.5;
-  for (int dim = 2; dim <= 3; ++dim)
-    for (int k : {1, 3, 6}) {
+  for (int dim = 2; dim <= 3; ++dim)  // under the sanitizers not k = 6 (the loop above has 5 and 7)
+    for (int k : sanitized ? std::vector<int>{1, 3} : std::vector<int>{1, 3, 6}) {
       EXPECT_LE((dg_matrix_free_vs_assembled<double, TypeParam>(dim, k, options, 60 + k)), 1e-12) << dim << "D k=" << k;
       EXPECT_LE((dg_matrix_free_vs_assembled<float, TypeParam>(dim, k, options, 70 + k)), 2e-5) << dim << "D k=" << k;
     }

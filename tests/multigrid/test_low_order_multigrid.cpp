@@ -367,14 +367,20 @@ MgSolve solve(LowOrderProblem p, int refinements, bool multigrid, MPI_Comm comm,
 TYPED_TEST(LowOrderMultigridTest, PreconditionsCgWithLayeredMaterials) {
   for (const auto p : all_low_order_problems) {
     const MgSolve two = solve<TypeParam>(p, 2, true, MPI_COMM_WORLD);
-    const MgSolve three = solve<TypeParam>(p, 3, true, MPI_COMM_WORLD);
     const MgSolve jacobi = solve<TypeParam>(p, 2, false, MPI_COMM_WORLD);
     const MgSolve cg_coarse = solve<TypeParam>(p, 2, true, MPI_COMM_WORLD, 0);
-    ASSERT_TRUE(two.result.converged() && three.result.converged() && jacobi.result.converged() &&
-                cg_coarse.result.converged())
-        << to_string(p);
-    EXPECT_LE(three.result.iterations, p == LowOrderProblem::laplace ? 10 : 20) << to_string(p);
-    EXPECT_LE(three.result.iterations, two.result.iterations + 2) << to_string(p);
+    ASSERT_TRUE(two.result.converged() && jacobi.result.converged() && cg_coarse.result.converged()) << to_string(p);
+    // Iterations independent of the mesh: one more refinement (8x the unknowns, the kernels of the
+    // solve above, so not under the sanitizers, testing::sanitized: there it took 17 of this test's
+    // 29 s on one thread).
+    int three_iterations = -1;
+    if (!sanitized) {
+      const MgSolve three = solve<TypeParam>(p, 3, true, MPI_COMM_WORLD);
+      ASSERT_TRUE(three.result.converged()) << to_string(p);
+      three_iterations = three.result.iterations;
+      EXPECT_LE(three_iterations, p == LowOrderProblem::laplace ? 10 : 20) << to_string(p);
+      EXPECT_LE(three_iterations, two.result.iterations + 2) << to_string(p);
+    }
     EXPECT_LE(5 * two.result.iterations, jacobi.result.iterations) << to_string(p);
     EXPECT_LE(std::abs(cg_coarse.result.iterations - two.result.iterations), 1) << to_string(p);
     double diff = 0, norm = 0;
@@ -387,7 +393,7 @@ TYPED_TEST(LowOrderMultigridTest, PreconditionsCgWithLayeredMaterials) {
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     if (rank == 0)
       std::printf("[ info ] %s: MG-CG %d (2 refinements), %d (3), %d (2, coarse CG); Jacobi-CG %d (2)\n",
-                  to_string(p).c_str(), two.result.iterations, three.result.iterations, cg_coarse.result.iterations,
+                  to_string(p).c_str(), two.result.iterations, three_iterations, cg_coarse.result.iterations,
                   jacobi.result.iterations);
   }
 }
