@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Device call for d29c55c, planned as g35 (2026-12-07, session 68) and widened as g36 (session 69: k = 7 too, longer time guards); neither ran (no machine). The parent-cell transfer moving 4 points a thread at
+# Device call for d29c55c, planned as g35 (2026-12-07, session 68) and widened as g36 (session 69: k = 7 too, longer time guards); neither ran (no machine); nor in session 70 (2026-12-08: the device budget went to failed starts). The parent-cell transfer moving 4 points a thread at
 # once, loads before stores (new, see commit.txt) against 8a12a0e (v3, one point at a time).
 # (1) Cuda test_multigrid + memcheck of the transfer tests; (2) ncu of one V-cycle's transfer
 # launches, 3D k = 3 (57M) and k = 7 (90.5M), float and double; (3) V-cycle by component; (4) FMG
@@ -9,7 +9,7 @@ R=$OUT/r; mkdir -p $R/solves $R/bench $R/ncu
 for f in .device/bin36*.tar.xz; do tar xJf $f; done
 t0=$(date +%s)
 late() { [ $(( $(date +%s) - t0 )) -gt $1 ] && { echo "skipped $2 (time)" >> $R/session.log; return 0; }; return 1; }
-( sleep 540; cd $OUT && tar cJf r-partial.tar.xz r ) & watchdog=$!
+( sleep ${WATCH:-540}; cd $OUT && tar cJf r-partial.tar.xz r ) & watchdog=$!  # WATCH: seconds before the partial archive
 { nvidia-smi --query-gpu=name --format=csv; cat .device/commit.txt; } > $R/env.txt 2>&1
 B=build-cuda
 run() {  # name binary args...
