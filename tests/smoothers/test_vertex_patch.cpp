@@ -568,46 +568,6 @@ TEST(PatchColor, PairsDifferInTheLastDirectionOnlyAndEveryColourComesOnce) {
   EXPECT_EQ(patch_color(2, 1, false), 2);
 }
 
-TYPED_TEST(VertexPatchTest, PerPatchRefusesWhatItCannotDo) {
-  const auto q1 = std::make_shared<LaplaceOperator<double, TypeParam>>(make_layout<TypeParam>(make_mesh(3, {2, 2, 2}, 0), 1));
-  const auto q2 = std::make_shared<LaplaceOperator<double, TypeParam>>(make_layout<TypeParam>(make_mesh(3, {2, 2, 2}, 0), 2));
-  VertexPatchOptions o;
-  o.structure = ThreadStructure::per_patch;
-  const auto refused = [](auto op, const VertexPatchOptions& options, const char* text) {
-    try {
-      VertexPatchSmoother<double, TypeParam> smoother(op, options);
-      ADD_FAILURE() << "accepted: " << smoother.description();
-    } catch (const InputError& e) {
-      EXPECT_TRUE(e.collective());
-      EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
-    }
-  };
-  refused(q2, o, "Q2 needs per-column");
-  o.structure = ThreadStructure::per_line;
-  refused(q2, o, "per-line thread structure smooths Q1 patches");
-  o.structure = ThreadStructure::per_patch;
-  o.kernel = PatchKernel::separate;
-  refused(q1, o, "separate smoother kernel");
-  o.kernel = PatchKernel::fused;
-  o.solver = LocalSolver::inverse;
-  refused(q1, o, "fast-diagonalization local solver");
-  o.solver = LocalSolver::fast_diagonalization;
-  o.patches_per_team = 2;
-  refused(q1, o, "patches per team");
-  // Automatic: the team kernels wherever an option asks for them.
-  using Smoother = VertexPatchSmoother<double, TypeParam>;
-  const auto structure = [](auto op, const VertexPatchOptions& options) { return Smoother(op, options).options().structure; };
-  VertexPatchOptions automatic;
-  automatic.solver = LocalSolver::inverse;
-  EXPECT_EQ(structure(q1, automatic), ThreadStructure::per_column);
-  automatic = {};
-  automatic.kernel = PatchKernel::global;
-  EXPECT_EQ(structure(q1, automatic), ThreadStructure::per_column);
-  // k >= 2: per column, or on the host patches in SIMD lanes where the row says so.
-  EXPECT_EQ(structure(q2, VertexPatchOptions{}),
-            patch_tuning(3, 2, tuning_target<TypeParam>()).lanes ? ThreadStructure::lanes : ThreadStructure::per_column);
-}
-
 /// Host, k >= 2: patches in SIMD lanes (vertex_patch_lanes.hpp) against the global-residual step
 /// (itself checked against the sequential Algorithm 2.3 above) for every (dim, k) of the tuning
 /// table, with the full and the boundary residual, both sweep orders, anisotropic cells and
@@ -673,55 +633,6 @@ TYPED_TEST(VertexPatchTest, LanesMatchGlobalResidualStep) {
       }
     }
   }
-}
-
-TYPED_TEST(VertexPatchTest, LanesRefuseWhatTheyCannotDo) {
-  if constexpr (runs_on_host<TypeParam>()) {
-    const auto q1 = std::make_shared<LaplaceOperator<double, TypeParam>>(make_layout<TypeParam>(make_mesh(2, {2, 2, 1}, 0), 1));
-    const auto q2 = std::make_shared<LaplaceOperator<double, TypeParam>>(make_layout<TypeParam>(make_mesh(2, {2, 2, 1}, 0), 2));
-    const auto refused = [](auto op, const VertexPatchOptions& options, const char* text) {
-      try {
-        VertexPatchSmoother<double, TypeParam> smoother(op, options);
-        ADD_FAILURE() << "accepted: " << smoother.description();
-      } catch (const InputError& e) {
-        EXPECT_TRUE(e.collective());
-        EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
-      }
-    };
-    VertexPatchOptions o;
-    o.structure = ThreadStructure::lanes;
-    refused(q1, o, "Q2 and above");
-    o.kernel = PatchKernel::separate;
-    refused(q2, o, "separate smoother kernel");
-    o.kernel = PatchKernel::fused;
-    o.solver = LocalSolver::inverse;
-    refused(q2, o, "fast diagonalization");
-    o.solver = LocalSolver::fast_diagonalization;
-    o.threads_per_patch = 4;
-    refused(q2, o, "threads per patch");
-  }
-}
-
-TYPED_TEST(VertexPatchTest, InvalidOptionsAreRefused) {
-  const auto layout = make_layout<TypeParam>(make_mesh(2, {2, 2, 1}, 0), 2);
-  const auto op = std::make_shared<LaplaceOperator<double, TypeParam>>(layout);
-  VertexPatchOptions o;
-  o.patches_per_team = 65;
-  EXPECT_THROW((VertexPatchSmoother<double, TypeParam>(op, o)), InputError);
-  o.patches_per_team = 0;
-  o.threads_per_patch = 1025;
-  EXPECT_THROW((VertexPatchSmoother<double, TypeParam>(op, o)), InputError);
-  o.threads_per_patch = -1;
-  EXPECT_THROW((VertexPatchSmoother<double, TypeParam>(op, o)), InputError);
-  o.threads_per_patch = 0;
-  o.kernel = PatchKernel::global;
-  o.residual = PatchResidual::boundary;
-  EXPECT_THROW((VertexPatchSmoother<double, TypeParam>(op, o)), InputError) << "boundary residual with the global kernel";
-  EXPECT_THROW(parse_patch_residual("half"), InputError);
-  EXPECT_THROW(parse_patch_kernel("fast"), InputError);
-  EXPECT_THROW(parse_local_solver("lu"), InputError);
-  EXPECT_THROW(parse_thread_structure("per-warp"), InputError);
-  EXPECT_THROW(parse_smoother_kind("sor"), InputError);
 }
 
 /// Point smoothers reduce the error of A x = b with b = 0 (error = x) in the A-norm.
